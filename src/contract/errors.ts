@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Every error code the gateway answers with, and its HTTP status (GAPS.md, "HTTP statuses and error bodies").
+ * One table, read by the server's error handler, the OpenAPI document and the widget.
+ */
+export const errorStatus = {
+  VALIDATION_ERROR: 400,
+  MESSAGES_EDITING_TIME_EXPIRED: 400,
+  CHANNEL_INVALID_TRANSPORT_FOR_EDITING: 400,
+  CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING: 400,
+  MESSAGES_CONTAIN_BUTTONS: 400,
+  CHANNEL_INVALID_TRANSPORT_FOR_DELETION: 400,
+  TWO_FACTOR_CODE_INVALID: 400,
+  WEBHOOK_URL_NOT_ALLOWED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  TOO_MANY_ENTITIES: 403,
+  NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  TOKEN_NOT_FOUND: 404,
+  CHANNEL_NOT_FOUND: 404,
+  MESSAGE_NOT_FOUND: 404,
+  EXPORT_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  TEMPLATE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CHANNEL_QR_EXPIRED: 409,
+  CHANNEL_WRONG_STATUS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String({ description: 'Symbolic error code, e.g. CHANNEL_NOT_FOUND.' }),
+    description: Type.String({ description: 'Short English description.' }),
+    data: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Extra information for developers.' })),
+  },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** One entry of `data.fields` in a 400 VALIDATION_ERROR: which field and why. */
+export interface FieldError {
+  field: string;
+  message: string;
+}

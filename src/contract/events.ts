@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+
+/** Webhook event names of the interface ("Event names"). */
+export const eventNames = [
+  'message.add',
+  'message.status_update',
+  'message.delete',
+  'message.edit',
+  'waba_template.status_update',
+  'channel.status_update',
+  'channel.create',
+  'channel.delete',
+  'channel.qr_update',
+  'channel.waba_tier_update',
+  'group_chat.memberships_update',
+  'group_chat.update',
+  'messages_dump.status_update',
+] as const;
+export type EventName = (typeof eventNames)[number];
+
+/** Accepted in subscriptions as a deprecated alias of channel.status_update (GAPS.md). */
+export const deprecatedEventAliases = { 'channel.update': 'channel.status_update' } as const satisfies Record<string, EventName>;
+
+export const SubscribableEventName = Type.Enum([...eventNames, 'channel.update'], {
+  description: 'Event name. `channel.update` is a deprecated alias of `channel.status_update`.',
+});
+
+/** The body of every webhook POST. */
+export const WebhookEnvelope = Type.Object({
+  event: Type.String(),
+  data: Type.Array(Type.Unknown()),
+  meta: Type.Object({
+    idempotency_key: Type.String({ format: 'uuid' }),
+    timestamp: Type.Integer(),
+  }),
+});
+export type WebhookEnvelope = Static<typeof WebhookEnvelope>;

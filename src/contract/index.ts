@@ -1,0 +1,6 @@
+export * from './envelope.ts';
+export * from './errors.ts';
+export * from './accounts.ts';
+export * from './events.ts';
+export * from './webhooks.ts';
+export * from './limits.ts';

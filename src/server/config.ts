@@ -1,0 +1,104 @@
+import { resolve } from 'node:path';
+
+/** Configuration from the environment; names are part of the contract (GAPS.md, "Configuration names"). */
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  partnerApiKey: string | null;
+  secretKey: string | null;
+  webhookAllowLoopback: boolean;
+  transportMode: 'sandbox' | 'live';
+  logLevel: string;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and checks every variable, reporting all problems at once rather than the first. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const text = (name: string): string | null => {
+    const v = env[name]?.trim();
+    return v ? v : null;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === null) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined || raw === null) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${env[name]}"`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = text(name);
+    if (raw === null) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+      }
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+    }
+    return raw;
+  };
+
+  const production = env.NODE_ENV === 'production';
+  const port = int('PORT', 8080, 0, 65535);
+  const host = text('HOST') ?? (production ? '0.0.0.0' : '127.0.0.1');
+  const publicUrl = (url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const transportMode = text('TRANSPORT_MODE') ?? 'sandbox';
+  if (transportMode !== 'sandbox' && transportMode !== 'live') {
+    problems.push(`TRANSPORT_MODE must be sandbox or live, got "${transportMode}"`);
+  }
+  const partnerApiKey = text('PARTNER_API_KEY');
+  if (partnerApiKey !== null && partnerApiKey.length < 24) problems.push('PARTNER_API_KEY must be at least 24 characters');
+  const secretKey = text('SECRET_KEY');
+  if (secretKey !== null && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+
+  const config: Config = {
+    production,
+    port,
+    host,
+    publicUrl,
+    dataDir: resolve(text('DATA_DIR') ?? './data'),
+    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    partnerApiKey,
+    secretKey,
+    webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', !production),
+    transportMode: transportMode === 'live' ? 'live' : 'sandbox',
+    logLevel,
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

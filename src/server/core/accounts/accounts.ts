@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Account, IssuedToken, TokenInfo, TokenKind } from '../../../contract/accounts.ts';
+import { AppError } from '../errors.ts';
+import type { AccountRecord, Clock, Store, TokenRecord } from '../ports.ts';
+import { mintToken } from './token-secret.ts';
+
+export interface AccountDeps {
+  store: Store;
+  clock: Clock;
+}
+
+const toAccount = (a: AccountRecord): Account => ({ account_id: a.id, name: a.name });
+
+const toTokenInfo = (t: TokenRecord): TokenInfo => ({
+  token_id: t.id,
+  kind: t.kind,
+  name: t.name,
+  created_at: t.createdAt.toISOString(),
+  revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
+});
+
+export async function createAccount({ store, clock }: AccountDeps, input: { name: string }): Promise<Account> {
+  const record: AccountRecord = { id: randomUUID(), name: input.name.trim(), createdAt: clock.now() };
+  await store.accounts.insert(record);
+  return toAccount(record);
+}
+
+export async function listAccounts({ store }: AccountDeps): Promise<Account[]> {
+  return (await store.accounts.list()).map(toAccount);
+}
+
+async function requireAccount(store: Store, accountId: string): Promise<AccountRecord> {
+  const account = await store.accounts.get(accountId);
+  if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+  return account;
+}
+
+export async function issueToken(
+  { store, clock }: AccountDeps,
+  accountId: string,
+  input: { kind: TokenKind; name?: string | undefined },
+): Promise<IssuedToken> {
+  await requireAccount(store, accountId);
+  const minted = mintToken();
+  const record: TokenRecord = {
+    id: minted.id,
+    accountId,
+    kind: input.kind,
+    name: input.name ?? null,
+    secretHash: minted.secretHash,
+    createdAt: clock.now(),
+    revokedAt: null,
+  };
+  await store.tokens.insert(record);
+  return { token_id: record.id, kind: record.kind, name: record.name, token: minted.token };
+}
+
+export async function listTokens({ store }: AccountDeps, accountId: string): Promise<TokenInfo[]> {
+  await requireAccount(store, accountId);
+  return (await store.tokens.listByAccount(accountId)).map(toTokenInfo);
+}
+
+export async function revokeToken({ store, clock }: AccountDeps, accountId: string, tokenId: string): Promise<void> {
+  await requireAccount(store, accountId);
+  const revoked = await store.tokens.revoke(accountId, tokenId, clock.now());
+  if (!revoked) throw new AppError('TOKEN_NOT_FOUND', 'Token not found');
+}

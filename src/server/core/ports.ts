@@ -1,0 +1,102 @@
+/**
+ * The ports the domain needs. Storage, jobs and transports implement them; use-cases receive them.
+ * Nothing here knows about SQL, HTTP or pg-boss.
+ */
+import type { TokenKind } from '../../contract/accounts.ts';
+import type { JobName, JobPayloads } from './jobs.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface TokenRecord {
+  id: string;
+  accountId: string;
+  kind: TokenKind;
+  name: string | null;
+  secretHash: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface WebhookSubscriptionRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  event: string;
+  createdAt: Date;
+}
+
+export interface NewEvent {
+  accountId: string;
+  name: string;
+  /** Events sharing a key are delivered in the order they were recorded (one chat, one channel). */
+  orderingKey: string | null;
+  payload: unknown;
+}
+
+export interface EventRecord extends NewEvent {
+  id: string;
+  createdAt: Date;
+  dispatchedAt: Date | null;
+}
+
+export interface AccountRepository {
+  insert(account: AccountRecord): Promise<void>;
+  get(id: string): Promise<AccountRecord | undefined>;
+  list(): Promise<AccountRecord[]>;
+  count(): Promise<number>;
+}
+
+export interface TokenRepository {
+  insert(token: TokenRecord): Promise<void>;
+  get(id: string): Promise<TokenRecord | undefined>;
+  listByAccount(accountId: string): Promise<TokenRecord[]>;
+  /** Marks the token revoked; false when it does not exist in that account. */
+  revoke(accountId: string, tokenId: string, at: Date): Promise<boolean>;
+}
+
+export interface WebhookRepository {
+  list(accountId: string): Promise<WebhookSubscriptionRecord[]>;
+  /** The subset of `ids` that belong to the account. */
+  findOwned(accountId: string, ids: string[]): Promise<WebhookSubscriptionRecord[]>;
+  insertMany(records: WebhookSubscriptionRecord[]): Promise<void>;
+  updateMany(accountId: string, changes: { id: string; url: string; event: string }[]): Promise<void>;
+  deleteMany(accountId: string, ids: string[]): Promise<void>;
+}
+
+export interface EventRepository {
+  insert(event: EventRecord): Promise<void>;
+  get(id: string): Promise<EventRecord | undefined>;
+  markDispatched(id: string, at: Date): Promise<void>;
+}
+
+/** Durable background work. Inside a transaction, the job commits or rolls back with it. */
+export interface JobQueue {
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string }): Promise<void>;
+}
+
+export interface Repositories {
+  accounts: AccountRepository;
+  tokens: TokenRepository;
+  webhooks: WebhookRepository;
+  events: EventRepository;
+}
+
+/** Repositories and the job queue bound to one database transaction. */
+export interface TransactionScope extends Repositories {
+  jobs: JobQueue;
+}
+
+export interface Store extends Repositories {
+  /** Runs `work` in one transaction: every write and every enqueued job commit together or not at all. */
+  transaction<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { PgBoss } from 'pg-boss';
+import { hashSecret } from './core/accounts/token-secret.ts';
+import type { EventSink } from './core/events/dispatch-event.ts';
+import { systemClock, type Clock, type Store } from './core/ports.ts';
+import type { Config } from './config.ts';
+import { buildHttpApp } from './http/app.ts';
+import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
+import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
+import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
+import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { resolveSecret } from './secrets.ts';
+import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
+import { createStore } from './storage/store.ts';
+
+export interface GatewayOverrides {
+  clock?: Clock;
+  /** Where state lives; defaults to DATABASE_URL, else PGlite in DATA_DIR. */
+  database?: DatabaseTarget;
+  rateLimitCounter?: WindowCounter;
+  logger?: boolean | object;
+  widgetDir?: string | null;
+  /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
+  sinks?: EventSink[];
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  store: Store;
+  boss: PgBoss;
+  database: Database;
+  partnerKey: { value: string; created: boolean; path: string | null };
+  listen(): Promise<string>;
+  /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export function databaseTargetOf(config: Config): DatabaseTarget {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+}
+
+/** Builds everything once, in dependency order; nothing is created at import time. */
+export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
+  const clock = overrides.clock ?? systemClock;
+  const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
+  const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
+  let boss: PgBoss | null = null;
+  let counter: WindowCounter | null = null;
+  try {
+    await migrateToLatest(database.db);
+    boss = createBoss(database);
+    const startedBoss = boss;
+    await startedBoss.start();
+    await createQueues(startedBoss);
+    const store = createStore(database.db, transactionalJobs(startedBoss));
+    counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
+
+    let stopping = false;
+    const app = await buildHttpApp({
+      store,
+      clock,
+      partnerKeyHash: hashSecret(partnerKey.value),
+      rateLimitCounter: counter,
+      urlPolicy: { allowLoopback: config.webhookAllowLoopback },
+      checkReady: async () => {
+        if (stopping) throw new Error('shutting down');
+        await ping(database.db);
+      },
+      publicUrl: config.publicUrl,
+      version,
+      widgetDir: overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir,
+      logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    });
+    startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
+
+    const usedCounter = counter;
+    let stopped: Promise<void> | null = null;
+    return {
+      app,
+      store,
+      boss: startedBoss,
+      database,
+      partnerKey,
+      listen: () => app.listen({ port: config.port, host: config.host }),
+      stop: () =>
+        (stopped ??= (async () => {
+          stopping = true;
+          await app.close();
+          await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
+          await usedCounter.close();
+          await database.close();
+        })()),
+    };
+  } catch (err) {
+    await boss?.stop({ graceful: false }).catch(() => {});
+    await counter?.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw err;
+  }
+}

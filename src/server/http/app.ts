@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock, Store } from '../core/ports.ts';
+import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { rateLimitPlugin } from './rate-limit/plugin.ts';
+import type { WindowCounter } from './rate-limit/window-counter.ts';
+import { healthRoutes } from './routes/health.ts';
+import { accountRoutes } from './routes/v2/accounts.ts';
+import { webhookRoutes } from './routes/v2/webhooks.ts';
+import { validatorCompiler } from './validation.ts';
+
+export interface HttpDeps {
+  store: Store;
+  clock: Clock;
+  partnerKeyHash: string;
+  rateLimitCounter: WindowCounter;
+  urlPolicy: UrlPolicy;
+  checkReady(): Promise<void>;
+  publicUrl: string;
+  version: string;
+  /** Built widget (Vite's output); served at / when present. */
+  widgetDir: string | null;
+  logger: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** The HTTP composition root: plugins in dependency order, then routes per resource. */
+export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger,
+    // Honour a caller's request id when it is safe to log; otherwise mint one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(openApiPlugin, { publicUrl: deps.publicUrl, version: deps.version });
+  await app.register(healthRoutes, { checkReady: deps.checkReady });
+
+  await app.register(
+    async (v2) => {
+      await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
+      await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
+      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
+    },
+    { prefix: '/v2' },
+  );
+
+  if (deps.widgetDir && existsSync(deps.widgetDir)) {
+    await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });
+  }
+  return app;
+}

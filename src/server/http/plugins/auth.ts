@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { authenticate, type Principal } from '../../core/accounts/authenticate.ts';
+import { AppError } from '../../core/errors.ts';
+import type { TokenRepository } from '../../core/ports.ts';
+
+/**
+ * Who may call a route:
+ * - `partner`: the partner key only (account administration);
+ * - `client`: a client token of an account (the default for every /v2 route);
+ * - `sidecar`: a client token or a sidecar key (send, edit, delete messages; read channels and templates).
+ */
+export type Access = 'partner' | 'client' | 'sidecar';
+
+export type AccountPrincipal = Extract<Principal, { accountId: string }>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+function allowed(principal: Principal, access: Access): boolean {
+  if (access === 'partner') return principal.kind === 'partner';
+  if (access === 'client') return principal.kind === 'client';
+  return principal.kind === 'client' || principal.kind === 'sidecar';
+}
+
+/** The calling account of a route that requires one (the auth hook has already checked). */
+export function accountOf(request: FastifyRequest): AccountPrincipal {
+  const p = request.principal;
+  if (!p || p.kind === 'partner') throw new AppError('UNAUTHORIZED', 'An account token is required');
+  return p;
+}
+
+export interface AuthOptions {
+  tokens: TokenRepository;
+  partnerKeyHash: string;
+}
+
+/** Authenticates every route registered in its scope and enforces the route's `access`. */
+export const authPlugin = fp<AuthOptions>(
+  async (app: FastifyInstance, opts) => {
+    app.decorateRequest('principal', null);
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config.access ?? 'client';
+      const match = BEARER.exec(request.headers.authorization ?? '');
+      const principal = match?.[1] ? await authenticate(opts, match[1]) : null;
+      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid bearer token');
+      if (!allowed(principal, access)) {
+        if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
+        throw new AppError('UNAUTHORIZED', access === 'partner' ? 'The partner key is required' : 'An account token is required');
+      }
+      request.principal = principal;
+    });
+  },
+  { name: 'auth', dependencies: ['errors'] },
+);

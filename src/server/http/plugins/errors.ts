@@ -1,0 +1,85 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { errorStatus, type ErrorBody, type ErrorCode, type FieldError } from '../../../contract/errors.ts';
+import { AppError } from '../../core/errors.ts';
+
+interface AjvIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns schema failures into `data.fields`: one entry per field, in the request's own words. */
+export function fieldErrors(issues: AjvIssue[], context: string | undefined): FieldError[] {
+  const prefix = context && context !== 'body' ? `${context}.` : '';
+  const seen = new Set<string>();
+  const fields: FieldError[] = [];
+  for (const issue of issues) {
+    let path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    let message = issue.message ?? 'is invalid';
+    if (issue.keyword === 'required') {
+      path = [path, String(issue.params.missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (issue.keyword === 'additionalProperties') {
+      path = [path, String(issue.params.additionalProperty)].filter(Boolean).join('.');
+      message = 'is not allowed';
+    } else if (issue.keyword === 'enum') {
+      message = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
+    }
+    const field = `${prefix}${path}` || context || 'body';
+    const key = `${field}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      fields.push({ field, message });
+    }
+  }
+  return fields;
+}
+
+function send(reply: FastifyReply, code: ErrorCode, description: string, data?: Record<string, unknown>) {
+  const body: ErrorBody = data ? { error: code, description, data } : { error: code, description };
+  return reply.code(errorStatus[code]).type('application/json; charset=utf-8').send(body);
+}
+
+/** Fastify's own client errors (bad JSON, wrong content type, too large) in our vocabulary. */
+function frameworkClientError(error: FastifyError): [ErrorCode, string] | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return ['VALIDATION_ERROR', 'Request body is not valid JSON'];
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ['PAYLOAD_TOO_LARGE', 'Request body is too large'];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ['UNSUPPORTED_MEDIA_TYPE', 'Content type is not supported; send application/json'];
+    default:
+      return null;
+  }
+}
+
+/**
+ * The one place errors become responses: AppError by its code's status, schema failures as
+ * VALIDATION_ERROR with each field, and everything else as a 500 that names only the request id.
+ */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (error instanceof AppError) return send(reply, error.code, error.message, error.data);
+      if (error.validation) {
+        const fields = fieldErrors(error.validation as AjvIssue[], error.validationContext);
+        return send(reply, 'VALIDATION_ERROR', 'Request validation failed', { fields });
+      }
+      const known = frameworkClientError(error);
+      if (known) return send(reply, known[0], known[1]);
+      if (error.statusCode === 503) return send(reply, 'SERVICE_UNAVAILABLE', 'Service is shutting down');
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, 'INTERNAL_ERROR', 'Internal server error', { request_id: request.id });
+    });
+
+    app.setNotFoundHandler((request, reply) =>
+      send(reply, 'NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+    );
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,47 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { limits } from '../../../contract/limits.ts';
+
+const description = `
+REST interface of the messaging gateway. Every success is \`{data, meta: {timestamp}}\`; every error is
+\`{error, description, data?}\` with a symbolic code.
+
+**Authentication.** \`Authorization: Bearer <token>\`. Account routes take a client token; a sidecar key may
+send, edit and delete messages and read channels and templates, and gets 403 \`FORBIDDEN\` elsewhere. Account
+administration takes the partner key. A missing, malformed or revoked token gets 401 \`UNAUTHORIZED\`.
+Another account's object is reported as not found (404), never as forbidden.
+
+**Statuses.** 200 read/update/delete, 201 create, 400 \`VALIDATION_ERROR\` with \`data.fields\` naming each
+field, 401, 403 (\`FORBIDDEN\`, \`TOO_MANY_ENTITIES\` beyond ${limits.maxEntitiesPerCall} items), 404 \`*_NOT_FOUND\`,
+409 for an operation the current state forbids, 429 \`TOO_MANY_REQUESTS\`, 500 \`INTERNAL_ERROR\` carrying only
+\`data.request_id\` (also sent as the \`x-request-id\` header).
+
+**Rate limit.** ${limits.rateLimitRequests} requests per ${limits.rateLimitWindowSeconds}-second fixed window per token.
+Every response carries \`RateLimit-Policy: "default";q=${limits.rateLimitRequests};w=${limits.rateLimitWindowSeconds}\`
+and \`RateLimit: "default";r=<remaining>;t=<seconds to reset>\`; a 429 also carries \`Retry-After\`.
+`.trim();
+
+/** The OpenAPI document (from the route schemas) at /openapi.json, and a browsable reference at /docs. */
+export const openApiPlugin = fp(
+  async (app: FastifyInstance, opts: { publicUrl: string; version: string }) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'Messaging gateway', version: opts.version, description },
+        servers: [{ url: opts.publicUrl }],
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+        security: [{ bearer: [] }],
+        tags: [
+          { name: 'accounts', description: 'Partner administration: child accounts and their tokens.' },
+          { name: 'webhooks', description: 'Webhook subscriptions of an account.' },
+          { name: 'health', description: 'Liveness and readiness probes.' },
+        ],
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

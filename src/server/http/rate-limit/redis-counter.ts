@@ -1,0 +1,22 @@
+import { Redis } from 'ioredis';
+import type { WindowCounter } from './window-counter.ts';
+
+/** Counts shared by every gateway process: INCR on a per-window key that expires with the window. */
+export function redisWindowCounter(url: string): WindowCounter {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  redis.on('error', () => {
+    // Reported per call by the plugin, which fails open; the client reconnects on its own.
+  });
+  return {
+    async increment(key, windowId, ttlMs) {
+      const redisKey = `ratelimit:${key}:${windowId}`;
+      const result = await redis.multi().incr(redisKey).pexpire(redisKey, ttlMs).exec();
+      const [err, count] = result?.[0] ?? [new Error('empty reply'), 0];
+      if (err) throw err;
+      return Number(count);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

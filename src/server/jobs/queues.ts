@@ -1,0 +1,15 @@
+import type { Queue } from 'pg-boss';
+import type { JobName } from '../core/jobs.ts';
+
+/** pg-boss settings per job name. Every queue is woken by NOTIFY; polling is only a backstop. */
+export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
+  'events.dispatch': {
+    notify: true,
+    retryLimit: 10,
+    retryDelay: 1,
+    retryBackoff: true,
+    expireInSeconds: 60,
+  },
+};
+
+export const jobNames = Object.keys(queueOptions) as JobName[];

@@ -1,0 +1,60 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { DatabaseSchema } from './schema.ts';
+
+export type DatabaseTarget =
+  | { kind: 'pglite'; dataDir: string | null } // null: in memory (tests)
+  | { kind: 'postgres'; url: string };
+
+export interface Database {
+  db: Kysely<DatabaseSchema>;
+  target: DatabaseTarget;
+  /** Set on the embedded database, where pg-boss must share the one connection. */
+  pglite: PGlite | null;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    return { db, target, pglite: null, close: () => db.destroy() };
+  }
+  let pglite: PGlite;
+  if (target.dataDir) {
+    await mkdir(target.dataDir, { recursive: true });
+    pglite = await PGlite.create(join(target.dataDir, 'pgdata'));
+  } else {
+    pglite = await PGlite.create();
+  }
+  const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    target,
+    pglite,
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+/** Brings the schema up to date; runs at every start, and is a no-op when nothing is pending. */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error instanceof Error ? error : new Error(String(error ?? failed?.migrationName));
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${cause.message}`, { cause });
+  }
+}
+
+export async function ping(db: Kysely<DatabaseSchema>): Promise<void> {
+  await db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
+}

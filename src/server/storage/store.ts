@@ -1,0 +1,27 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { JobQueue, Repositories, Store } from '../core/ports.ts';
+import { accountRepository } from './repositories/accounts.ts';
+import { eventRepository } from './repositories/events.ts';
+import { tokenRepository } from './repositories/tokens.ts';
+import { webhookRepository } from './repositories/webhooks.ts';
+import type { DatabaseSchema } from './schema.ts';
+
+/** Binds the job queue to a transaction, so jobs commit with the writes that cause them. */
+export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
+
+function repositories(db: Kysely<DatabaseSchema>): Repositories {
+  return {
+    accounts: accountRepository(db),
+    tokens: tokenRepository(db),
+    webhooks: webhookRepository(db),
+    events: eventRepository(db),
+  };
+}
+
+export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs): Store {
+  return {
+    ...repositories(db),
+    transaction: (work) =>
+      db.transaction().execute((trx) => work({ ...repositories(trx), jobs: jobsWithin(trx) })),
+  };
+}
