@@ -1,5 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/** The integration suite, run once per database: PGlite always, PostgreSQL when TEST_DATABASE_URL names a server. */
+const integration = (database: string, env: Record<string, string>) => ({
+  extends: true,
+  test: {
+    name: `integration:${database}`,
+    include: ['src/**/*.int.test.ts'],
+    env,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Each file boots its own gateway and database; two at a time fit the machine.
+    maxWorkers: 2,
+  },
+});
+
 // The widget is built from index.html into dist/, which the gateway serves. Vitest shares this file:
 // unit tests are pure and fast; integration tests boot a gateway on a fresh database per file.
 export default defineConfig({
@@ -10,17 +24,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: ['src/**/*.int.test.ts'] },
       },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['src/**/*.int.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // Each file boots its own gateway and database; two at a time fit the machine.
-          maxWorkers: 2,
-        },
-      },
+      integration('pglite', { TEST_DATABASE_URL: '' }),
+      ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {})] : []),
     ],
   },
 });

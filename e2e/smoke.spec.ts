@@ -1,0 +1,53 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** Full-page screenshot, attached to the report; also written to E2E_SCREENSHOT_DIR when it is set. */
+async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const body = await page.screenshot({ fullPage: true });
+  await testInfo.attach(`${name}.png`, { body, contentType: 'image/png' });
+  const dir = process.env.E2E_SCREENSHOT_DIR;
+  if (dir) {
+    await mkdir(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  }
+}
+
+test.describe('smoke', () => {
+  test('the widget shell renders at /', async ({ page }, testInfo) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    const response = await page.goto('/');
+    expect(response?.status(), 'GET / (is dist/ built? `npm run test:e2e` runs vite build first)').toBe(200);
+    await expect(page).toHaveTitle('Messaging gateway');
+    await expect(page.getByRole('heading', { level: 1, name: 'Messaging gateway' })).toBeVisible();
+    await expect(page.getByRole('link', { name: '/docs' })).toHaveAttribute('href', '/docs');
+    await screenshot(page, testInfo, 'widget');
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  test('/docs renders the API reference', async ({ page }, testInfo) => {
+    await page.goto('/docs');
+    await expect(page.getByRole('heading', { name: /Messaging gateway/ })).toBeVisible();
+    const webhooks = page.locator('.opblock-summary-path', { hasText: /^\/v2\/webhooks$/ });
+    await expect(webhooks.first()).toBeVisible();
+    expect(await webhooks.count()).toBeGreaterThanOrEqual(2);
+    await expect(page.locator('.opblock-summary-path', { hasText: /^\/healthz$/ })).toBeVisible();
+    await screenshot(page, testInfo, 'docs');
+  });
+
+  test('GET /v2/webhooks answers with the envelope, and 401 without a token', async ({ request, token }) => {
+    const ok = await request.get('/v2/webhooks', { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status()).toBe(200);
+    const body = (await ok.json()) as { data: unknown; meta: { timestamp: number } };
+    expect(body).toEqual({ data: [], meta: { timestamp: expect.any(Number) } });
+    // Unix time in seconds, close to now.
+    expect(Number.isInteger(body.meta.timestamp)).toBe(true);
+    expect(Math.abs(body.meta.timestamp - Date.now() / 1000)).toBeLessThan(300);
+
+    const denied = await request.get('/v2/webhooks');
+    expect(denied.status()).toBe(401);
+    expect(await denied.json()).toEqual({ error: 'UNAUTHORIZED', description: expect.any(String) });
+  });
+});

@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvent } from '../core/events/record-event.ts';
+import type { EventRecord } from '../core/ports.ts';
+import { startTestGateway, type TestGateway } from '../testing/harness.ts';
+import { databaseKind } from '../testing/test-database.ts';
+import { systemClock } from '../core/ports.ts';
+
+/** Waits for a condition driven by another part of the system (a queue worker), up to a deadline. */
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe(`events and their jobs commit together (${databaseKind()})`, () => {
+  let t: TestGateway;
+  let accountId: string;
+  const consumed: EventRecord[] = [];
+
+  beforeAll(async () => {
+    t = await startTestGateway({ sinks: [{ name: 'probe', consume: async (e) => void consumed.push(e) }] });
+    ({ accountId } = await t.newAccount());
+  });
+  afterAll(() => t.close());
+
+  const jobsFor = async (eventId: string) => {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'events.dispatch' and data->>'eventId' = ${eventId}`.execute(
+      t.gateway.database.db,
+    );
+    return rows[0]!.n;
+  };
+
+  it('enqueues the dispatch job in the same transaction, and the worker hands the event to the sinks', async () => {
+    const event = await t.gateway.store.transaction((tx) =>
+      recordEvent(tx, systemClock, { accountId, name: 'channel.create', orderingKey: 'channel:1', payload: { channel_id: 'c1' } }),
+    );
+    expect(await jobsFor(event.id)).toBe(1);
+    const dispatched = await eventually(async () => (await t.gateway.store.events.get(event.id))?.dispatchedAt ?? undefined);
+    expect(dispatched).toBeInstanceOf(Date);
+    expect(consumed.map((e) => e.id)).toContain(event.id);
+    expect(consumed.find((e) => e.id === event.id)?.payload).toEqual({ channel_id: 'c1' });
+  });
+
+  it('leaves neither the event nor its job behind when the transaction rolls back', async () => {
+    let eventId = '';
+    await expect(
+      t.gateway.store.transaction(async (tx) => {
+        eventId = (await recordEvent(tx, systemClock, { accountId, name: 'channel.delete', orderingKey: null, payload: {} })).id;
+        throw new Error('the state change failed after the event was written');
+      }),
+    ).rejects.toThrow('the state change failed');
+    expect(eventId).not.toBe('');
+    expect(await t.gateway.store.events.get(eventId)).toBeUndefined();
+    expect(await jobsFor(eventId)).toBe(0);
+  });
+});
