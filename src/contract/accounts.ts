@@ -12,7 +12,7 @@ export const Account = Type.Object({
 export type Account = Static<typeof Account>;
 
 export const CreateAccountBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) },
   { additionalProperties: false },
 );
 

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { DatabaseSchema } from './schema.ts';
 
@@ -26,9 +27,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     return { db, target, pglite: null, close: () => db.destroy() };
   }
   let pglite: PGlite;
+  let unlock = async () => {};
   if (target.dataDir) {
     await mkdir(target.dataDir, { recursive: true });
-    pglite = await PGlite.create(join(target.dataDir, 'pgdata'));
+    unlock = await lockDataDir(target.dataDir);
+    try {
+      pglite = await PGlite.create(join(target.dataDir, 'pgdata'));
+    } catch (err) {
+      await unlock();
+      throw err;
+    }
   } else {
     pglite = await PGlite.create();
   }
@@ -40,6 +48,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     close: async () => {
       await db.destroy();
       await pglite.close();
+      await unlock();
     },
   };
 }

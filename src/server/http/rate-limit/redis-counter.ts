@@ -3,7 +3,8 @@ import type { WindowCounter } from './window-counter.ts';
 
 /** Counts shared by every gateway process: INCR on a per-window key that expires with the window. */
 export function redisWindowCounter(url: string): WindowCounter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  // A slow or absent Redis must not hold requests: commands time out and the plugin fails open.
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 250 });
   redis.on('error', () => {
     // Reported per call by the plugin, which fails open; the client reconnects on its own.
   });

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('has working defaults for the demo', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      production: false,
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      databaseUrl: null,
+      redisUrl: null,
+      webhookAllowLoopback: true,
+      transportMode: 'sandbox',
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('closes loopback webhooks and listens on every interface in production', () => {
+    const config = loadConfig({ NODE_ENV: 'production' });
+    expect(config.webhookAllowLoopback).toBe(false);
+    expect(config.host).toBe('0.0.0.0');
+  });
+
+  it('reads every documented name', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '::',
+      PUBLIC_URL: 'https://gw.example.com/',
+      DATA_DIR: '/var/lib/gateway',
+      DATABASE_URL: 'postgres://gw@db/gw',
+      REDIS_URL: 'redis://cache:6379',
+      PARTNER_API_KEY: 'p'.repeat(30),
+      SECRET_KEY: 's'.repeat(40),
+      WEBHOOK_ALLOW_LOOPBACK: 'false',
+      TRANSPORT_MODE: 'live',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '::',
+      publicUrl: 'https://gw.example.com',
+      dataDir: '/var/lib/gateway',
+      databaseUrl: 'postgres://gw@db/gw',
+      redisUrl: 'redis://cache:6379',
+      partnerApiKey: 'p'.repeat(30),
+      secretKey: 's'.repeat(40),
+      webhookAllowLoopback: false,
+      transportMode: 'live',
+    });
+  });
+
+  it('reports every bad value at once, by name', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TRANSPORT_MODE: 'mock', WEBHOOK_ALLOW_LOOPBACK: 'maybe', SECRET_KEY: 'short' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'DATABASE_URL', 'TRANSPORT_MODE', 'WEBHOOK_ALLOW_LOOPBACK', 'SECRET_KEY']) {
+      expect(problems).toContain(name);
+    }
+    expect((error as ConfigError).problems).toHaveLength(5);
+  });
+});
