@@ -14,12 +14,37 @@ const elements = [
   { type: 'http', pattern: server('http'), partialMatch: false },
   { type: 'bff', pattern: server('bff'), partialMatch: false },
   { type: 'testing', pattern: server('testing'), partialMatch: false },
-  { type: 'composition', pattern: 'src/server/*.ts', partialMatch: false },
+  { type: 'composition', pattern: 'src/server' },
   { type: 'widget-feature', pattern: 'src/widget/features/*', partialMatch: false, capture: ['feature'] },
   { type: 'widget', pattern: 'src/widget/**', partialMatch: false },
 ];
 
 const may = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
+
+const policies = [
+  { allow: { to: { module: { origin: 'external' } } } },
+  { allow: { to: { module: { origin: 'core' } } } },
+  may('contract', ['contract']),
+  may('core', ['core', 'contract']),
+  may('storage', ['storage', 'core', 'contract']),
+  may('jobs', ['jobs', 'storage', 'core', 'contract']),
+  may('transports', ['transports', 'core', 'contract']),
+  may('http', ['http', 'core', 'contract']),
+  may('bff', ['bff', 'core', 'contract']),
+  may('composition', ['contract', 'core', 'storage', 'jobs', 'transports', 'http', 'bff', 'composition']),
+  may('testing', ['contract', 'core', 'storage', 'jobs', 'transports', 'http', 'bff', 'composition', 'testing']),
+  may('widget', ['widget', 'widget-feature', 'contract']),
+  {
+    from: { element: { type: 'widget-feature' } },
+    allow: { to: { element: { types: { anyOf: ['widget', 'contract'] } } } },
+  },
+  {
+    from: { element: { type: 'widget-feature', captured: { feature: '{{ from.captured.feature }}' } } },
+    allow: { to: { element: { type: 'widget-feature', captured: { feature: '{{ from.captured.feature }}' } } } },
+  },
+];
+
+const serverElements = ['contract', 'core', 'storage', 'jobs', 'transports', 'http', 'bff', 'composition', 'testing'];
 
 /** Packages that only the adapters may touch: the domain stays free of I/O frameworks. */
 const infrastructure = ['fastify', 'fastify-*', '@fastify/*', 'kysely', 'pg', 'pg-boss', '@electric-sql/*', 'ioredis', 'socket.io', 'socket.io-*'];
@@ -41,29 +66,18 @@ export default tseslint.config(
         'error',
         {
           default: 'disallow',
-          policies: [
-            { allow: { to: { module: { origin: 'external' } } } },
-            { allow: { to: { module: { origin: 'core' } } } },
-            may('contract', ['contract']),
-            may('core', ['core', 'contract']),
-            may('storage', ['storage', 'core', 'contract']),
-            may('jobs', ['jobs', 'storage', 'core', 'contract']),
-            may('transports', ['transports', 'core', 'contract']),
-            may('http', ['http', 'core', 'contract']),
-            may('bff', ['bff', 'core', 'contract']),
-            may('composition', ['contract', 'core', 'storage', 'jobs', 'transports', 'http', 'bff', 'composition']),
-            may('testing', ['contract', 'core', 'storage', 'jobs', 'transports', 'http', 'bff', 'composition', 'testing']),
-            may('widget', ['widget', 'widget-feature', 'contract']),
-            {
-              from: { element: { type: 'widget-feature' } },
-              allow: { to: { element: { types: { anyOf: ['widget', 'contract'] } } } },
-            },
-            {
-              from: { element: { type: 'widget-feature', captured: { feature: '{{ from.captured.feature }}' } } },
-              allow: { to: { element: { type: 'widget-feature', captured: { feature: '{{ from.captured.feature }}' } } } },
-            },
-          ],
+          policies,
         },
+      ],
+    },
+  },
+  {
+    // Tests assemble real parts: they may reach any server element, the test harness included.
+    files: ['src/server/**/*.test.ts'],
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        { default: 'disallow', policies: [...policies, { allow: { to: { element: { types: { anyOf: serverElements } } } } }] },
       ],
     },
   },

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /** The integration suite, run once per database: PGlite always, PostgreSQL when TEST_DATABASE_URL names a server. */
 const integration = (database: string, env: Record<string, string>) => ({
-  extends: true,
+  extends: true as const,
   test: {
     name: `integration:${database}`,
     include: ['src/**/*.int.test.ts'],

@@ -69,6 +69,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         if (stopping) throw new Error('shutting down');
         await ping(database.db);
       },
+      isStopping: () => stopping,
       publicUrl: config.publicUrl,
       version,
       widgetDir: overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir,
@@ -89,7 +90,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       stop: () =>
         (stopped ??= (async () => {
           stopping = true;
+          // Requests in flight may finish; connections still open after the grace period are cut.
+          const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();
+          clearTimeout(cut);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await usedCounter.close();
           await database.close();

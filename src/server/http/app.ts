@@ -23,6 +23,8 @@ export interface HttpDeps {
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
   checkReady(): Promise<void>;
+  /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
+  isStopping(): boolean;
   publicUrl: string;
   version: string;
   /** Built widget (Vite's output); served at / when present. */
@@ -47,6 +49,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (deps.isStopping()) reply.header('connection', 'close');
   });
 
   await app.register(errorsPlugin);
