@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /** The integration suite, run once per database: PGlite always, PostgreSQL when TEST_DATABASE_URL names a server. */
-const integration = (database: string, env: Record<string, string>) => ({
+const integration = (database: string, env: Record<string, string>, groupOrder: number) => ({
   extends: true as const,
   test: {
     name: `integration:${database}`,
@@ -11,6 +11,7 @@ const integration = (database: string, env: Record<string, string>) => ({
     hookTimeout: 120_000,
     // Each file boots its own gateway and database; two at a time fit the machine.
     maxWorkers: 2,
+    sequence: { groupOrder },
   },
 });
 
@@ -22,10 +23,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: ['src/**/*.int.test.ts'] },
+        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: ['src/**/*.int.test.ts'], sequence: { groupOrder: 0 } },
       },
-      integration('pglite', { TEST_DATABASE_URL: '' }),
-      ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {})] : []),
+      integration('pglite', { TEST_DATABASE_URL: '' }, 1),
+      ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {}, 2)] : []),
     ],
   },
 });
