@@ -34,6 +34,7 @@ export default defineConfig({
             '--disable-background-networking',
             '--disable-component-update',
             '--disable-sync',
+            '--disable-dev-shm-usage',
           ],
         },
       },
