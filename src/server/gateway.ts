@@ -31,6 +31,8 @@ export interface Gateway {
   boss: PgBoss;
   database: Database;
   partnerKey: { value: string; created: boolean; path: string | null };
+  /** Encrypts channel credentials and signs links. */
+  secretKey: string;
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -46,6 +48,7 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const clock = overrides.clock ?? systemClock;
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
+  const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
@@ -86,6 +89,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       boss: startedBoss,
       database,
       partnerKey,
+      secretKey,
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
