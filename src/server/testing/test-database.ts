@@ -30,7 +30,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
       try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        // Connections a closed pool is still ending (pg-boss's listener) go away by themselves within
+        // moments; terminating them instead surfaces as an error in a client nobody listens to any more.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name}${attempt >= 40 ? ' WITH (FORCE)' : ''}`);
+            return;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006' || attempt >= 40) throw err;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
       } finally {
         await client.end();
       }
