@@ -4,3 +4,4 @@ export * from './accounts.ts';
 export * from './events.ts';
 export * from './webhooks.ts';
 export * from './limits.ts';
+export * from './channels.ts';

@@ -1,0 +1,20 @@
+import type { Transport, TransportCapabilities } from '../../../contract/channels.ts';
+
+/** Platform named in `channel.qr_update` for the transports that connect by QR. */
+export type QrPlatform = 'whatsapp' | 'telegram_api' | 'viber' | 'max';
+
+/**
+ * The static rules of one transport: what its channels can do and how they connect. The transports
+ * layer supplies one per transport; the core validates with them and the widget reads the capabilities.
+ */
+export interface TransportRules {
+  capabilities: TransportCapabilities;
+  qrPlatform: QrPlatform | null;
+  /** False for transports connected only through the channels iframe (VK). */
+  creatableByApi: boolean;
+}
+
+export type TransportRulesRegistry = Readonly<Record<Transport, TransportRules>>;
+
+/** The edit window of the interface: 15 minutes after delivery. */
+export const EDIT_WINDOW_SECONDS = 15 * 60;
