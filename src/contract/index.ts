@@ -5,3 +5,4 @@ export * from './events.ts';
 export * from './webhooks.ts';
 export * from './limits.ts';
 export * from './channels.ts';
+export * from './channel-api.ts';

@@ -16,6 +16,8 @@ export function fieldErrors(issues: AjvIssue[], context: string | undefined): Fi
   const seen = new Set<string>();
   const fields: FieldError[] = [];
   for (const issue of issues) {
+    // `if`/`then` failures only repeat the field errors they wrap.
+    if (issue.keyword === 'if') continue;
     let path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     let message = issue.message ?? 'is invalid';
     if (issue.keyword === 'required') {

@@ -1,0 +1,97 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { TransportCapabilities, transports, type Transport } from './channels.ts';
+
+const nonEmpty = (description: string) => Type.String({ minLength: 1, maxLength: 4096, pattern: '\\S', description });
+
+/** `credentials` of POST /v2/channels and …/reinit, per transport, as the interface lists them. */
+export const credentialsSchemas = {
+  telegram: Type.Object({ telegram_token: nonEmpty('Bot token from @BotFather.') }, { additionalProperties: false }),
+  maxbot: Type.Object({ access_token: nonEmpty('Bot access token.') }, { additionalProperties: false }),
+  avito: Type.Object({ code: nonEmpty('Authorization code.') }, { additionalProperties: false }),
+  instAPI: Type.Object(
+    {
+      username: nonEmpty('Instagram account name.'),
+      page_id: nonEmpty('Facebook page id.'),
+      inst_id: nonEmpty('Instagram business account id.'),
+      user_token: nonEmpty('User access token.'),
+    },
+    { additionalProperties: false },
+  ),
+  tgapi: Type.Object({}, { additionalProperties: false }),
+  wapi: Type.Object({}, { additionalProperties: false }),
+  whatsapp: Type.Object({}, { additionalProperties: false }),
+  viber: Type.Object({}, { additionalProperties: false }),
+  max: Type.Object({}, { additionalProperties: false }),
+} satisfies Record<Exclude<Transport, 'vk'>, TSchema>;
+
+export type ApiTransport = keyof typeof credentialsSchemas;
+export const apiTransports = Object.keys(credentialsSchemas) as ApiTransport[];
+
+/** The credentials schema chosen by `transport`, so a failure names `credentials.<field>`. */
+const credentialsByTransport = apiTransports.map((transport) => ({
+  if: { properties: { transport: { const: transport } }, required: ['transport'] },
+  then: { properties: { credentials: credentialsSchemas[transport] } },
+}));
+
+export const CreateChannelBody = Type.Object(
+  {
+    transport: Type.Enum(apiTransports, { description: 'VK channels are connected through POST /v2/iframe-links/channels.' }),
+    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Empty for tgapi, wapi, whatsapp, viber, max.' }),
+  },
+  { additionalProperties: false, allOf: credentialsByTransport },
+);
+export type CreateChannelBody = Static<typeof CreateChannelBody>;
+
+export const ReinitChannelBody = Type.Object(
+  { credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'The same contents as on creation.' }) },
+  { additionalProperties: false },
+);
+
+export const TwoFactorBody = Type.Object(
+  { two_factor_code: Type.String({ minLength: 1, maxLength: 256 }), transport: Type.Enum(apiTransports) },
+  { additionalProperties: false },
+);
+
+export const PairingCodeBody = Type.Object(
+  {
+    pairing_phone: Type.String({ pattern: '^[1-9][0-9]{6,14}$', description: 'International number, digits only, no plus.' }),
+    transport: Type.Enum(['whatsapp']),
+  },
+  { additionalProperties: false },
+);
+
+export const PairingCode = Type.Object({ pairing_code: Type.String({ minLength: 8, maxLength: 8 }), pairing_phone: Type.String() });
+
+export const ChannelIdParams = Type.Object({ channel_id: Type.String({ format: 'uuid' }) });
+export const DeleteChannelQuery = Type.Object({ delete_chats: Type.Optional(Type.Boolean({ default: false })) });
+
+const nullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const Tariff = Type.Object({
+  plan: Type.String({ description: 'Billing plan of the channel.' }),
+  paid: Type.Boolean({ description: 'False when the channel is disabled for not_enough_money.' }),
+});
+
+export const Channel = Type.Object({
+  channel_id: Type.String({ format: 'uuid' }),
+  transport: Type.Enum([...transports]),
+  state: Type.String({ description: 'Deprecated: the reason when there is one, else the status.' }),
+  status: Type.Enum(['active', 'init', 'disabled']),
+  reason: nullableString,
+  phone: nullableString,
+  username: nullableString,
+  messenger_id: nullableString,
+  name: nullableString,
+  url: Type.Optional(Type.String({ description: 'Authorization URL (wapi) while it must still be followed.' })),
+  tier: Type.Union([Type.Enum(['TIER_0', 'TIER_50', 'TIER_250', 'TIER_1K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED']), Type.Null()]),
+  tariff: Tariff,
+  capabilities: TransportCapabilities,
+});
+export type Channel = Static<typeof Channel>;
+
+export const ChannelCreated = Type.Object({
+  channel_id: Type.String({ format: 'uuid' }),
+  transport: Type.Enum([...transports]),
+  url: Type.Optional(Type.String()),
+});
+export type ChannelCreated = Static<typeof ChannelCreated>;

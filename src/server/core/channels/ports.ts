@@ -1,0 +1,66 @@
+import type { ChannelState, Tier, Transport } from '../../../contract/channels.ts';
+
+/** The live QR of a channel being connected, and how many codes it has shown so far. */
+export interface QrCycle {
+  /** Text encoded in the current QR image. */
+  payload: string;
+  issuedAt: Date;
+  shown: number;
+}
+
+export interface ChannelProfile {
+  phone: string | null;
+  username: string | null;
+  messengerId: string | null;
+  name: string | null;
+}
+
+export interface ChannelRecord extends ChannelProfile {
+  id: string;
+  accountId: string;
+  transport: Transport;
+  state: ChannelState;
+  authUrl: string | null;
+  tier: Tier | null;
+  paid: boolean;
+  /** Encrypted at rest; never returned by the API. */
+  credentials: string | null;
+  qr: QrCycle | null;
+  pairing: { code: string; phone: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ChannelRepository {
+  insert(channel: ChannelRecord): Promise<void>;
+  /** A channel of the account; another account's channel is not found. */
+  get(accountId: string, id: string): Promise<ChannelRecord | undefined>;
+  /** For messenger-side callbacks that know only the channel. */
+  getById(id: string): Promise<ChannelRecord | undefined>;
+  list(accountId: string): Promise<ChannelRecord[]>;
+  update(channel: ChannelRecord): Promise<void>;
+  remove(accountId: string, id: string): Promise<void>;
+}
+
+/** What the messenger answers when a channel is connected or reconnected. */
+export type ConnectOutcome =
+  | { kind: 'qr' }
+  | { kind: 'ready'; profile: Partial<ChannelProfile> }
+  | { kind: 'redirect'; url: string }
+  | { kind: 'refused'; field: string; message: string };
+
+/** The messenger side of connecting: the sandbox network, or a real platform. */
+export interface ConnectDriver {
+  connect(input: { channelId: string; transport: Transport; credentials: Record<string, unknown> }): Promise<ConnectOutcome>;
+  /** A fresh QR payload for the channel. */
+  newQrPayload(channelId: string): Promise<string>;
+  /** Renders a QR payload as a PNG data URL for `channel.qr_update`. */
+  renderQr(payload: string): Promise<string>;
+  /** Checks a two-factor password of the account that scanned. */
+  checkTwoFactor(input: { channelId: string; phone: string | null; code: string }): Promise<boolean>;
+}
+
+export interface CredentialsCipher {
+  seal(credentials: Record<string, unknown>): string;
+  open(sealed: string): Record<string, unknown>;
+}
