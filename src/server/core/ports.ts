@@ -3,6 +3,7 @@
  * Nothing here knows about SQL, HTTP or pg-boss.
  */
 import type { TokenKind } from '../../contract/accounts.ts';
+import type { ChannelRepository } from './channels/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 
 export interface Clock {
@@ -86,6 +87,7 @@ export interface JobQueue {
 
 export interface Repositories {
   accounts: AccountRepository;
+  channels: ChannelRepository;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;

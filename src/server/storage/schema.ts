@@ -35,7 +35,35 @@ export interface EventsTable {
   dispatched_at: Date | null;
 }
 
+export interface ChannelsTable {
+  id: string;
+  account_id: string;
+  transport: string;
+  status: string;
+  reason: string | null;
+  phone: string | null;
+  username: string | null;
+  messenger_id: string | null;
+  name: string | null;
+  auth_url: string | null;
+  tier: string | null;
+  paid: boolean;
+  credentials: string | null;
+  qr: ColumnType<{ payload: string; issuedAt: string; shown: number } | null, string | null, string | null>;
+  pairing: ColumnType<{ code: string; phone: string } | null, string | null, string | null>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface SandboxPhonesTable {
+  phone: string;
+  two_factor_password: string | null;
+}
+
 export interface DatabaseSchema {
+  channels: ChannelsTable;
+  sandbox_phones: SandboxPhonesTable;
+  sandbox_revoked_tokens: { token_hash: string };
   accounts: AccountsTable;
   api_tokens: ApiTokensTable;
   webhook_subscriptions: WebhookSubscriptionsTable;

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
+import { channelRepository } from './repositories/channels.ts';
 import { eventRepository } from './repositories/events.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
@@ -12,6 +13,7 @@ export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
 function repositories(db: Kysely<DatabaseSchema>): Repositories {
   return {
     accounts: accountRepository(db),
+    channels: channelRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),

@@ -1,0 +1,66 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ChannelState, Tier, Transport } from '../../../contract/channels.ts';
+import type { ChannelRecord, ChannelRepository } from '../../core/channels/ports.ts';
+import type { ChannelsTable, DatabaseSchema } from '../schema.ts';
+
+const toRecord = (r: Selectable<ChannelsTable>): ChannelRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  transport: r.transport as Transport,
+  state: { status: r.status, reason: r.reason } as ChannelState,
+  phone: r.phone,
+  username: r.username,
+  messengerId: r.messenger_id,
+  name: r.name,
+  authUrl: r.auth_url,
+  tier: r.tier as Tier | null,
+  paid: r.paid,
+  credentials: r.credentials,
+  qr: r.qr && { payload: r.qr.payload, issuedAt: new Date(r.qr.issuedAt), shown: r.qr.shown },
+  pairing: r.pairing,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const columns = (c: ChannelRecord) => ({
+  transport: c.transport,
+  status: c.state.status,
+  reason: c.state.reason,
+  phone: c.phone,
+  username: c.username,
+  messenger_id: c.messengerId,
+  name: c.name,
+  auth_url: c.authUrl,
+  tier: c.tier,
+  paid: c.paid,
+  credentials: c.credentials,
+  qr: c.qr && JSON.stringify({ payload: c.qr.payload, issuedAt: c.qr.issuedAt.toISOString(), shown: c.qr.shown }),
+  pairing: c.pairing && JSON.stringify(c.pairing),
+  updated_at: c.updatedAt,
+});
+
+export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository {
+  return {
+    async insert(c) {
+      await db.insertInto('channels').values({ id: c.id, account_id: c.accountId, created_at: c.createdAt, ...columns(c) }).execute();
+    },
+    async get(accountId, id) {
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async getById(id) {
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async list(accountId) {
+      const rows = await db.selectFrom('channels').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+      return rows.map(toRecord);
+    },
+    async update(c) {
+      await db.updateTable('channels').set(columns(c)).where('id', '=', c.id).where('account_id', '=', c.accountId).execute();
+    },
+    async remove(accountId, id) {
+      await db.deleteFrom('channels').where('id', '=', id).where('account_id', '=', accountId).execute();
+    },
+  };
+}
