@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelRecord } from '../core/channels/ports.ts';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { channelRepository } from './repositories/channels.ts';
+
+describe(`channel repository (${databaseKind()})`, () => {
+  let testDb: TestDatabase;
+  let database: Database;
+  const accountA = randomUUID();
+  const accountB = randomUUID();
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = await openDatabase(testDb.target);
+    await migrateToLatest(database.db);
+    const now = new Date();
+    await database.db
+      .insertInto('accounts')
+      .values([
+        { id: accountA, name: 'A', created_at: now },
+        { id: accountB, name: 'B', created_at: now },
+      ])
+      .execute();
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const channel = (overrides: Partial<ChannelRecord> = {}): ChannelRecord => ({
+    id: randomUUID(),
+    accountId: accountA,
+    transport: 'whatsapp',
+    state: { status: 'init', reason: 'qr' },
+    phone: null,
+    username: null,
+    messengerId: null,
+    name: null,
+    authUrl: null,
+    tier: null,
+    paid: true,
+    credentials: 'v1.sealed',
+    qr: { payload: 'qr-1', issuedAt: new Date(Date.UTC(2030, 0, 1, 0, 0, 0, 123)), shown: 1 },
+    pairing: null,
+    createdAt: new Date(Date.UTC(2030, 0, 1)),
+    updatedAt: new Date(Date.UTC(2030, 0, 1)),
+    ...overrides,
+  });
+
+  it('stores and reads back every field, QR cycle included', async () => {
+    const repo = channelRepository(database.db);
+    const c = channel();
+    await repo.insert(c);
+    expect(await repo.get(accountA, c.id)).toEqual(c);
+    const changed = { ...c, state: { status: 'active', reason: null } as const, qr: null, pairing: { code: 'ABCD1234', phone: '79001234567' }, phone: '79001234567' };
+    await repo.update(changed);
+    expect(await repo.getById(c.id)).toEqual(changed);
+  });
+
+  it("keeps one account's channels from another", async () => {
+    const repo = channelRepository(database.db);
+    const c = channel({ accountId: accountB });
+    await repo.insert(c);
+    expect(await repo.get(accountA, c.id)).toBeUndefined();
+    await repo.remove(accountA, c.id);
+    expect(await repo.get(accountB, c.id)).toBeDefined();
+    expect((await repo.list(accountB)).map((x) => x.id)).toEqual([c.id]);
+    await repo.remove(accountB, c.id);
+    expect(await repo.list(accountB)).toEqual([]);
+  });
+});
