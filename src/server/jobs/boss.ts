@@ -30,10 +30,3 @@ export const transactionalJobs =
       await boss.send(name, payload, { ...options, db: fromKysely(trx) });
     },
   });
-
-/** A job queue outside any transaction (for work that has no state change to commit with). */
-export const directJobs = (boss: PgBoss): JobQueue => ({
-  async enqueue(name, payload, options) {
-    await boss.send(name, payload, options ?? {});
-  },
-});
