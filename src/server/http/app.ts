@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AppError } from '../core/errors.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -44,11 +45,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has a body outside our error model; the hook below answers instead.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (deps.isStopping()) throw new AppError('SERVICE_UNAVAILABLE', 'Service is shutting down');
   });
   app.addHook('onSend', async (_request, reply) => {
     if (deps.isStopping()) reply.header('connection', 'close');

@@ -74,7 +74,6 @@ export const errorsPlugin = fp(
       }
       const known = frameworkClientError(error);
       if (known) return send(reply, known[0], known[1]);
-      if (error.statusCode === 503) return send(reply, 'SERVICE_UNAVAILABLE', 'Service is shutting down');
       request.log.error({ err: error }, 'unhandled error');
       return send(reply, 'INTERNAL_ERROR', 'Internal server error', { request_id: request.id });
     });

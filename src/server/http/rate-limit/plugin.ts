@@ -26,8 +26,10 @@ export const rateLimitPlugin = fp<RateLimitOptions>(
     const policy = `"default";q=${max};w=${windowSeconds}`;
 
     app.addHook('onRequest', async (request, reply) => {
+      // Runs after auth, so every request here has a principal.
       const principal = request.principal;
-      const key = principal ? (principal.kind === 'partner' ? 'partner' : principal.tokenId) : `ip:${request.ip}`;
+      if (!principal) return;
+      const key = principal.kind === 'partner' ? 'partner' : principal.tokenId;
       const now = opts.clock.now().getTime();
       const windowId = Math.floor(now / windowMs);
       const resetSeconds = Math.max(1, Math.ceil(((windowId + 1) * windowMs - now) / 1000));
