@@ -10,6 +10,11 @@ import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
+import type { HostResolver } from './core/webhooks/url-policy.ts';
+import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
+import { startDeliverySweep, workDeliverWebhooks } from './jobs/workers/deliver-webhooks.ts';
+import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { createStore } from './storage/store.ts';
@@ -23,6 +28,21 @@ export interface GatewayOverrides {
   widgetDir?: string | null;
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
+  webhooks?: WebhookOverrides;
+}
+
+/** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
+export interface WebhookOverrides {
+  /** DNS for subscribe-time and connect-time address checks. */
+  resolveHost?: HostResolver;
+  sender?: WebhookSender;
+  /** Jitter source of the retry schedule. */
+  random?: () => number;
+  timeoutMs?: number;
+  /** How often lost wake-ups are looked for; 0 turns the timer off (tests call `webhooks.sweep`). */
+  sweepIntervalMs?: number;
+  concurrency?: number;
+  perEndpoint?: number;
 }
 
 export interface Gateway {
@@ -33,6 +53,10 @@ export interface Gateway {
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
+  webhooks: {
+    /** Queues due deliveries whose job is overdue by `graceMs` (and sends whose lease ran out) now. */
+    sweep(graceMs?: number): Promise<number>;
+  };
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -60,6 +84,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await createQueues(startedBoss);
     const store = createStore(database.db, transactionalJobs(startedBoss));
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
+    const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
+    const webhookOptions = overrides.webhooks ?? {};
+    const resolveHost = webhookOptions.resolveHost ?? systemResolver;
+    const webhookSealer = credentialsCipher(secretKey, 'webhook-signing-secrets/v1');
+    const httpSender = webhookOptions.sender ? null : httpWebhookSender({ policy: urlPolicy, resolveHost });
 
     let stopping = false;
     const app = await buildHttpApp({
@@ -67,7 +96,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       clock,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
-      urlPolicy: { allowLoopback: config.webhookAllowLoopback },
+      urlPolicy,
+      resolveHost,
+      webhookSealer,
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         await ping(database.db);
@@ -79,7 +110,22 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     });
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
+    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [webhookSink({ store, clock }), ...(overrides.sinks ?? [])] });
+    const deliveryDeps = {
+      store,
+      clock,
+      sealer: webhookSealer,
+      sender: webhookOptions.sender ?? httpSender!,
+      random: webhookOptions.random ?? Math.random,
+      timeoutMs: webhookOptions.timeoutMs ?? 15_000,
+      batchLimit: 100,
+    };
+    await workDeliverWebhooks(startedBoss, deliveryDeps, {
+      concurrency: webhookOptions.concurrency ?? 16,
+      perEndpoint: webhookOptions.perEndpoint ?? 4,
+    });
+    const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
+    const sweeper = sweepEvery > 0 ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed')) : null;
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -90,6 +136,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       database,
       partnerKey,
       secretKey,
+      webhooks: { sweep: (graceMs = 0) => sweepDeliveries({ store, clock }, graceMs) },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
@@ -98,7 +145,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();
           clearTimeout(cut);
+          sweeper?.stop();
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
+          await httpSender?.close();
           await usedCounter.close();
           await database.close();
         })()),

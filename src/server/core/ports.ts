@@ -5,6 +5,7 @@
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { WebhookDeliveryRepository, WebhookSettingsRepository } from './webhooks/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -34,6 +35,11 @@ export interface WebhookSubscriptionRecord {
   url: string;
   event: string;
   createdAt: Date;
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failingSince: Date | null;
 }
 
 export interface NewEvent {
@@ -70,6 +76,7 @@ export interface WebhookRepository {
   /** The subset of `ids` that belong to the account. */
   findOwned(accountId: string, ids: string[]): Promise<WebhookSubscriptionRecord[]>;
   insertMany(records: WebhookSubscriptionRecord[]): Promise<void>;
+  /** Changes address and event; a changed subscription is active again. */
   updateMany(accountId: string, changes: { id: string; url: string; event: string }[]): Promise<void>;
   deleteMany(accountId: string, ids: string[]): Promise<void>;
 }
@@ -80,9 +87,17 @@ export interface EventRepository {
   markDispatched(id: string, at: Date): Promise<void>;
 }
 
+export interface JobOptions {
+  singletonKey?: string;
+  /** Not before this many seconds from now (relative, so it holds whatever clock the caller keeps). */
+  delaySeconds?: number;
+  /** Jobs of one group share a concurrency limit (webhook deliveries: one group per subscription). */
+  group?: string;
+}
+
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
 export interface JobQueue {
-  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string }): Promise<void>;
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void>;
 }
 
 export interface Repositories {
@@ -91,6 +106,8 @@ export interface Repositories {
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;
+  webhookSettings: WebhookSettingsRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

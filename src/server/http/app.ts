@@ -5,7 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../core/errors.ts';
 import type { Clock, Store } from '../core/ports.ts';
-import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
+import type { CredentialsCipher } from '../core/channels/ports.ts';
+import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -23,6 +24,9 @@ export interface HttpDeps {
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
+  resolveHost: HostResolver;
+  /** Seals webhook signing secrets at rest. */
+  webhookSealer: CredentialsCipher;
   checkReady(): Promise<void>;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
@@ -67,7 +71,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
-      await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
+      await v2.register(webhookRoutes, {
+        store: deps.store,
+        clock: deps.clock,
+        urlPolicy: deps.urlPolicy,
+        resolveHost: deps.resolveHost,
+        sealer: deps.webhookSealer,
+      });
     },
     { prefix: '/v2' },
   );

@@ -12,6 +12,8 @@ describe('a request that arrives while the gateway is stopping', () => {
       partnerKeyHash: '0'.repeat(64),
       rateLimitCounter: memoryWindowCounter(),
       urlPolicy: { allowLoopback: false },
+      resolveHost: async () => [],
+      webhookSealer: { seal: () => '', open: () => ({}) },
       checkReady: async () => {},
       isStopping: () => true,
       publicUrl: 'http://localhost:8080',

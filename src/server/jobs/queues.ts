@@ -10,6 +10,15 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
     retryBackoff: true,
     expireInSeconds: 60,
   },
+  // Retries of the HTTP attempt are scheduled by the delivery itself (GAPS.md schedule); these cover a
+  // handler that failed before it could record the attempt (a database error).
+  'webhooks.deliver': {
+    notify: true,
+    retryLimit: 5,
+    retryDelay: 2,
+    retryBackoff: true,
+    expireInSeconds: 60,
+  },
 };
 
 export const jobNames = Object.keys(queueOptions) as JobName[];

@@ -4,6 +4,8 @@ import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { eventRepository } from './repositories/events.ts';
 import { tokenRepository } from './repositories/tokens.ts';
+import { webhookDeliveryRepository } from './repositories/webhook-deliveries.ts';
+import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
 
@@ -17,6 +19,8 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
+    webhookSettings: webhookSettingsRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db),
   };
 }
 

@@ -8,6 +8,10 @@ const toRecord = (r: Selectable<WebhookSubscriptionsTable>): WebhookSubscription
   url: r.url,
   event: r.event,
   createdAt: r.created_at,
+  status: r.status,
+  disabledReason: r.disabled_reason,
+  disabledAt: r.disabled_at,
+  failingSince: r.failing_since,
 });
 
 export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository {
@@ -43,7 +47,7 @@ export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository
       for (const change of changes) {
         await db
           .updateTable('webhook_subscriptions')
-          .set({ url: change.url, event: change.event })
+          .set({ url: change.url, event: change.event, status: 'active', disabled_reason: null, disabled_at: null, failing_since: null })
           .where('id', '=', change.id)
           .where('account_id', '=', accountId)
           .execute();

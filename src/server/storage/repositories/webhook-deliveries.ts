@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { DeliveryKick, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
+import type { DatabaseSchema } from '../schema.ts';
+
+type Db = Kysely<DatabaseSchema>;
+
+const OPEN = ['pending', 'sending'] as const;
+
+/** Events without an ordering key are each a lane of their own. */
+const laneOf = (event: { id: string; orderingKey: string | null }): string => event.orderingKey ?? `event:${event.id}`;
+
+/**
+ * Serialises every change of a lane's head within the transaction: fan-out, settlement and reopening of
+ * one (account, lane) never interleave, so a new head is always seen by whoever commits second.
+ */
+async function lockLanes(db: Db, accountId: string, lanes: Iterable<string>): Promise<void> {
+  for (const lane of [...new Set(lanes)].sort()) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`${accountId}|${lane}`}, 0))`.execute(db);
+  }
+}
+
+/** No open delivery precedes `d` in its lane. */
+const isHead = sql<boolean>`not exists (
+  select 1 from webhook_deliveries p
+  where p.subscription_id = d.subscription_id and p.lane = d.lane and p.seq < d.seq and p.status in ('pending', 'sending'))`;
+
+/** The pending heads of these lanes, marked as kicked: each gets a job. */
+async function pendingHeads(db: Db, subscriptionIds: string[], lanes: string[], now: Date): Promise<DeliveryKick[]> {
+  if (subscriptionIds.length === 0 || lanes.length === 0) return [];
+  const { rows } = await sql<{ id: string; subscription_id: string; next_attempt_at: Date | null; status: string }>`
+    select distinct on (subscription_id, lane) id, subscription_id, next_attempt_at, status
+    from webhook_deliveries
+    where subscription_id in (${sql.join(subscriptionIds)}) and lane in (${sql.join(lanes)}) and status in ('pending', 'sending')
+    order by subscription_id, lane, seq`.execute(db);
+  const heads = rows.filter((r) => r.status === 'pending');
+  if (heads.length === 0) return [];
+  const kicks = heads.map((r) => ({
+    deliveryId: r.id,
+    subscriptionId: r.subscription_id,
+    notBefore: r.next_attempt_at && r.next_attempt_at > now ? r.next_attempt_at : now,
+  }));
+  await markKicked(db, kicks);
+  return kicks;
+}
+
+async function markKicked(db: Db, kicks: DeliveryKick[]): Promise<void> {
+  for (const kick of kicks) {
+    await db.updateTable('webhook_deliveries').set({ kicked_at: kick.notBefore }).where('id', '=', kick.deliveryId).execute();
+  }
+}
+
+export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
+  return {
+    async fanOut(event, now) {
+      const lane = laneOf(event);
+      await lockLanes(db, event.accountId, [lane]);
+      let eventIds = [event.id];
+      if (event.orderingKey !== null) {
+        // Earlier events of the key that no dispatch has handed over yet go first, whatever order the
+        // dispatch jobs run in: the lane must hold them before this one.
+        const { rows } = await sql<{ id: string }>`
+          select id from events
+          where account_id = ${event.accountId} and ordering_key = ${event.orderingKey} and dispatched_at is null
+            and seq < (select seq from events where id = ${event.id})`.execute(db);
+        eventIds = [...rows.map((r) => r.id), event.id];
+      }
+      const { rows: inserted } = await sql<{ id: string; subscription_id: string }>`
+        insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, lane, seq, status, attempts, next_attempt_at, created_at)
+        select gen_random_uuid(), s.id, e.account_id, e.id, e.name, ${lane}, e.seq, 'pending', 0, ${now}, e.created_at
+        from events e
+        join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
+        where e.id in (${sql.join(eventIds)})
+        on conflict (event_id, subscription_id) do nothing
+        returning id, subscription_id`.execute(db);
+      if (inserted.length === 0) return [];
+      const insertedIds = new Set(inserted.map((r) => r.id));
+      const heads = await pendingHeads(db, [...new Set(inserted.map((r) => r.subscription_id))], [lane], now);
+      return heads.filter((k) => insertedIds.has(k.deliveryId));
+    },
+
+    async claim(deliveryId, now, leaseUntil, batchLimit) {
+      const { rows } = await sql<{
+        subscription_id: string;
+        account_id: string;
+        url: string;
+        subscription_status: string;
+        failing_since: Date | null;
+        status: string;
+        lease_until: Date | null;
+        next_attempt_at: Date | null;
+        batch_id: string | null;
+        event_id: string;
+        event_name: string;
+        batching: boolean;
+        head: boolean;
+      }>`
+        select d.subscription_id, s.account_id, s.url, s.status as subscription_status, s.failing_since, d.status,
+               d.lease_until, d.next_attempt_at, d.batch_id, d.event_id, d.event_name,
+               coalesce(ws.batching, false) as batching, ${isHead} as head
+        from webhook_deliveries d
+        join webhook_subscriptions s on s.id = d.subscription_id
+        left join webhook_settings ws on ws.account_id = s.account_id
+        where d.id = ${deliveryId}`.execute(db);
+      const d = rows[0];
+      if (!d || d.status === 'delivered' || d.status === 'failed') return { skipped: 'gone' };
+      if (d.subscription_status !== 'active') return { skipped: 'disabled' };
+      if (d.status === 'sending' && d.lease_until && d.lease_until > now) return { skipped: 'busy' };
+      if (d.next_attempt_at && d.next_attempt_at > now) return { skipped: 'not-due' };
+      if (!d.head) return { skipped: 'waiting' };
+
+      let members = [deliveryId];
+      let batchId = d.batch_id;
+      if (batchId) {
+        // A batch is retried as it was formed: same items, same idempotency key.
+        const { rows: batch } = await sql<{ id: string }>`
+          select id from webhook_deliveries where batch_id = ${batchId} and status in ('pending', 'sending')`.execute(db);
+        members = batch.map((r) => r.id);
+      } else if (d.batching && batchLimit > 1) {
+        const { rows: more } = await sql<{ id: string }>`
+          select d.id from webhook_deliveries d
+          where d.subscription_id = ${d.subscription_id} and d.event_name = ${d.event_name} and d.status = 'pending'
+            and d.batch_id is null and d.id <> ${deliveryId} and d.next_attempt_at <= ${now} and ${isHead}
+          order by d.seq limit ${batchLimit - 1}`.execute(db);
+        if (more.length > 0) {
+          batchId = randomUUID();
+          members = [deliveryId, ...more.map((r) => r.id)];
+        }
+      }
+      const { rows: claimed } = await sql<{ id: string }>`
+        update webhook_deliveries set status = 'sending', lease_until = ${leaseUntil}, batch_id = ${batchId}
+        where id in (${sql.join(members)}) and (status = 'pending' or (status = 'sending' and lease_until <= ${now}))
+        returning id`.execute(db);
+      if (!claimed.some((r) => r.id === deliveryId)) return { skipped: 'busy' };
+      const { rows: items } = await sql<{ id: string; event_id: string; attempts: number; payload: unknown; created_at: Date }>`
+        select d.id, d.event_id, d.attempts, e.payload, e.created_at
+        from webhook_deliveries d join events e on e.id = d.event_id
+        where d.id in (${sql.join(claimed.map((r) => r.id))})
+        order by d.seq`.execute(db);
+      return {
+        claimed: {
+          subscription: { id: d.subscription_id, accountId: d.account_id, url: d.url, failingSince: d.failing_since },
+          key: batchId ?? d.event_id,
+          eventName: d.event_name,
+          items: items.map((r) => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts })),
+        },
+      };
+    },
+
+    async settle(s) {
+      const ids = s.work.items.map((i) => i.deliveryId);
+      const subscriptionId = s.work.subscription.id;
+      const { rows: laneRows } = await sql<{ lane: string }>`
+        select distinct lane from webhook_deliveries where id in (${sql.join(ids)})`.execute(db);
+      const lanes = laneRows.map((r) => r.lane);
+      await lockLanes(db, s.work.subscription.accountId, lanes);
+
+      const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error };
+      const bump = sql<number>`attempts + 1`;
+      const sending = (ids: string[]) =>
+        db.updateTable('webhook_deliveries').where('id', 'in', ids).where('status', '=', 'sending');
+      let kicks: DeliveryKick[] = [];
+      if (s.outcome === 'delivered') {
+        await sending(ids).set({ ...common, status: 'delivered', delivered_at: s.at, attempts: bump }).execute();
+        await db.updateTable('webhook_subscriptions').set({ failing_since: null }).where('id', '=', subscriptionId).execute();
+      } else {
+        await db
+          .updateTable('webhook_subscriptions')
+          .set({ failing_since: sql`coalesce(failing_since, ${s.at})` })
+          .where('id', '=', subscriptionId)
+          .execute();
+        if (s.outcome === 'retry' && s.nextAttemptAt) {
+          const next = s.nextAttemptAt;
+          const reopened = await sending(ids)
+            .set({ ...common, status: 'pending', attempts: bump, next_attempt_at: next })
+            .returning('id')
+            .execute();
+          // One job carries a batch: whichever member runs first claims them all.
+          const first = ids.find((id) => reopened.some((r) => r.id === id));
+          if (first) {
+            kicks = [{ deliveryId: first, subscriptionId, notBefore: next }];
+            await markKicked(db, kicks);
+          }
+        } else if (s.outcome === 'failed') {
+          await sending(ids).set({ ...common, status: 'failed', attempts: bump }).execute();
+        } else {
+          await sending(ids).set({ ...common, status: 'failed', attempts: bump }).execute();
+          await db
+            .updateTable('webhook_subscriptions')
+            .set({ status: 'disabled', disabled_reason: s.disabledReason, disabled_at: s.at })
+            .where('id', '=', subscriptionId)
+            .execute();
+          await db
+            .updateTable('webhook_deliveries')
+            .set({ status: 'failed', lease_until: null, last_error: `subscription disabled: ${s.disabledReason ?? ''}` })
+            .where('subscription_id', '=', subscriptionId)
+            .where('status', 'in', OPEN)
+            .execute();
+        }
+      }
+      await db
+        .insertInto('webhook_attempts')
+        .values({
+          id: randomUUID(),
+          subscription_id: subscriptionId,
+          idempotency_key: s.work.key,
+          event_name: s.work.eventName,
+          event_ids: JSON.stringify(s.work.items.map((i) => i.eventId)),
+          attempted_at: s.at,
+          status_code: s.statusCode,
+          latency_ms: Math.round(s.latencyMs),
+          error: s.error,
+          outcome: s.outcome,
+        })
+        .execute();
+      if (s.outcome === 'delivered' || s.outcome === 'failed') kicks = await pendingHeads(db, [subscriptionId], lanes, s.at);
+      return kicks;
+    },
+
+    async stalled(now, staleBefore, limit) {
+      const { rows } = await sql<{ id: string; subscription_id: string }>`
+        select d.id, d.subscription_id from webhook_deliveries d
+        join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
+        where d.status in ('pending', 'sending') and d.next_attempt_at <= ${now}
+          and ((d.status = 'pending' and (d.kicked_at is null or d.kicked_at <= ${staleBefore}))
+            or (d.status = 'sending' and d.lease_until <= ${now}))
+          and ${isHead}
+        order by d.next_attempt_at limit ${limit}`.execute(db);
+      const kicks = rows.map((r) => ({ deliveryId: r.id, subscriptionId: r.subscription_id, notBefore: now }));
+      await markKicked(db, kicks);
+      return kicks;
+    },
+
+    async reopen(subscriptionId, which, now) {
+      const subscription = await db.selectFrom('webhook_subscriptions').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();
+      if (!subscription) return { eventIds: [], kicks: [] };
+      let query = db.selectFrom('webhook_deliveries').select(['id', 'lane']).where('subscription_id', '=', subscriptionId);
+      query =
+        'eventId' in which
+          ? query.where('event_id', '=', which.eventId).where('status', 'in', ['delivered', 'failed'])
+          : query.where('status', '=', 'failed').where('created_at', '>=', which.failedSince);
+      const targets = await query.execute();
+      if (targets.length === 0) return { eventIds: [], kicks: [] };
+      const lanes = targets.map((t) => t.lane);
+      await lockLanes(db, subscription.account_id, lanes);
+      const reopened = await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', attempts: 0, next_attempt_at: now, batch_id: null, lease_until: null, delivered_at: null })
+        .where('id', 'in', targets.map((t) => t.id))
+        .where('status', 'in', ['delivered', 'failed'])
+        .returning(['event_id', 'seq'])
+        .execute();
+      const eventIds = reopened.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map((r) => r.event_id);
+      return { eventIds, kicks: await pendingHeads(db, [subscriptionId], [...new Set(lanes)], now) };
+    },
+
+    async list(subscriptionId, { status, before, limit }) {
+      let query = db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscriptionId);
+      if (status) query = query.where('status', '=', status);
+      if (before) query = query.where('created_at', '<', before);
+      const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
+      return rows.map((r) => ({
+        eventId: r.event_id,
+        eventName: r.event_name,
+        status: r.status,
+        attempts: r.attempts,
+        createdAt: r.created_at,
+        nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+        deliveredAt: r.delivered_at,
+        lastStatusCode: r.last_status_code,
+        lastError: r.last_error,
+      }));
+    },
+
+    async attempts(subscriptionId, { before, limit }) {
+      let query = db.selectFrom('webhook_attempts').selectAll().where('subscription_id', '=', subscriptionId);
+      if (before) query = query.where('attempted_at', '<', before);
+      const rows = await query.orderBy('attempted_at', 'desc').orderBy('id').limit(limit).execute();
+      return rows.map((r) => ({
+        id: r.id,
+        idempotency_key: r.idempotency_key,
+        event: r.event_name,
+        event_ids: r.event_ids,
+        attemptedAt: r.attempted_at,
+        status_code: r.status_code,
+        latency_ms: r.latency_ms,
+        error: r.error,
+        outcome: r.outcome,
+      }));
+    },
+
+    async has(subscriptionId, eventId) {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('subscription_id', '=', subscriptionId)
+        .where('event_id', '=', eventId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}
