@@ -16,7 +16,14 @@ export interface DeliveryWorkerOptions {
 export async function workDeliverWebhooks(boss: PgBoss, deps: DeliveryDeps, options: DeliveryWorkerOptions): Promise<string> {
   return boss.work<JobPayloads['webhooks.deliver']>(
     'webhooks.deliver',
-    { batchSize: 1, localConcurrency: options.concurrency, localGroupConcurrency: options.perEndpoint },
+    {
+      batchSize: 1,
+      localConcurrency: options.concurrency,
+      localGroupConcurrency: options.perEndpoint,
+      // NOTIFY wakes the workers when a job is queued; a retry queued for later is found by polling.
+      pollingIntervalSeconds: 2,
+      notifyPollingIntervalSeconds: 2,
+    },
     async (jobs) => {
       for (const job of jobs) await deliverWebhook(deps, job.data.deliveryId);
     },
