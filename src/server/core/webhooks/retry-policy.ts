@@ -27,6 +27,8 @@ export function parseRetryAfter(value: string | null | undefined, now: Date): nu
   let ms: number;
   if (/^\d+$/.test(text)) ms = Number(text) * SECOND;
   else {
+    // HTTP dates end in GMT; anything else (a negative or fractional number) is unreadable.
+    if (!/GMT$/.test(text)) return null;
     const at = Date.parse(text);
     if (Number.isNaN(at)) return null;
     ms = at - now.getTime();

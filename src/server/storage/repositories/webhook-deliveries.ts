@@ -154,6 +154,9 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         select distinct lane from webhook_deliveries where id in (${sql.join(ids)})`.execute(db);
       const lanes = laneRows.map((r) => r.lane);
       await lockLanes(db, s.work.subscription.accountId, lanes);
+      // Deleted while the POST was under way: nothing is left to record.
+      const exists = await db.selectFrom('webhook_subscriptions').select('id').where('id', '=', subscriptionId).executeTakeFirst();
+      if (!exists) return [];
 
       const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error };
       const bump = sql<number>`attempts + 1`;
