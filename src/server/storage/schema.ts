@@ -57,6 +57,7 @@ export interface WebhookDeliveriesTable {
   account_id: string;
   event_id: string;
   event_name: string;
+  endpoint: string;
   lane: string;
   seq: ColumnType<string, string | number, never>;
   status: 'pending' | 'sending' | 'delivered' | 'failed';

@@ -45,7 +45,7 @@ async function queueState(t: TestGateway, now: Date): Promise<QueueState> {
       (select count(*)::int from webhook_deliveries where status = 'sending') as sending,
       (select count(*)::int from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
         where d.status = 'pending' and d.next_attempt_at <= ${now}
-          and not exists (select 1 from webhook_deliveries p where p.subscription_id = d.subscription_id and p.lane = d.lane
+          and not exists (select 1 from webhook_deliveries p where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane
                           and p.seq < d.seq and p.status in ('pending', 'sending'))) as runnable,
       (select min(next_attempt_at) from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
         where d.status = 'pending' and d.next_attempt_at > ${now}) as next_due`.execute(db);

@@ -31,7 +31,7 @@ export async function kick(jobs: JobQueue, clock: Clock, kicks: DeliveryKick[]):
   const now = clock.now().getTime();
   for (const k of kicks) {
     const delaySeconds = Math.max(0, (k.notBefore.getTime() - now) / 1000);
-    await jobs.enqueue('webhooks.deliver', { deliveryId: k.deliveryId }, { group: k.subscriptionId, delaySeconds });
+    await jobs.enqueue('webhooks.deliver', { deliveryId: k.deliveryId }, { group: k.endpoint, delaySeconds });
   }
 }
 

@@ -23,7 +23,8 @@ export interface WebhookSettingsRepository {
 /** A delivery that may be sent now: a job for it is enqueued, to run no earlier than `notBefore`. */
 export interface DeliveryKick {
   deliveryId: string;
-  subscriptionId: string;
+  /** The endpoint the delivery goes to: deliveries to one endpoint share a concurrency limit. */
+  endpoint: string;
   notBefore: Date;
 }
 
@@ -81,7 +82,8 @@ export interface LogPage {
 }
 
 /**
- * Deliveries in lanes: one lane per (subscription, ordering key). Only the head of a lane (its oldest
+ * Deliveries in lanes: one lane per (account, endpoint URL, ordering key), so that every event of a chat
+ * reaches one URL in order whichever subscriptions route it there. Only the head of a lane (its oldest
  * open delivery) is sent; settling it makes the next one the head. Every method that changes which
  * delivery heads a lane runs inside a transaction and serialises on the lane.
  */

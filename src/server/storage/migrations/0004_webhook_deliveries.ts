@@ -35,7 +35,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('account_id', 'uuid', (c) => c.notNull())
     .addColumn('event_id', 'uuid', (c) => c.notNull().references('events.id').onDelete('cascade'))
     .addColumn('event_name', 'text', (c) => c.notNull())
-    // Deliveries of one subscription and lane go out one after another, in seq order.
+    // Deliveries to one endpoint (md5 of the URL) in one lane (ordering key) go out one after another, in
+    // seq order, whichever subscription routed them there.
+    .addColumn('endpoint', 'text', (c) => c.notNull())
     .addColumn('lane', 'text', (c) => c.notNull())
     .addColumn('seq', 'bigint', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'sending', 'delivered', 'failed')`))
@@ -50,7 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_error', 'text')
     .addUniqueConstraint('webhook_deliveries_event_subscription_key', ['event_id', 'subscription_id'])
     .execute();
-  await sql`create index webhook_deliveries_open_lane_idx on webhook_deliveries (subscription_id, lane, seq) where status in ('pending', 'sending')`.execute(db);
+  await sql`create index webhook_deliveries_open_lane_idx on webhook_deliveries (account_id, endpoint, lane, seq) where status in ('pending', 'sending')`.execute(db);
   await sql`create index webhook_deliveries_open_due_idx on webhook_deliveries (next_attempt_at) where status in ('pending', 'sending')`.execute(db);
   await sql`create index webhook_deliveries_batch_idx on webhook_deliveries (batch_id) where batch_id is not null`.execute(db);
   await db.schema.createIndex('webhook_deliveries_log_idx').on('webhook_deliveries').columns(['subscription_id', 'created_at']).execute();

@@ -23,21 +23,25 @@ async function lockLanes(db: Db, accountId: string, lanes: Iterable<string>): Pr
 /** No open delivery precedes `d` in its lane. */
 const isHead = sql<boolean>`not exists (
   select 1 from webhook_deliveries p
-  where p.subscription_id = d.subscription_id and p.lane = d.lane and p.seq < d.seq and p.status in ('pending', 'sending'))`;
+  where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane and p.seq < d.seq
+    and p.status in ('pending', 'sending'))`;
 
 /** The pending heads of these lanes, marked as kicked: each gets a job. */
-async function pendingHeads(db: Db, subscriptionIds: string[], lanes: string[], now: Date): Promise<DeliveryKick[]> {
-  if (subscriptionIds.length === 0 || lanes.length === 0) return [];
-  const { rows } = await sql<{ id: string; subscription_id: string; next_attempt_at: Date | null; status: string }>`
-    select distinct on (subscription_id, lane) id, subscription_id, next_attempt_at, status
-    from webhook_deliveries
-    where subscription_id in (${sql.join(subscriptionIds)}) and lane in (${sql.join(lanes)}) and status in ('pending', 'sending')
-    order by subscription_id, lane, seq`.execute(db);
+async function pendingHeads(db: Db, accountId: string, endpoints: string[], lanes: string[], now: Date): Promise<DeliveryKick[]> {
+  if (endpoints.length === 0 || lanes.length === 0) return [];
+  // rank, not row_number: one event routed twice to one URL (two subscriptions) heads the lane twice.
+  const { rows } = await sql<{ id: string; endpoint: string; next_attempt_at: Date | null; status: string }>`
+    select id, endpoint, next_attempt_at, status from (
+      select id, endpoint, next_attempt_at, status, rank() over (partition by endpoint, lane order by seq) as place
+      from webhook_deliveries
+      where account_id = ${accountId} and endpoint in (${sql.join(endpoints)}) and lane in (${sql.join(lanes)})
+        and status in ('pending', 'sending')) open
+    where place = 1`.execute(db);
   const heads = rows.filter((r) => r.status === 'pending');
   if (heads.length === 0) return [];
   const kicks = heads.map((r) => ({
     deliveryId: r.id,
-    subscriptionId: r.subscription_id,
+    endpoint: r.endpoint,
     notBefore: r.next_attempt_at && r.next_attempt_at > now ? r.next_attempt_at : now,
   }));
   await markKicked(db, kicks);
@@ -65,17 +69,17 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
             and seq < (select seq from events where id = ${event.id})`.execute(db);
         eventIds = [...rows.map((r) => r.id), event.id];
       }
-      const { rows: inserted } = await sql<{ id: string; subscription_id: string }>`
-        insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, lane, seq, status, attempts, next_attempt_at, created_at)
-        select gen_random_uuid(), s.id, e.account_id, e.id, e.name, ${lane}, e.seq, 'pending', 0, ${now}, e.created_at
+      const { rows: inserted } = await sql<{ id: string; endpoint: string }>`
+        insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
+        select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), ${lane}, e.seq, 'pending', 0, ${now}, e.created_at
         from events e
         join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
         where e.id in (${sql.join(eventIds)})
         on conflict (event_id, subscription_id) do nothing
-        returning id, subscription_id`.execute(db);
+        returning id, endpoint`.execute(db);
       if (inserted.length === 0) return [];
       const insertedIds = new Set(inserted.map((r) => r.id));
-      const heads = await pendingHeads(db, [...new Set(inserted.map((r) => r.subscription_id))], [lane], now);
+      const heads = await pendingHeads(db, event.accountId, [...new Set(inserted.map((r) => r.endpoint))], [lane], now);
       return heads.filter((k) => insertedIds.has(k.deliveryId));
     },
 
@@ -150,9 +154,10 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
     async settle(s) {
       const ids = s.work.items.map((i) => i.deliveryId);
       const subscriptionId = s.work.subscription.id;
-      const { rows: laneRows } = await sql<{ lane: string }>`
-        select distinct lane from webhook_deliveries where id in (${sql.join(ids)})`.execute(db);
+      const { rows: laneRows } = await sql<{ lane: string; endpoint: string }>`
+        select distinct lane, endpoint from webhook_deliveries where id in (${sql.join(ids)})`.execute(db);
       const lanes = laneRows.map((r) => r.lane);
+      const endpoints = [...new Set(laneRows.map((r) => r.endpoint))];
       await lockLanes(db, s.work.subscription.accountId, lanes);
       // Deleted while the POST was under way: nothing is left to record.
       const exists = await db.selectFrom('webhook_subscriptions').select('id').where('id', '=', subscriptionId).executeTakeFirst();
@@ -180,8 +185,8 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
             .execute();
           // One job carries a batch: whichever member runs first claims them all.
           const first = ids.find((id) => reopened.some((r) => r.id === id));
-          if (first) {
-            kicks = [{ deliveryId: first, subscriptionId, notBefore: next }];
+          if (first && endpoints[0]) {
+            kicks = [{ deliveryId: first, endpoint: endpoints[0], notBefore: next }];
             await markKicked(db, kicks);
           }
         } else if (s.outcome === 'failed') {
@@ -193,12 +198,14 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
             .set({ status: 'disabled', disabled_reason: s.disabledReason, disabled_at: s.at })
             .where('id', '=', subscriptionId)
             .execute();
-          await db
+          const dropped = await db
             .updateTable('webhook_deliveries')
             .set({ status: 'failed', lease_until: null, last_error: `subscription disabled: ${s.disabledReason ?? ''}` })
             .where('subscription_id', '=', subscriptionId)
             .where('status', 'in', OPEN)
+            .returning('lane')
             .execute();
+          lanes.push(...dropped.map((r) => r.lane));
         }
       }
       await db
@@ -216,20 +223,23 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
           outcome: s.outcome,
         })
         .execute();
-      if (s.outcome === 'delivered' || s.outcome === 'failed') kicks = await pendingHeads(db, [subscriptionId], lanes, s.at);
+      // Lanes this subscription shares with others at the same address may move on now.
+      if (s.outcome !== 'retry') {
+        kicks = await pendingHeads(db, s.work.subscription.accountId, endpoints, lanes, s.at);
+      }
       return kicks;
     },
 
     async stalled(now, staleBefore, limit) {
-      const { rows } = await sql<{ id: string; subscription_id: string }>`
-        select d.id, d.subscription_id from webhook_deliveries d
+      const { rows } = await sql<{ id: string; endpoint: string }>`
+        select d.id, d.endpoint from webhook_deliveries d
         join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
         where d.status in ('pending', 'sending') and d.next_attempt_at <= ${now}
           and ((d.status = 'pending' and (d.kicked_at is null or d.kicked_at <= ${staleBefore}))
             or (d.status = 'sending' and d.lease_until <= ${now}))
           and ${isHead}
         order by d.next_attempt_at limit ${limit}`.execute(db);
-      const kicks = rows.map((r) => ({ deliveryId: r.id, subscriptionId: r.subscription_id, notBefore: now }));
+      const kicks = rows.map((r) => ({ deliveryId: r.id, endpoint: r.endpoint, notBefore: now }));
       await markKicked(db, kicks);
       return kicks;
     },
@@ -237,7 +247,7 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
     async reopen(subscriptionId, which, now) {
       const subscription = await db.selectFrom('webhook_subscriptions').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();
       if (!subscription) return { eventIds: [], kicks: [] };
-      let query = db.selectFrom('webhook_deliveries').select(['id', 'lane']).where('subscription_id', '=', subscriptionId);
+      let query = db.selectFrom('webhook_deliveries').select(['id', 'lane', 'endpoint']).where('subscription_id', '=', subscriptionId);
       query =
         'eventId' in which
           ? query.where('event_id', '=', which.eventId).where('status', 'in', ['delivered', 'failed'])
@@ -254,7 +264,8 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         .returning(['event_id', 'seq'])
         .execute();
       const eventIds = reopened.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map((r) => r.event_id);
-      return { eventIds, kicks: await pendingHeads(db, [subscriptionId], [...new Set(lanes)], now) };
+      const endpoints = [...new Set(targets.map((t) => t.endpoint))];
+      return { eventIds, kicks: await pendingHeads(db, subscription.account_id, endpoints, [...new Set(lanes)], now) };
     },
 
     async list(subscriptionId, { status, before, limit }) {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { WebhookRepository, WebhookSubscriptionRecord } from '../../core/ports.ts';
 import type { DatabaseSchema, WebhookSubscriptionsTable } from '../schema.ts';
 
@@ -50,6 +50,13 @@ export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository
           .set({ url: change.url, event: change.event, status: 'active', disabled_reason: null, disabled_at: null, failing_since: null })
           .where('id', '=', change.id)
           .where('account_id', '=', accountId)
+          .execute();
+        // Deliveries still on their way follow the subscription to its new address, in that address's lanes.
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ endpoint: sql`md5(${change.url})` })
+          .where('subscription_id', '=', change.id)
+          .where('status', 'in', ['pending', 'sending'])
           .execute();
       }
     },
