@@ -13,7 +13,7 @@ import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
 import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
-import { startDeliverySweep, workDeliverWebhooks } from './jobs/workers/deliver-webhooks.ts';
+import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
@@ -110,7 +110,6 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     });
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [webhookSink({ store, clock }), ...(overrides.sinks ?? [])] });
     const deliveryDeps = {
       store,
       clock,
@@ -120,12 +119,18 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       timeoutMs: webhookOptions.timeoutMs ?? 15_000,
       batchLimit: 100,
     };
-    await workDeliverWebhooks(startedBoss, deliveryDeps, {
+    const deliveries = startDeliveryLoop(startedBoss, deliveryDeps, {
       concurrency: webhookOptions.concurrency ?? 16,
       perEndpoint: webhookOptions.perEndpoint ?? 4,
+      onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
+    const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? [])];
+    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks });
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
-    const sweeper = sweepEvery > 0 ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed')) : null;
+    const sweeper =
+      sweepEvery > 0
+        ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed'), deliveries.wake)
+        : null;
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -136,7 +141,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       database,
       partnerKey,
       secretKey,
-      webhooks: { sweep: (graceMs = 0) => sweepDeliveries({ store, clock }, graceMs) },
+      webhooks: {
+        sweep: async (graceMs = 0) => {
+          const queued = await sweepDeliveries({ store, clock }, graceMs);
+          if (queued > 0) deliveries.wake();
+          return queued;
+        },
+      },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
@@ -146,6 +157,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           sweeper?.stop();
+          await deliveries.stop();
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();
           await usedCounter.close();

@@ -35,12 +35,21 @@ export async function kick(jobs: JobQueue, clock: Clock, kicks: DeliveryKick[]):
   }
 }
 
-/** The webhook side of the event stream: one delivery per matching subscription, queued in order per lane. */
-export function webhookSink({ store, clock }: { store: Store; clock: Clock }): EventSink {
+/**
+ * The webhook side of the event stream: one delivery per matching subscription, queued in order per lane.
+ * `queued` hears when deliveries were queued, after they committed (the local delivery loop looks at once).
+ */
+export function webhookSink({ store, clock, queued }: { store: Store; clock: Clock; queued?: () => void }): EventSink {
   return {
     name: 'webhooks',
-    consume: (event) =>
-      store.transaction(async (tx) => kick(tx.jobs, clock, await tx.webhookDeliveries.fanOut(event, clock.now()))),
+    async consume(event) {
+      const kicks = await store.transaction(async (tx) => {
+        const found = await tx.webhookDeliveries.fanOut(event, clock.now());
+        await kick(tx.jobs, clock, found);
+        return found;
+      });
+      if (kicks.length > 0) queued?.();
+    },
   };
 }
 

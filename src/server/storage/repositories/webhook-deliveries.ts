@@ -49,9 +49,9 @@ async function pendingHeads(db: Db, accountId: string, endpoints: string[], lane
 }
 
 async function markKicked(db: Db, kicks: DeliveryKick[]): Promise<void> {
-  for (const kick of kicks) {
-    await db.updateTable('webhook_deliveries').set({ kicked_at: kick.notBefore }).where('id', '=', kick.deliveryId).execute();
-  }
+  if (kicks.length === 0) return;
+  const at = sql.join(kicks.map((k) => sql`(${k.deliveryId}::uuid, ${k.notBefore}::timestamptz)`));
+  await sql`update webhook_deliveries d set kicked_at = k.at from (values ${at}) as k(id, at) where d.id = k.id`.execute(db);
 }
 
 export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
@@ -59,28 +59,30 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
     async fanOut(event, now) {
       const lane = laneOf(event);
       await lockLanes(db, event.accountId, [lane]);
-      let eventIds = [event.id];
-      if (event.orderingKey !== null) {
-        // Earlier events of the key that no dispatch has handed over yet go first, whatever order the
-        // dispatch jobs run in: the lane must hold them before this one.
-        const { rows } = await sql<{ id: string }>`
-          select id from events
-          where account_id = ${event.accountId} and ordering_key = ${event.orderingKey} and dispatched_at is null
-            and seq < (select seq from events where id = ${event.id})`.execute(db);
-        eventIds = [...rows.map((r) => r.id), event.id];
-      }
-      const { rows: inserted } = await sql<{ id: string; endpoint: string }>`
-        insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
-        select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), ${lane}, e.seq, 'pending', 0, ${now}, e.created_at
-        from events e
-        join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
-        where e.id in (${sql.join(eventIds)})
-        on conflict (event_id, subscription_id) do nothing
-        returning id, endpoint`.execute(db);
-      if (inserted.length === 0) return [];
-      const insertedIds = new Set(inserted.map((r) => r.id));
-      const heads = await pendingHeads(db, event.accountId, [...new Set(inserted.map((r) => r.endpoint))], [lane], now);
-      return heads.filter((k) => insertedIds.has(k.deliveryId));
+      // Earlier events of the key that no dispatch has handed over yet are routed first, whatever order the
+      // dispatch jobs run in: the lane must hold them before this one.
+      const routed =
+        event.orderingKey === null
+          ? sql`e.id = ${event.id}`
+          : sql`e.account_id = ${event.accountId} and e.ordering_key = ${event.orderingKey}
+                and (e.id = ${event.id} or (e.dispatched_at is null and e.seq < (select seq from events where id = ${event.id})))`;
+      // One statement routes the events, and names the new deliveries that head their lane: nothing open
+      // before them, neither stored before nor inserted with them.
+      const { rows } = await sql<{ id: string; endpoint: string }>`
+        with inserted as (
+          insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, kicked_at, created_at)
+          select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), ${lane}, e.seq, 'pending', 0, ${now}, ${now}, e.created_at
+          from events e
+          join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
+          where ${routed}
+          on conflict (event_id, subscription_id) do nothing
+          returning id, endpoint, seq)
+        select i.id, i.endpoint from inserted i
+        where not exists (select 1 from inserted j where j.endpoint = i.endpoint and j.seq < i.seq)
+          and not exists (select 1 from webhook_deliveries p
+                          where p.account_id = ${event.accountId} and p.endpoint = i.endpoint and p.lane = ${lane}
+                            and p.seq < i.seq and p.status in ('pending', 'sending'))`.execute(db);
+      return rows.map((r) => ({ deliveryId: r.id, endpoint: r.endpoint, notBefore: now }));
     },
 
     async claim(deliveryId, now, leaseUntil, batchLimit) {
@@ -105,7 +107,8 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         from webhook_deliveries d
         join webhook_subscriptions s on s.id = d.subscription_id
         left join webhook_settings ws on ws.account_id = s.account_id
-        where d.id = ${deliveryId}`.execute(db);
+        where d.id = ${deliveryId}
+        for update of d skip locked`.execute(db);
       const d = rows[0];
       if (!d || d.status === 'delivered' || d.status === 'failed') return { skipped: 'gone' };
       if (d.subscription_status !== 'active') return { skipped: 'disabled' };
@@ -121,11 +124,13 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
           select id from webhook_deliveries where batch_id = ${batchId} and status in ('pending', 'sending')`.execute(db);
         members = batch.map((r) => r.id);
       } else if (d.batching && batchLimit > 1) {
+        // Rows another claim is taking right now are skipped, not waited for.
         const { rows: more } = await sql<{ id: string }>`
           select d.id from webhook_deliveries d
           where d.subscription_id = ${d.subscription_id} and d.event_name = ${d.event_name} and d.status = 'pending'
             and d.batch_id is null and d.id <> ${deliveryId} and d.next_attempt_at <= ${now} and ${isHead}
-          order by d.seq limit ${batchLimit - 1}`.execute(db);
+          order by d.seq limit ${batchLimit - 1}
+          for update skip locked`.execute(db);
         if (more.length > 0) {
           batchId = randomUUID();
           members = [deliveryId, ...more.map((r) => r.id)];
