@@ -124,7 +124,8 @@ export function startDeliverySweep(
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweepDeliveries(deps, intervalMs * 2)
+    // A queued job normally runs within moments; one still not run after a minute was lost.
+    sweepDeliveries(deps, Math.max(intervalMs * 2, 60_000))
       .then((n) => n > 0 && onQueued())
       .catch(onError)
       .finally(() => {
