@@ -35,9 +35,16 @@ async function settingsOf({ store, clock, sealer }: WebhookSettingsDeps, account
   });
 }
 
-/** Every secret that signs a delivery at `now`: the current one, and the previous one within its overlap. */
-export async function signingSecrets(deps: WebhookSettingsDeps, accountId: string): Promise<string[]> {
-  const settings = await settingsOf(deps, accountId);
+/**
+ * Every secret that signs a delivery at `now`: the current one, and the previous one within its overlap.
+ * `known` are the sealed secrets when the caller has read them already.
+ */
+export async function signingSecrets(
+  deps: WebhookSettingsDeps,
+  accountId: string,
+  known?: Pick<WebhookSettingsRecord, 'secret' | 'previousSecret' | 'previousExpiresAt'> | null,
+): Promise<string[]> {
+  const settings = known ?? (await settingsOf(deps, accountId));
   const secrets = [open(deps.sealer, settings.secret)];
   if (settings.previousSecret && settings.previousExpiresAt && settings.previousExpiresAt > deps.clock.now()) {
     secrets.push(open(deps.sealer, settings.previousSecret));

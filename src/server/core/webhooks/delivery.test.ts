@@ -6,6 +6,9 @@ const now = new Date(Date.UTC(2030, 0, 10));
 const mid = () => 0.5;
 const work = (attempts = 0, failingSince: Date | null = null): ClaimedWork => ({
   subscription: { id: 's', accountId: 'a', url: 'https://crm.example.com/h', failingSince },
+  signing: null,
+  endpoint: 'x',
+  lanes: ['chat:1'],
   key: 'e1',
   eventName: 'message.add',
   items: [{ deliveryId: 'd1', eventId: 'e1', payload: { text: 'hi' }, createdAt: new Date(Date.UTC(2030, 0, 9, 12)), attempts }],

@@ -114,7 +114,7 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
   const work = claim.claimed;
 
   const body = envelopeOf(work);
-  const secrets = await signingSecrets(deps, work.subscription.accountId);
+  const secrets = await signingSecrets(deps, work.subscription.accountId, work.signing);
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'messaging-gateway-webhooks',

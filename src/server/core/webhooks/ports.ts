@@ -39,6 +39,11 @@ export interface ClaimedItem {
 /** What one POST carries: one delivery, or a batch of deliveries of one event name for one subscription. */
 export interface ClaimedWork {
   subscription: { id: string; accountId: string; url: string; failingSince: Date | null };
+  /** The account's sealed secrets, read with the claim; null before the account has any. */
+  signing: Pick<WebhookSettingsRecord, 'secret' | 'previousSecret' | 'previousExpiresAt'> | null;
+  /** Where the items sit: one endpoint, their lanes. */
+  endpoint: string;
+  lanes: string[];
   /** `meta.idempotency_key` and `webhook-id`: the event id, or the batch id. */
   key: string;
   eventName: string;

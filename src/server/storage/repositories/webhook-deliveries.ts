@@ -98,12 +98,17 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         batch_id: string | null;
         event_id: string;
         event_name: string;
+        endpoint: string;
         batching: boolean;
+        secret: string | null;
+        previous_secret: string | null;
+        previous_expires_at: Date | null;
         head: boolean;
       }>`
         select d.subscription_id, s.account_id, s.url, s.status as subscription_status, s.failing_since, d.status,
-               d.lease_until, d.next_attempt_at, d.batch_id, d.event_id, d.event_name,
-               coalesce(ws.batching, false) as batching, ${isHead} as head
+               d.lease_until, d.next_attempt_at, d.batch_id, d.event_id, d.event_name, d.endpoint,
+               coalesce(ws.batching, false) as batching, ws.secret, ws.previous_secret, ws.previous_expires_at,
+               ${isHead} as head
         from webhook_deliveries d
         join webhook_subscriptions s on s.id = d.subscription_id
         left join webhook_settings ws on ws.account_id = s.account_id
@@ -136,19 +141,20 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
           members = [deliveryId, ...more.map((r) => r.id)];
         }
       }
-      const { rows: claimed } = await sql<{ id: string }>`
-        update webhook_deliveries set status = 'sending', lease_until = ${leaseUntil}, batch_id = ${batchId}
-        where id in (${sql.join(members)}) and (status = 'pending' or (status = 'sending' and lease_until <= ${now}))
-        returning id`.execute(db);
+      const { rows: claimed } = await sql<{ id: string; event_id: string; attempts: number; seq: string; lane: string; payload: unknown; created_at: Date }>`
+        update webhook_deliveries d set status = 'sending', lease_until = ${leaseUntil}, batch_id = ${batchId}
+        from events e
+        where e.id = d.event_id and d.id in (${sql.join(members)})
+          and (d.status = 'pending' or (d.status = 'sending' and d.lease_until <= ${now}))
+        returning d.id, d.event_id, d.attempts, d.seq, d.lane, e.payload, e.created_at`.execute(db);
       if (!claimed.some((r) => r.id === deliveryId)) return { skipped: 'busy' };
-      const { rows: items } = await sql<{ id: string; event_id: string; attempts: number; payload: unknown; created_at: Date }>`
-        select d.id, d.event_id, d.attempts, e.payload, e.created_at
-        from webhook_deliveries d join events e on e.id = d.event_id
-        where d.id in (${sql.join(claimed.map((r) => r.id))})
-        order by d.seq`.execute(db);
+      const items = claimed.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
       return {
         claimed: {
           subscription: { id: d.subscription_id, accountId: d.account_id, url: d.url, failingSince: d.failing_since },
+          signing: d.secret ? { secret: d.secret, previousSecret: d.previous_secret, previousExpiresAt: d.previous_expires_at } : null,
+          endpoint: d.endpoint,
+          lanes: [...new Set(items.map((r) => r.lane))],
           key: batchId ?? d.event_id,
           eventName: d.event_name,
           items: items.map((r) => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts })),
@@ -159,14 +165,9 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
     async settle(s) {
       const ids = s.work.items.map((i) => i.deliveryId);
       const subscriptionId = s.work.subscription.id;
-      const { rows: laneRows } = await sql<{ lane: string; endpoint: string }>`
-        select distinct lane, endpoint from webhook_deliveries where id in (${sql.join(ids)})`.execute(db);
-      const lanes = laneRows.map((r) => r.lane);
-      const endpoints = [...new Set(laneRows.map((r) => r.endpoint))];
+      const lanes = [...s.work.lanes];
+      const endpoints = [s.work.endpoint];
       await lockLanes(db, s.work.subscription.accountId, lanes);
-      // Deleted while the POST was under way: nothing is left to record.
-      const exists = await db.selectFrom('webhook_subscriptions').select('id').where('id', '=', subscriptionId).executeTakeFirst();
-      if (!exists) return [];
 
       const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error };
       const bump = sql<number>`attempts + 1`;
@@ -175,7 +176,9 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
       let kicks: DeliveryKick[] = [];
       if (s.outcome === 'delivered') {
         await sending(ids).set({ ...common, status: 'delivered', delivered_at: s.at, attempts: bump }).execute();
-        await db.updateTable('webhook_subscriptions').set({ failing_since: null }).where('id', '=', subscriptionId).execute();
+        if (s.work.subscription.failingSince) {
+          await db.updateTable('webhook_subscriptions').set({ failing_since: null }).where('id', '=', subscriptionId).execute();
+        }
       } else {
         await db
           .updateTable('webhook_subscriptions')
@@ -190,8 +193,8 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
             .execute();
           // One job carries a batch: whichever member runs first claims them all.
           const first = ids.find((id) => reopened.some((r) => r.id === id));
-          if (first && endpoints[0]) {
-            kicks = [{ deliveryId: first, endpoint: endpoints[0], notBefore: next }];
+          if (first) {
+            kicks = [{ deliveryId: first, endpoint: s.work.endpoint, notBefore: next }];
             await markKicked(db, kicks);
           }
         } else if (s.outcome === 'failed') {
@@ -213,21 +216,12 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
           lanes.push(...dropped.map((r) => r.lane));
         }
       }
-      await db
-        .insertInto('webhook_attempts')
-        .values({
-          id: randomUUID(),
-          subscription_id: subscriptionId,
-          idempotency_key: s.work.key,
-          event_name: s.work.eventName,
-          event_ids: JSON.stringify(s.work.items.map((i) => i.eventId)),
-          attempted_at: s.at,
-          status_code: s.statusCode,
-          latency_ms: Math.round(s.latencyMs),
-          error: s.error,
-          outcome: s.outcome,
-        })
-        .execute();
+      // A subscription deleted while the POST was under way leaves nothing to log.
+      await sql`
+        insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
+        select ${randomUUID()}, s.id, ${s.work.key}, ${s.work.eventName}, ${JSON.stringify(s.work.items.map((i) => i.eventId))}::jsonb,
+               ${s.at}, ${s.statusCode}, ${Math.round(s.latencyMs)}, ${s.error}, ${s.outcome}
+        from webhook_subscriptions s where s.id = ${subscriptionId}`.execute(db);
       // Lanes this subscription shares with others at the same address may move on now.
       if (s.outcome !== 'retry') {
         kicks = await pendingHeads(db, s.work.subscription.accountId, endpoints, lanes, s.at);
