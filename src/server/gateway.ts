@@ -4,15 +4,20 @@ import type { PgBoss } from 'pg-boss';
 import { hashSecret } from './core/accounts/token-secret.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
+import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
+import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { createStore } from './storage/store.ts';
+import { transportRules } from './transports/rules.ts';
+import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
+import type { ChannelDeps } from './core/channels/ports.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -47,6 +52,9 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 /** Builds everything once, in dependency order; nothing is created at import time. */
 export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const clock = overrides.clock ?? systemClock;
+  if (config.transportMode === 'live') {
+    throw new ConfigError(['TRANSPORT_MODE=live needs the live messenger drivers, which this version does not include; use sandbox']);
+  }
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
@@ -59,6 +67,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await startedBoss.start();
     await createQueues(startedBoss);
     const store = createStore(database.db, transactionalJobs(startedBoss));
+    const channels: ChannelDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: sandboxConnectDriver({ sandbox: store.sandbox, publicUrl: config.publicUrl }),
+      cipher: credentialsCipher(secretKey),
+      plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
@@ -68,6 +84,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
       urlPolicy: { allowLoopback: config.webhookAllowLoopback },
+      channels,
+      sandbox: config.transportMode === 'sandbox',
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         await ping(database.db);
@@ -80,6 +98,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
+    await workChannelTimers(startedBoss, channels);
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;

@@ -5,6 +5,7 @@
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { SandboxStateRepository } from './sandbox/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -82,7 +83,7 @@ export interface EventRepository {
 
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
 export interface JobQueue {
-  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string }): Promise<void>;
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string; startAfter?: Date }): Promise<void>;
 }
 
 export interface Repositories {
@@ -91,6 +92,7 @@ export interface Repositories {
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;
+  sandbox: SandboxStateRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../core/errors.ts';
+import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -13,7 +14,10 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
+import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
+import { channelRoutes } from './routes/v2/channels.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -23,6 +27,9 @@ export interface HttpDeps {
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
+  channels: ChannelDeps;
+  /** The simulated messenger network is connected: its API and pages are served. */
+  sandbox: boolean;
   checkReady(): Promise<void>;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
@@ -68,9 +75,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
+      await v2.register(channelRoutes, deps.channels);
+      if (deps.sandbox) await v2.register(sandboxChannelRoutes, deps.channels);
     },
     { prefix: '/v2' },
   );
+  if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

@@ -10,6 +10,8 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
     retryBackoff: true,
     expireInSeconds: 60,
   },
+  'channels.qr_tick': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  'channels.sync': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
 };
 
 export const jobNames = Object.keys(queueOptions) as JobName[];

@@ -53,6 +53,7 @@ export interface ChannelsTable {
   pairing: ColumnType<{ code: string; phone: string } | null, string | null, string | null>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  deleted_at: Date | null;
 }
 
 export interface SandboxPhonesTable {

@@ -3,6 +3,7 @@ import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { eventRepository } from './repositories/events.ts';
+import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -17,6 +18,7 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
+    sandbox: sandboxStateRepository(db),
   };
 }
 
