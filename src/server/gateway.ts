@@ -35,6 +35,8 @@ export interface Gateway {
   store: Store;
   boss: PgBoss;
   database: Database;
+  /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
+  channels: ChannelDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
@@ -107,6 +109,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       store,
       boss: startedBoss,
       database,
+      channels,
       partnerKey,
       secretKey,
       listen: () => app.listen({ port: config.port, host: config.host }),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { onQrTimer } from '../core/channels/channel-queries.ts';
 import { channelClient } from '../testing/channel-client.ts';
 import { eventStream } from '../testing/event-stream.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
@@ -106,6 +107,19 @@ describe(`connecting by QR, pairing code and two-factor password (${databaseKind
       select start_after, (data->>'shown')::int as shown from pgboss.job
       where name = 'channels.qr_tick' and data->>'channelId' = ${id}`.execute(t.gateway.database.db);
     expect(rows).toEqual([{ start_after: new Date(clock.now().getTime() + 20_000), shown: 1 }]);
+  });
+
+  it('the QR timer job shows the next code when due, and ignores a stale or early firing', async () => {
+    const { channel_id: id } = await api.create('whatsapp');
+    await stream.since();
+    expect(await onQrTimer(t.gateway.channels, id, 1)).toBe('early');
+    clock.advance(20_000);
+    expect(await onQrTimer(t.gateway.channels, id, 2)).toBe('done'); // a timer of a code not shown yet
+    expect(await stream.names()).toEqual([]);
+    expect(await onQrTimer(t.gateway.channels, id, 1)).toBe('done');
+    expect(await stream.names()).toEqual(['channel.qr_update']);
+    expect(await onQrTimer(t.gateway.channels, id, 1)).toBe('done'); // fired twice: nothing more
+    expect(await stream.names()).toEqual([]);
   });
 
   it('whatsapp by pairing code: the code for the phone, confirmed on that phone', async () => {
