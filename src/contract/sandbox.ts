@@ -31,3 +31,52 @@ export const PaymentBody = Type.Object(
 );
 
 export const AuthorizeQuery = Type.Object({ state: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const Counterpart = {
+  chat_type: Type.Enum(['whatsapp', 'whatsgroup', 'viber', 'instagram', 'telegram', 'telegroup', 'vk', 'avito', 'max', 'maxgroup', 'cian']),
+  chat_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'telegram and max: the customer’s user name.' })),
+  phone: Type.Optional(Phone),
+};
+
+export const InboundBody = Type.Object(
+  {
+    ...Counterpart,
+    name: Type.Optional(Type.String({ maxLength: 256 })),
+    text: Type.Optional(Type.String({ minLength: 1, maxLength: 65_536 })),
+    attachment: Type.Optional(
+      Type.Object(
+        { url: Type.String({ format: 'uri' }), name: Type.Optional(Type.String()), mimetype: Type.Optional(Type.String()), size: Type.Optional(Type.Integer({ minimum: 0 })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'One of chat_id, username, phone; one of text, attachment.' },
+);
+export type InboundBody = Static<typeof InboundBody>;
+
+export const InboundResult = Type.Object({ message_id: Type.String({ format: 'uuid' }), chat_id: Type.String() });
+
+export const CustomerBody = Type.Object(
+  {
+    ...Counterpart,
+    state: Type.Enum(['ok', 'blocked', 'missing'], { description: 'blocked: the customer blocked the channel; missing: no such account or number.' }),
+  },
+  { additionalProperties: false },
+);
+export type CustomerBody = Static<typeof CustomerBody>;
+
+export const MessageStatusBody = Type.Object(
+  {
+    status: Type.Enum(['delivered', 'read', 'failed']),
+    reason: Type.Optional(Type.String({ description: 'A failure reason of the interface; with status failed.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MessageStatusResult = Type.Object({
+  message_id: Type.String(),
+  status: Type.String(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  changed: Type.Boolean({ description: 'false when the report would move the status back and was ignored.' }),
+});

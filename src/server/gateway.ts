@@ -11,12 +11,15 @@ import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/windo
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { workSendMessages } from './jobs/workers/send-messages.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
+import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
+import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 
 export interface GatewayOverrides {
@@ -26,6 +29,8 @@ export interface GatewayOverrides {
   rateLimitCounter?: WindowCounter;
   logger?: boolean | object;
   widgetDir?: string | null;
+  /** Replaces the sandbox's messaging side (tests of failures the network cannot produce). */
+  messagingDriver?: MessagingDriver;
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
 }
@@ -37,6 +42,7 @@ export interface Gateway {
   database: Database;
   /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
   channels: ChannelDeps;
+  messages: MessageDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
@@ -77,6 +83,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       cipher: credentialsCipher(secretKey),
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
+    const messages: MessageDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock }),
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
@@ -87,6 +99,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       rateLimitCounter: counter,
       urlPolicy: { allowLoopback: config.webhookAllowLoopback },
       channels,
+      messages,
       sandbox: config.transportMode === 'sandbox',
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
@@ -101,6 +114,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
     await workChannelTimers(startedBoss, channels);
+    await workSendMessages(startedBoss, messages);
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -110,6 +124,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       boss: startedBoss,
       database,
       channels,
+      messages,
       partnerKey,
       secretKey,
       listen: () => app.listen({ port: config.port, host: config.host }),

@@ -5,6 +5,7 @@
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { ChatRepository, MessageRepository } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 
 export interface Clock {
@@ -89,6 +90,8 @@ export interface JobQueue {
 export interface Repositories {
   accounts: AccountRepository;
   channels: ChannelRepository;
+  chats: ChatRepository;
+  messages: MessageRepository;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;

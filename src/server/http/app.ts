@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { MessageDeps } from '../core/messages/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -16,8 +17,10 @@ import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
+import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
+import { messageRoutes } from './routes/v2/messages.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -28,6 +31,7 @@ export interface HttpDeps {
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
   channels: ChannelDeps;
+  messages: MessageDeps;
   /** The simulated messenger network is connected: its API and pages are served. */
   sandbox: boolean;
   checkReady(): Promise<void>;
@@ -76,7 +80,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
       await v2.register(channelRoutes, deps.channels);
-      if (deps.sandbox) await v2.register(sandboxChannelRoutes, deps.channels);
+      await v2.register(messageRoutes, deps.messages);
+      if (deps.sandbox) {
+        await v2.register(sandboxChannelRoutes, deps.channels);
+        await v2.register(sandboxMessagingRoutes, deps.messages);
+      }
     },
     { prefix: '/v2' },
   );

@@ -115,6 +115,7 @@ export interface SandboxCustomersTable {
   chat_id: string;
   wrote_first: ColumnType<boolean, boolean | undefined, boolean>;
   state: ColumnType<'ok' | 'blocked' | 'missing', 'ok' | 'blocked' | 'missing' | undefined, 'ok' | 'blocked' | 'missing'>;
+  last_inbound_at: Date | null;
 }
 
 export interface DatabaseSchema {

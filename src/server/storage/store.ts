@@ -2,7 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
+import { chatRepository } from './repositories/chats.ts';
 import { eventRepository } from './repositories/events.ts';
+import { messageRepository } from './repositories/messages.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
@@ -15,6 +17,8 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
+    chats: chatRepository(db),
+    messages: messageRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),

@@ -68,6 +68,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('chat_id', 'text', (c) => c.notNull())
     .addColumn('wrote_first', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('state', 'text', (c) => c.notNull().defaultTo('ok').check(sql`state in ('ok', 'blocked', 'missing')`))
+    .addColumn('last_inbound_at', 'timestamptz')
     .addPrimaryKeyConstraint('sandbox_customers_pk', ['channel_id', 'chat_type', 'chat_id'])
     .execute();
 }
