@@ -106,7 +106,7 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
     const ig = await sendOk({ channel_id: channels.instAPI, recipient: { chat_type: 'instagram', chat_id: 'buyer2' }, text: 'hi' });
     expect(await settled(t, ig.request_id)).toMatchObject({ status: 'failed', reason: 'messages_not_text_first' });
 
-    expect((await inbound(channels.telegram, { chat_type: 'telegram', chat_id: '5001', name: 'Ann', text: 'hello bot' })).statusCode).toBe(201);
+    expect((await inbound(channels.telegram!, { chat_type: 'telegram', chat_id: '5001', name: 'Ann', text: 'hello bot' })).statusCode).toBe(201);
     const again = await sendOk({ channel_id: channels.telegram, recipient: { chat_type: 'telegram', chat_id: '5001' }, text: 'hi' });
     expect((await settled(t, again.request_id)).status).toBe('delivered');
   });
@@ -128,7 +128,7 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
       recipient: { chat_type: 'telegram', chat_id: expect.stringMatching(/^\d+$/), username: 'ann_smith', name: 'Ann' },
     });
     // The customer answers: same chat.
-    const reply = await inbound(channels.tgapi, { chat_type: 'telegram', username: 'ann_smith', text: 'hey' });
+    const reply = await inbound(channels.tgapi!, { chat_type: 'telegram', username: 'ann_smith', text: 'hey' });
     expect(reply.json().data.chat_id).toBe((added.payload.recipient as { chat_id: string }).chat_id);
     expect((await stream.since()).find((e) => e.name === 'message.add')?.payload).toMatchObject({ direction: 'inbound', recipient: { username: 'ann_smith' } });
   });
