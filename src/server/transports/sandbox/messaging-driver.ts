@@ -24,7 +24,13 @@ const failed = (reason: FailureReason): SendOutcome => ({ kind: 'failed', reason
  * numbers, blocked customers, bots and instagram not writing first, the business API's 24-hour window) and
  * delivers at once. Each request id is received once, so a retry after a crash never delivers twice.
  */
-export function sandboxMessagingDriver(deps: { sandbox: SandboxStateRepository; rules: TransportRulesRegistry; clock: Clock }): MessagingDriver {
+export function sandboxMessagingDriver(deps: {
+  sandbox: SandboxStateRepository;
+  rules: TransportRulesRegistry;
+  clock: Clock;
+  /** The answer's round trip: the network has the message, the gateway does not know yet. */
+  latencyMs?: number;
+}): MessagingDriver {
   async function refusal(m: OutboundMessage, chatId: string): Promise<FailureReason | null> {
     const capabilities = deps.rules[m.transport].capabilities;
     if (m.text !== null && [...m.text].length > capabilities.text_limit) return 'text_length_is_too_much';
@@ -57,6 +63,7 @@ export function sandboxMessagingDriver(deps: { sandbox: SandboxStateRepository; 
         messengerMessageId: `sbx-${randomUUID()}`,
         receivedAt: deps.clock.now(),
       });
+      if (deps.latencyMs) await new Promise((resolve) => setTimeout(resolve, deps.latencyMs));
       return { kind: 'sent', messengerMessageId: received.messengerMessageId, chatId: received.chatId, delivered: true };
     },
     async edit() {},
