@@ -4,7 +4,10 @@
  */
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
+import type { ContactRepository } from './contacts/ports.ts';
+import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { CrmUserRepository } from './users/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -48,6 +51,8 @@ export interface EventRecord extends NewEvent {
   id: string;
   createdAt: Date;
   dispatchedAt: Date | null;
+  /** Order of the event in the stream (ascending, with gaps); set by the store, so present once read back. */
+  position?: number;
 }
 
 export interface AccountRepository {
@@ -91,6 +96,11 @@ export interface Repositories {
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;
+  eventLog: EventLogRepository;
+  embedSessions: EmbedSessionRepository;
+  embeddingOrigins: EmbeddingOriginRepository;
+  crmUsers: CrmUserRepository;
+  contacts: ContactRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

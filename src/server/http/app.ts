@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
@@ -14,6 +15,10 @@ import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { healthRoutes } from './routes/health.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
+import { contactRoutes } from './routes/v2/contacts.ts';
+import { embeddingRoutes } from './routes/v2/embedding.ts';
+import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
+import { userRoutes } from './routes/v2/users.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -31,6 +36,8 @@ export interface HttpDeps {
   /** Built widget (Vite's output); served at / when present. */
   widgetDir: string | null;
   logger: FastifyServerOptions['logger'];
+  /** Iframe links, allowed origins and the frames' sessions (absent where only the HTTP shell is built). */
+  embedding?: EmbeddingDeps;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -68,6 +75,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
+      if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
+      if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
+      await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
     },
     { prefix: '/v2' },
   );

@@ -2,6 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
+import { contactRepository, crmUserRepository } from './repositories/crm.ts';
+import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
+import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
@@ -17,6 +20,11 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
+    eventLog: eventLogRepository(db),
+    embedSessions: embedSessionRepository(db),
+    embeddingOrigins: embeddingOriginRepository(db),
+    crmUsers: crmUserRepository(db),
+    contacts: contactRepository(db),
   };
 }
 

@@ -1,0 +1,13 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TransportRulesRegistry } from '../core/channels/transport-rules.ts';
+import type { EmbeddingDeps } from '../core/embedding/ports.ts';
+
+/** Counts a request against a key's window and answers 429 past it (the composition passes the gateway's limiter). */
+export type SessionLimiter = (key: string, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface BffDeps extends EmbeddingDeps {
+  rules: TransportRulesRegistry;
+  limit: SessionLimiter;
+  /** The built widget; its index.html is the frame page. */
+  widgetDir: string | null;
+}
