@@ -13,7 +13,8 @@ export type { BffDeps, SessionLimiter } from './deps.ts';
  */
 export async function mountEmbedding(app: FastifyInstance, deps: BffDeps, hub: RealtimeHub): Promise<void> {
   await app.register(embedPageRoutes, deps);
-  await app.register(bffPlugin, { ...deps, prefix: '/bff' });
+  // The prefix is given to a wrapper: options passed to a plugin are handed on to the plugins it registers.
+  await app.register(async (scope) => scope.register(bffPlugin, deps), { prefix: '/bff' });
   hub.attach(app.server);
   app.addHook('preClose', async () => hub.close());
 }
