@@ -7,17 +7,24 @@ import { linkSigner } from './core/embedding/link-token.ts';
 import { embeddingPolicy } from './core/embedding/policy.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
+import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { workSendMessages } from './jobs/workers/send-messages.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
+import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
+import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
+import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
+import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
+import type { ChannelDeps } from './core/channels/ports.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -26,6 +33,8 @@ export interface GatewayOverrides {
   rateLimitCounter?: WindowCounter;
   logger?: boolean | object;
   widgetDir?: string | null;
+  /** Replaces the sandbox's messaging side (tests of failures the network cannot produce). */
+  messagingDriver?: MessagingDriver;
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
 }
@@ -35,6 +44,9 @@ export interface Gateway {
   store: Store;
   boss: PgBoss;
   database: Database;
+  /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
+  channels: ChannelDeps;
+  messages: MessageDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
@@ -54,6 +66,9 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 /** Builds everything once, in dependency order; nothing is created at import time. */
 export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const clock = overrides.clock ?? systemClock;
+  if (config.transportMode === 'live') {
+    throw new ConfigError(['TRANSPORT_MODE=live needs the live messenger drivers, which this version does not include; use sandbox']);
+  }
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
@@ -67,6 +82,20 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await startedBoss.start();
     await createQueues(startedBoss);
     const store = createStore(database.db, transactionalJobs(startedBoss));
+    const channels: ChannelDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: sandboxConnectDriver({ sandbox: store.sandbox, publicUrl: config.publicUrl }),
+      cipher: credentialsCipher(secretKey),
+      plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
+    };
+    const messages: MessageDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock }),
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
@@ -80,6 +109,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
       urlPolicy: { allowLoopback: config.webhookAllowLoopback },
+      channels,
+      messages,
+      sandbox: config.transportMode === 'sandbox',
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         await ping(database.db);
@@ -96,6 +128,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [...(overrides.sinks ?? []), hub] });
+    await workChannelTimers(startedBoss, channels);
+    await workSendMessages(startedBoss, messages);
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -104,6 +138,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       store,
       boss: startedBoss,
       database,
+      channels,
+      messages,
       partnerKey,
       secretKey,
       realtime: hub,

@@ -7,6 +7,8 @@ import type { ChannelRepository } from './channels/ports.ts';
 import type { ContactRepository } from './contacts/ports.ts';
 import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { ChatRepository, MessageRepository } from './messages/ports.ts';
+import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
 
 export interface Clock {
@@ -87,15 +89,18 @@ export interface EventRepository {
 
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
 export interface JobQueue {
-  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string }): Promise<void>;
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string; startAfter?: Date }): Promise<void>;
 }
 
 export interface Repositories {
   accounts: AccountRepository;
   channels: ChannelRepository;
+  chats: ChatRepository;
+  messages: MessageRepository;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;
+  sandbox: SandboxStateRepository;
   eventLog: EventLogRepository;
   embedSessions: EmbedSessionRepository;
   embeddingOrigins: EmbeddingOriginRepository;

@@ -5,6 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
+import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { MessageDeps } from '../core/messages/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -14,7 +16,12 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
+import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
+import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
+import { channelRoutes } from './routes/v2/channels.ts';
+import { messageRoutes } from './routes/v2/messages.ts';
 import { contactRoutes } from './routes/v2/contacts.ts';
 import { embeddingRoutes } from './routes/v2/embedding.ts';
 import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
@@ -28,6 +35,10 @@ export interface HttpDeps {
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
+  channels: ChannelDeps;
+  messages: MessageDeps;
+  /** The simulated messenger network is connected: its API and pages are served. */
+  sandbox: boolean;
   checkReady(): Promise<void>;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
@@ -75,6 +86,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
+      await v2.register(channelRoutes, deps.channels);
+      await v2.register(messageRoutes, deps.messages);
+      if (deps.sandbox) {
+        await v2.register(sandboxChannelRoutes, deps.channels);
+        await v2.register(sandboxMessagingRoutes, deps.messages);
+      }
       if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
       await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
@@ -82,6 +99,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

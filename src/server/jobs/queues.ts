@@ -10,6 +10,10 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
     retryBackoff: true,
     expireInSeconds: 60,
   },
+  'channels.qr_tick': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  // FIFO per chat (singletonKey): a job waiting for a retry holds back the chat's later messages.
+  'messages.send': { notify: true, policy: 'key_strict_fifo', retryLimit: 8, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  'channels.sync': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
 };
 
 export const jobNames = Object.keys(queueOptions) as JobName[];

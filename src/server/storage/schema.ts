@@ -55,11 +55,69 @@ export interface ChannelsTable {
   pairing: ColumnType<{ code: string; phone: string } | null, string | null, string | null>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  deleted_at: Date | null;
 }
 
 export interface SandboxPhonesTable {
   phone: string;
   two_factor_password: string | null;
+}
+
+export interface ChatsTable {
+  id: string;
+  account_id: string;
+  channel_id: string;
+  chat_type: string;
+  chat_id: string | null;
+  username: string | null;
+  phone: string | null;
+  name: string | null;
+  unanswered: ColumnType<number, number | undefined, number>;
+  last_message_at: Date | null;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface MessagesTable {
+  id: string;
+  seq: ColumnType<string, never, never>;
+  request_id: string | null;
+  account_id: string;
+  channel_id: string;
+  chat_ref: string;
+  direction: 'inbound' | 'outbound';
+  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+  reason: string | null;
+  text: string | null;
+  attachment: ColumnType<unknown, string | null, string | null>;
+  template: ColumnType<unknown, string | null, string | null>;
+  keyboard: ColumnType<unknown, string | null, string | null>;
+  quoted_message_id: string | null;
+  crm_user_id: string | null;
+  reset_unanswered: boolean;
+  messenger_message_id: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  edited_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export interface SandboxReceivedTable {
+  request_id: string;
+  channel_id: string;
+  messenger_message_id: string;
+  chat_id: string;
+  received_at: Date;
+}
+
+export interface SandboxCustomersTable {
+  channel_id: string;
+  chat_type: string;
+  chat_id: string;
+  wrote_first: ColumnType<boolean, boolean | undefined, boolean>;
+  state: ColumnType<'ok' | 'blocked' | 'missing', 'ok' | 'blocked' | 'missing' | undefined, 'ok' | 'blocked' | 'missing'>;
+  last_inbound_at: Date | null;
 }
 
 export interface EmbeddingOriginsTable {
@@ -107,6 +165,10 @@ export interface CrmContactsTable {
 }
 
 export interface DatabaseSchema {
+  chats: ChatsTable;
+  messages: MessagesTable;
+  sandbox_received: SandboxReceivedTable;
+  sandbox_customers: SandboxCustomersTable;
   embedding_origins: EmbeddingOriginsTable;
   embed_sessions: EmbedSessionsTable;
   crm_users: CrmUsersTable;

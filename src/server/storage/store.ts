@@ -2,10 +2,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
+import { chatRepository } from './repositories/chats.ts';
 import { contactRepository, crmUserRepository } from './repositories/crm.ts';
 import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
+import { messageRepository } from './repositories/messages.ts';
+import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -17,9 +20,12 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
+    chats: chatRepository(db),
+    messages: messageRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
+    sandbox: sandboxStateRepository(db),
     eventLog: eventLogRepository(db),
     embedSessions: embedSessionRepository(db),
     embeddingOrigins: embeddingOriginRepository(db),

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/realtime.ts';
 import { catchUp, isStreamed, toStreamEvent } from '../../core/embedding/catch-up.ts';
 import type { EmbedSessionRecord, LiveSessions } from '../../core/embedding/ports.ts';
+import { chatOfEvent } from '../../core/embedding/event-chat.ts';
 import { eventAudiences, sessionAudience, sessionAudiences } from '../../core/embedding/scope.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
@@ -57,7 +58,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   if (redis && redisSub) io.adapter(createAdapter(redis, redisSub));
 
   const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
-    const result = await catchUp({ eventLog: deps.store.eventLog }, socket.data.session, after);
+    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after);
     if (result.kind === 'caught_up') socket.emit('caught_up', { events: result.events, position: result.position });
     else socket.emit('resync', { reason: result.reason, position: result.position });
   };
@@ -97,7 +98,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     name: 'realtime',
     async consume(event) {
       if (!isStreamed(event.name)) return;
-      const audiences = eventAudiences(event);
+      const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event));
       if (audiences.length === 0) return;
       const stored = event.position === undefined ? await deps.store.events.get(event.id) : event;
       if (stored) io.to(audiences).emit('event', toStreamEvent(stored));

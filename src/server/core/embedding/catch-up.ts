@@ -1,6 +1,9 @@
 import { streamEventNames, type CaughtUp, type Resync, type StreamEvent } from '../../../contract/realtime.ts';
 import type { EventRecord } from '../ports.ts';
 import { embeddingPolicy } from './policy.ts';
+import type { ChatRepository } from '../messages/ports.ts';
+import { chatOfEvent } from './event-chat.ts';
+import type { ChatIdentity } from './scope.ts';
 import type { EmbedSessionRecord, EventLogRepository } from './ports.ts';
 import { visibleTo } from './scope.ts';
 
@@ -21,7 +24,7 @@ export function toStreamEvent(event: EventRecord): StreamEvent {
  * `after` (a first connection) it only tells the current position.
  */
 export async function catchUp(
-  deps: { eventLog: EventLogRepository },
+  deps: { eventLog: EventLogRepository; chats: Pick<ChatRepository, 'get'> },
   session: EmbedSessionRecord,
   after: number | undefined,
 ): Promise<({ kind: 'caught_up' } & CaughtUp) | ({ kind: 'resync' } & Resync)> {
@@ -37,7 +40,11 @@ export async function catchUp(
   const limit = embeddingPolicy.replayLimit;
   const missed = await deps.eventLog.since(session.accountId, { after, overlapFrom, limit: limit + 1 });
   if (missed.length > limit) return { kind: 'resync', reason: 'too_far_behind', position: head };
-  const events = missed.filter((e) => isStreamed(e.name) && visibleTo(session, e)).map(toStreamEvent);
+  const chats = new Map<string, ChatIdentity | null>();
+  const events: StreamEvent[] = [];
+  for (const e of missed) {
+    if (isStreamed(e.name) && visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) events.push(toStreamEvent(e));
+  }
   const position = Math.max(head, ...missed.map((e) => e.position ?? 0));
   return { kind: 'caught_up', events, position };
 }

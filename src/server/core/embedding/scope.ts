@@ -81,14 +81,17 @@ export function chatOfPayload(payload: unknown): ChatIdentity | null {
   };
 }
 
+export const isChatEvent = (name: string): boolean => CHAT_EVENTS.has(name);
+
 /**
- * Who hears an event. A chat event whose chat cannot be told reaches global frames only: card frames never
- * get an event they cannot be shown to be allowed.
+ * Who hears an event. The chat of a chat event is the one given (looked up by the caller), else the one its
+ * payload names. A chat event whose chat cannot be told reaches global frames only: card frames never get an
+ * event they cannot be shown to be allowed.
  */
-export function eventAudiences(event: Pick<EventRecord, 'accountId' | 'name' | 'payload'>): string[] {
+export function eventAudiences(event: Pick<EventRecord, 'accountId' | 'name' | 'payload'>, knownChat?: ChatIdentity | null): string[] {
   const a = event.accountId;
   if (CHAT_EVENTS.has(event.name)) {
-    const chat = chatOfPayload(event.payload);
+    const chat = knownChat ?? chatOfPayload(event.payload);
     return [audience.allChats(a), ...(chat ? chatKeys(chat).map((k) => audience.chat(a, k)) : [])];
   }
   if (CHANNEL_STATE_EVENTS.has(event.name)) return [audience.channelFrames(a), audience.chatFrames(a)];
@@ -98,8 +101,12 @@ export function eventAudiences(event: Pick<EventRecord, 'accountId' | 'name' | '
   return [];
 }
 
-export function visibleTo(session: EmbedSessionRecord, event: Pick<EventRecord, 'accountId' | 'name' | 'payload'>): boolean {
+export function visibleTo(
+  session: EmbedSessionRecord,
+  event: Pick<EventRecord, 'accountId' | 'name' | 'payload'>,
+  knownChat?: ChatIdentity | null,
+): boolean {
   if (event.accountId !== session.accountId) return false;
   const mine = new Set(sessionAudiences(session));
-  return eventAudiences(event).some((a) => mine.has(a));
+  return eventAudiences(event, knownChat).some((a) => mine.has(a));
 }

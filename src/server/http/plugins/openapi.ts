@@ -36,6 +36,20 @@ export const openApiPlugin = fp(
         tags: [
           { name: 'accounts', description: 'Partner administration: child accounts and their tokens.' },
           { name: 'webhooks', description: 'Webhook subscriptions of an account.' },
+          {
+            name: 'channels',
+            description:
+              'Messenger accounts connected to the account. Status moves by a fixed table: `init` (reason `qr`, `sync`, ' +
+              '`wait_for_password`, or none while a wapi URL must be followed), `active`, `disabled` (reason `qridle`, ' +
+              '`foreignphone`, `unauthorized`, `blocked`, `rejected`, `not_enough_money`, `openelsewhere`, or none once deleted). ' +
+              'Every change is an event: `channel.create`, `channel.status_update`, `channel.qr_update`, `channel.waba_tier_update`, `channel.delete`.',
+          },
+          {
+            name: 'sandbox',
+            description:
+              'The simulated messenger network (TRANSPORT_MODE=sandbox, the default) acting as the other side: phones that scan ' +
+              'QR codes, the platform that blocks, rejects, revokes and bills. Authenticated by the client token; absent in live mode.',
+          },
           { name: 'health', description: 'Liveness and readiness probes.' },
           {
             name: 'embedding',
