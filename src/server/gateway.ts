@@ -125,7 +125,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir }, hub);
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [...(overrides.sinks ?? []), hub] });
     await workChannelTimers(startedBoss, channels);

@@ -4,6 +4,7 @@ import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
 
@@ -32,4 +33,5 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(sessionRoutes, deps);
   await app.register(channelRoutes, deps);
   await app.register(nameRoutes, deps);
+  await app.register(messageRoutes, deps);
 };
