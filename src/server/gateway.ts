@@ -1,11 +1,15 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
+import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
 import { hashSecret } from './core/accounts/token-secret.ts';
+import { linkSigner } from './core/embedding/link-token.ts';
+import { embeddingPolicy } from './core/embedding/policy.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
+import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
@@ -46,6 +50,8 @@ export interface Gateway {
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
+  /** The frames' socket.io hub (a sink of the event stream). */
+  realtime: RealtimeHub;
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -68,6 +74,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
+  let realtime: RealtimeHub | null = null;
   try {
     await migrateToLatest(database.db);
     boss = createBoss(database);
@@ -92,6 +99,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
+    let log: { warn(obj: object, msg: string): void } | null = null;
+    const hub = (realtime = createRealtimeHub({ store, clock, redisUrl: config.redisUrl, log: { warn: (obj, msg) => log?.warn(obj, msg) } }));
+    const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
+    const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     const app = await buildHttpApp({
       store,
       clock,
@@ -108,11 +119,15 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       version,
-      widgetDir: overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir,
+      widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+      embedding,
     });
+    log = app.log;
+    const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
+    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [...(overrides.sinks ?? []), hub] });
     await workChannelTimers(startedBoss, channels);
     await workSendMessages(startedBoss, messages);
 
@@ -127,6 +142,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       messages,
       partnerKey,
       secretKey,
+      realtime: hub,
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
@@ -141,6 +157,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         })()),
     };
   } catch (err) {
+    await realtime?.close().catch(() => {});
     await boss?.stop({ graceful: false }).catch(() => {});
     await counter?.close().catch(() => {});
     await database.close().catch(() => {});

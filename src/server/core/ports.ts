@@ -4,9 +4,12 @@
  */
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
+import type { ContactRepository } from './contacts/ports.ts';
+import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
+import type { CrmUserRepository } from './users/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -50,6 +53,8 @@ export interface EventRecord extends NewEvent {
   id: string;
   createdAt: Date;
   dispatchedAt: Date | null;
+  /** Order of the event in the stream (ascending, with gaps); set by the store, so present once read back. */
+  position?: number;
 }
 
 export interface AccountRepository {
@@ -96,6 +101,11 @@ export interface Repositories {
   webhooks: WebhookRepository;
   events: EventRepository;
   sandbox: SandboxStateRepository;
+  eventLog: EventLogRepository;
+  embedSessions: EmbedSessionRepository;
+  embeddingOrigins: EmbeddingOriginRepository;
+  crmUsers: CrmUserRepository;
+  contacts: ContactRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
@@ -21,6 +22,10 @@ import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
 import { messageRoutes } from './routes/v2/messages.ts';
+import { contactRoutes } from './routes/v2/contacts.ts';
+import { embeddingRoutes } from './routes/v2/embedding.ts';
+import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
+import { userRoutes } from './routes/v2/users.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -42,6 +47,8 @@ export interface HttpDeps {
   /** Built widget (Vite's output); served at / when present. */
   widgetDir: string | null;
   logger: FastifyServerOptions['logger'];
+  /** Iframe links, allowed origins and the frames' sessions (absent where only the HTTP shell is built). */
+  embedding?: EmbeddingDeps;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -85,6 +92,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await v2.register(sandboxChannelRoutes, deps.channels);
         await v2.register(sandboxMessagingRoutes, deps.messages);
       }
+      if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
+      if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
+      await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
     },
     { prefix: '/v2' },
   );

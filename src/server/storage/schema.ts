@@ -33,6 +33,8 @@ export interface EventsTable {
   payload: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date, never>;
   dispatched_at: Date | null;
+  /** bigint identity: pg returns it as a string. */
+  position: ColumnType<string | number | bigint, never, never>;
 }
 
 export interface ChannelsTable {
@@ -118,11 +120,59 @@ export interface SandboxCustomersTable {
   last_inbound_at: Date | null;
 }
 
+export interface EmbeddingOriginsTable {
+  account_id: string;
+  origin: string;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface EmbedSessionsTable {
+  id: string;
+  account_id: string;
+  link_id: string;
+  secret_hash: string;
+  kind: 'chats' | 'channels';
+  user_id: string | null;
+  user_name: string | null;
+  scope: 'global' | 'card' | null;
+  chats: ColumnType<unknown, string, never>;
+  active_chat: ColumnType<unknown, string | null, never>;
+  transport: string | null;
+  channel_id: string | null;
+  options: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date, never>;
+  expires_at: Date;
+  max_expires_at: ColumnType<Date, Date, never>;
+  revoked_at: Date | null;
+}
+
+export interface CrmUsersTable {
+  account_id: string;
+  id: string;
+  name: string;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmContactsTable {
+  account_id: string;
+  chat_type: string;
+  key_kind: 'chat_id' | 'username' | 'phone';
+  key_value: string;
+  name: string;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
 export interface DatabaseSchema {
   chats: ChatsTable;
   messages: MessagesTable;
   sandbox_received: SandboxReceivedTable;
   sandbox_customers: SandboxCustomersTable;
+  embedding_origins: EmbeddingOriginsTable;
+  embed_sessions: EmbedSessionsTable;
+  crm_users: CrmUsersTable;
+  crm_contacts: CrmContactsTable;
   channels: ChannelsTable;
   sandbox_phones: SandboxPhonesTable;
   sandbox_revoked_tokens: { token_hash: string };

@@ -3,6 +3,9 @@ import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { chatRepository } from './repositories/chats.ts';
+import { contactRepository, crmUserRepository } from './repositories/crm.ts';
+import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
+import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { messageRepository } from './repositories/messages.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
@@ -23,6 +26,11 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     webhooks: webhookRepository(db),
     events: eventRepository(db),
     sandbox: sandboxStateRepository(db),
+    eventLog: eventLogRepository(db),
+    embedSessions: embedSessionRepository(db),
+    embeddingOrigins: embeddingOriginRepository(db),
+    crmUsers: crmUserRepository(db),
+    contacts: contactRepository(db),
   };
 }
 

@@ -51,6 +51,19 @@ export const openApiPlugin = fp(
               'QR codes, the platform that blocks, rejects, revokes and bills. Authenticated by the client token; absent in live mode.',
           },
           { name: 'health', description: 'Liveness and readiness probes.' },
+          {
+            name: 'embedding',
+            description:
+              'Iframe links for the chat and channel-connect frames, the origins allowed to embed them (frame-ancestors), and their sessions.',
+          },
+          { name: 'users', description: 'CRM users, shown as the authors of the messages they send. At most 100 per call.' },
+          { name: 'contacts', description: 'Contact names of chats, as the CRM knows them. At most 100 per call.' },
+          {
+            name: 'bff',
+            description:
+              'The frames\' own API under /bff: a link is exchanged for a session token (held in memory, sent as a bearer token ' +
+              'and in the socket.io handshake at /bff/socket.io), renewed while the frame is open. Rate limited per session.',
+          },
         ],
       },
     });
