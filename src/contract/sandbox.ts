@@ -80,3 +80,50 @@ export const MessageStatusResult = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()]),
   changed: Type.Boolean({ description: 'false when the report would move the status back and was ignored.' }),
 });
+
+const MemberStatus = Type.Enum(['in_group', 'invited', 'unknown', 'deleted', 'not_exists']);
+
+export const CreateGroupBody = Type.Object(
+  {
+    chat_type: Type.Enum(['whatsgroup', 'telegroup', 'maxgroup']),
+    name: Type.String({ minLength: 1, maxLength: 256 }),
+    members: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }), { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateGroupBody = Static<typeof CreateGroupBody>;
+
+export const GroupParams = Type.Object({ channel_id: Type.String({ format: 'uuid' }), group_id: Type.String({ minLength: 1, maxLength: 256 }) });
+
+export const GroupMembersBody = Type.Object(
+  {
+    members: Type.Array(
+      Type.Object(
+        {
+          group_member_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Absent for a new member.' })),
+          name: Type.Optional(Type.String({ maxLength: 256 })),
+          status: MemberStatus,
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type GroupMembersBody = Static<typeof GroupMembersBody>;
+
+export const UpdateGroupBody = Type.Object(
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })), avatar_url: Type.Optional(Type.Union([Type.String({ format: 'uri' }), Type.Null()])) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const Group = Type.Object({
+  group_id: Type.String(),
+  chat_type: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  avatar_url: Type.Union([Type.String(), Type.Null()]),
+  members: Type.Array(
+    Type.Object({ group_member_id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), avatar_url: Type.Union([Type.String(), Type.Null()]), status: MemberStatus }),
+  ),
+});

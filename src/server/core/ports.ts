@@ -6,6 +6,7 @@ import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
 import type { ContactRepository } from './contacts/ports.ts';
 import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
+import type { GroupRepository } from './groups/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
@@ -96,6 +97,7 @@ export interface Repositories {
   accounts: AccountRepository;
   channels: ChannelRepository;
   chats: ChatRepository;
+  groups: GroupRepository;
   messages: MessageRepository;
   tokens: TokenRepository;
   webhooks: WebhookRepository;

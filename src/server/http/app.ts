@@ -18,6 +18,7 @@ import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
+import { sandboxGroupRoutes } from './routes/sandbox/groups.ts';
 import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
@@ -91,6 +92,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       if (deps.sandbox) {
         await v2.register(sandboxChannelRoutes, deps.channels);
         await v2.register(sandboxMessagingRoutes, deps.messages);
+        await v2.register(sandboxGroupRoutes, deps.messages);
       }
       if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);

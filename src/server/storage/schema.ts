@@ -73,6 +73,7 @@ export interface ChatsTable {
   phone: string | null;
   name: string | null;
   unanswered: ColumnType<number, number | undefined, number>;
+  avatar_url: string | null;
   last_message_at: Date | null;
   created_at: ColumnType<Date, Date, never>;
 }
@@ -164,7 +165,16 @@ export interface CrmContactsTable {
   updated_at: Date;
 }
 
+export interface GroupMembersTable {
+  chat_ref: string;
+  member_id: string;
+  name: string | null;
+  avatar_url: string | null;
+  status: 'in_group' | 'invited' | 'unknown' | 'deleted' | 'not_exists';
+}
+
 export interface DatabaseSchema {
+  group_members: GroupMembersTable;
   chats: ChatsTable;
   messages: MessagesTable;
   sandbox_received: SandboxReceivedTable;

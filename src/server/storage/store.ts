@@ -7,6 +7,7 @@ import { contactRepository, crmUserRepository } from './repositories/crm.ts';
 import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
+import { groupRepository } from './repositories/groups.ts';
 import { messageRepository } from './repositories/messages.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { tokenRepository } from './repositories/tokens.ts';
@@ -21,6 +22,7 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     accounts: accountRepository(db),
     channels: channelRepository(db),
     chats: chatRepository(db),
+    groups: groupRepository(db),
     messages: messageRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),

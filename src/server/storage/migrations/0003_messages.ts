@@ -51,6 +51,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('messages_account_created_idx').on('messages').columns(['account_id', 'created_at', 'seq']).execute();
   await db.schema.createIndex('messages_channel_created_idx').on('messages').columns(['channel_id', 'created_at']).execute();
 
+  // Members of group chats (whatsgroup, telegroup, maxgroup), as the messenger reports them.
+  await db.schema
+    .createTable('group_members')
+    .addColumn('chat_ref', 'uuid', (c) => c.notNull().references('chats.id').onDelete('cascade'))
+    .addColumn('member_id', 'text', (c) => c.notNull())
+    .addColumn('name', 'text')
+    .addColumn('avatar_url', 'text')
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('in_group', 'invited', 'unknown', 'deleted', 'not_exists')`))
+    .addPrimaryKeyConstraint('group_members_pk', ['chat_ref', 'member_id'])
+    .execute();
+  await sql`alter table chats add column avatar_url text`.execute(db);
+
   // The simulated network's side of messaging: what each channel's counterpart received (once per request),
   // and the customers it knows (who wrote first, who blocked the channel, who does not exist).
   await db.schema
@@ -74,5 +86,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['sandbox_customers', 'sandbox_received', 'messages', 'chats']) await db.schema.dropTable(table).execute();
+  for (const table of ['sandbox_customers', 'sandbox_received', 'group_members', 'messages', 'chats']) await db.schema.dropTable(table).execute();
 }
