@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import { hashSecret } from './core/accounts/token-secret.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
+import { downloadLinks } from './core/exports/download-link.ts';
+import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
@@ -11,9 +14,11 @@ import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/windo
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { workExports } from './jobs/workers/exports.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
+import { exportFiles } from './storage/export-files.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -37,6 +42,8 @@ export interface Gateway {
   database: Database;
   /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
   channels: ChannelDeps;
+  /** The export use-cases' dependencies (files under DATA_DIR/exports, signed links). */
+  exports: ExportDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
@@ -77,6 +84,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       cipher: credentialsCipher(secretKey),
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
+    const exports: ExportDeps = {
+      store,
+      clock,
+      files: exportFiles(join(config.dataDir, 'exports')),
+      links: downloadLinks(secretKey, config.publicUrl),
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
@@ -87,6 +100,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       rateLimitCounter: counter,
       urlPolicy: { allowLoopback: config.webhookAllowLoopback },
       channels,
+      exports,
       sandbox: config.transportMode === 'sandbox',
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
@@ -101,6 +115,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: overrides.sinks ?? [] });
     await workChannelTimers(startedBoss, channels);
+    await workExports(startedBoss, exports);
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -110,6 +125,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       boss: startedBoss,
       database,
       channels,
+      exports,
       partnerKey,
       secretKey,
       listen: () => app.listen({ port: config.port, host: config.host }),

@@ -6,6 +6,10 @@ export interface JobPayloads {
   'channels.qr_tick': { channelId: string; shown: number };
   /** A scanned channel loads its history, then becomes active. */
   'channels.sync': { channelId: string };
+  /** Write an export's CSV file, then announce it. */
+  'exports.build': { exportId: string };
+  /** Remove an export's file once its link expired. */
+  'exports.purge': { exportId: string };
 }
 
 export type JobName = keyof JobPayloads;

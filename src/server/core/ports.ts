@@ -4,8 +4,10 @@
  */
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
+import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
+import type { TemplateRepository } from './templates/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -93,6 +95,8 @@ export interface Repositories {
   webhooks: WebhookRepository;
   events: EventRepository;
   sandbox: SandboxStateRepository;
+  templates: TemplateRepository;
+  exports: ExportRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -13,11 +14,15 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
+import { downloadRoutes } from './routes/downloads.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
+import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
+import { exportRoutes } from './routes/v2/exports.ts';
+import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -28,6 +33,7 @@ export interface HttpDeps {
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
   channels: ChannelDeps;
+  exports: ExportDeps;
   /** The simulated messenger network is connected: its API and pages are served. */
   sandbox: boolean;
   checkReady(): Promise<void>;
@@ -77,10 +83,14 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
       await v2.register(channelRoutes, deps.channels);
       if (deps.sandbox) await v2.register(sandboxChannelRoutes, deps.channels);
+      await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(exportRoutes, deps.exports);
+      if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });
     },
     { prefix: '/v2' },
   );
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
+  await app.register(downloadRoutes, deps.exports);
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

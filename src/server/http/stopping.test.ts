@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Store } from '../core/ports.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { buildHttpApp } from './app.ts';
@@ -14,6 +15,7 @@ describe('a request that arrives while the gateway is stopping', () => {
       rateLimitCounter: memoryWindowCounter(),
       urlPolicy: { allowLoopback: false },
       channels: {} as ChannelDeps,
+      exports: {} as ExportDeps,
       sandbox: false,
       checkReady: async () => {},
       isStopping: () => true,

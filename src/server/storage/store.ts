@@ -3,7 +3,9 @@ import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { eventRepository } from './repositories/events.ts';
+import { exportRepository } from './repositories/exports.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
+import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -19,6 +21,8 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     webhooks: webhookRepository(db),
     events: eventRepository(db),
     sandbox: sandboxStateRepository(db),
+    templates: templateRepository(db),
+    exports: exportRepository(db),
   };
 }
 

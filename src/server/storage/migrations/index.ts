@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001_foundation.ts';
 import * as channels from './0002_channels.ts';
 import * as messages from './0003_messages.ts';
+import * as templatesExports from './0006_templates_exports.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_channels': channels,
   '0003_messages': messages,
+  '0006_templates_exports': templatesExports,
 };
 
 export const migrationProvider: MigrationProvider = {
