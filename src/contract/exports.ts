@@ -34,7 +34,7 @@ export type ExportColumn = (typeof exportColumns)[number];
 
 const instant = (what: string) =>
   Type.String({
-    minLength: 10,
+    minLength: 1,
     maxLength: 40,
     description: `${what}, ISO 8601: a date (midnight UTC) or a date-time; a date-time without an offset is UTC.`,
     examples: ['2030-01-01T00:00:00Z'],
