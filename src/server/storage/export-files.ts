@@ -14,13 +14,13 @@ import type { ExportFiles } from '../core/exports/ports.ts';
 export function exportFiles(dir: string): ExportFiles {
   const pathOf = (exportId: string) => join(dir, `${exportId}.csv`);
   return {
-    async write(exportId, header, records) {
+    async write(exportId, columns, rows) {
       await mkdir(dir, { recursive: true });
       const partial = `${pathOf(exportId)}.part`;
       try {
         await pipeline(
-          Readable.from(records),
-          stringify({ bom: true, header: true, columns: [...header], record_delimiter: 'windows' }),
+          Readable.from(rows),
+          stringify({ bom: true, header: true, columns: [...columns], record_delimiter: 'windows' }),
           createWriteStream(partial),
         );
         await rename(partial, pathOf(exportId));

@@ -1,4 +1,4 @@
-import { exportColumns, type ExportColumn } from '../../../contract/exports.ts';
+import { exportColumns } from '../../../contract/exports.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { DOWNLOAD_LINK_TTL_MS } from './download-link.ts';
 import { isReady } from './exports.ts';
@@ -6,41 +6,13 @@ import type { ExportCursor, ExportDeps, ExportRecord, ExportRepository, ExportRo
 
 const DEFAULT_PAGE_SIZE = 5_000;
 
-const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
-
-/** One message as the file's record, in the order of `exportColumns`. */
-export function toCsvRecord(r: ExportRow): (string | null)[] {
-  const values: Record<ExportColumn, string | null> = {
-    message_id: r.messageId,
-    created_at: r.createdAt.toISOString(),
-    channel_id: r.channelId,
-    transport: r.transport,
-    channel_name: r.channelName,
-    chat_type: r.chatType,
-    chat_id: r.chatId,
-    contact_name: r.contactName,
-    direction: r.direction,
-    status: r.status,
-    reason: r.reason,
-    text: r.text,
-    attachment_url: r.attachmentUrl,
-    attachment_name: r.attachmentName,
-    template_id: r.templateId,
-    crm_user_id: r.crmUserId,
-    quoted_message_id: r.quotedMessageId,
-    edited_at: iso(r.editedAt),
-    deleted_at: iso(r.deletedAt),
-  };
-  return exportColumns.map((c) => values[c]);
-}
-
 /** The export's messages page by page (keyset on time, then insertion), so only one page is ever held. */
-async function* records(repo: ExportRepository, e: ExportRecord, pageSize: number): AsyncGenerator<(string | null)[]> {
+async function* rows(repo: ExportRepository, e: ExportRecord, pageSize: number): AsyncGenerator<ExportRow> {
   const scope = { accountId: e.accountId, channelId: e.channelId, startAt: e.startAt, endAt: e.endAt };
   let after: ExportCursor | null = null;
   do {
     const page = await repo.messagePage(scope, after, pageSize);
-    for (const row of page.rows) yield toCsvRecord(row);
+    yield* page.rows;
     after = page.next;
   } while (after !== null);
 }
@@ -62,9 +34,9 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<'
 
   let rowCount = 0;
   async function* counted() {
-    for await (const record of records(deps.store.exports, started!, deps.pageSize ?? DEFAULT_PAGE_SIZE)) {
+    for await (const row of rows(deps.store.exports, started!, deps.pageSize ?? DEFAULT_PAGE_SIZE)) {
       rowCount++;
-      yield record;
+      yield row;
     }
   }
   await deps.files.write(exportId, exportColumns, counted());

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ExportStatus } from '../../../contract/exports.ts';
+import type { ExportColumn, ExportStatus } from '../../../contract/exports.ts';
 import type { Clock, Store } from '../ports.ts';
 
 export interface ExportRecord {
@@ -33,28 +33,11 @@ export interface ExportCursor {
   seq: string;
 }
 
-/** One message as a row of the file, with what its chat and channel say about it. */
-export interface ExportRow {
-  messageId: string;
-  createdAt: Date;
-  channelId: string;
-  transport: string;
-  channelName: string | null;
-  chatType: string;
-  chatId: string | null;
-  contactName: string | null;
-  direction: string;
-  status: string;
-  reason: string | null;
-  text: string | null;
-  attachmentUrl: string | null;
-  attachmentName: string | null;
-  templateId: string | null;
-  crmUserId: string | null;
-  quotedMessageId: string | null;
-  editedAt: Date | null;
-  deletedAt: Date | null;
-}
+/**
+ * One message as a record of the file, keyed by column, every value already text (instants as ISO 8601 UTC
+ * with milliseconds): the rows go from the database to the file without being copied on the way.
+ */
+export type ExportRow = Readonly<Record<ExportColumn, string | null>>;
 
 export interface ExportRepository {
   insert(record: ExportRecord): Promise<void>;
@@ -71,8 +54,8 @@ export interface ExportRepository {
 
 /** The export files: written once by streaming, read by the download link, removed once it expired. */
 export interface ExportFiles {
-  /** Writes the records as CSV (header first) under the export's name; the file appears only when complete. */
-  write(exportId: string, header: readonly string[], records: AsyncIterable<(string | null)[]>): Promise<void>;
+  /** Writes the rows as CSV, a header of `columns` first, under the export's name; the file appears only when complete. */
+  write(exportId: string, columns: readonly ExportColumn[], rows: AsyncIterable<ExportRow>): Promise<void>;
   open(exportId: string): Promise<{ stream: Readable; size: number } | null>;
   remove(exportId: string): Promise<void>;
 }

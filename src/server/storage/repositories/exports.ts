@@ -16,6 +16,11 @@ const toRecord = (r: Selectable<ExportsTable>): ExportRecord => ({
   expiresAt: r.expires_at,
 });
 
+/** Runs `work` in a transaction of its own, or in the caller's when the repository is bound to one. */
+function inTransaction<T>(db: Kysely<DatabaseSchema>, work: (trx: Kysely<DatabaseSchema>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
 export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
   return {
     async insert(e) {
@@ -57,18 +62,19 @@ export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
     },
     async messagePage(scope, after, limit) {
       // Keyset paging on the (account_id, created_at, seq) index: each page is one short query, on PGlite
-      // (which materialises every result) as on PostgreSQL. The cursor keeps created_at as the database's
+      // (which materialises every result) as on PostgreSQL. Columns come out named and formatted as the file
+      // wants them, so rows pass to the CSV writer as they are. The cursor keeps created_at as the database's
       // own text, so no precision is lost between pages.
+      const utc = (column: 'm.created_at' | 'm.edited_at' | 'm.deleted_at') =>
+        sql<string | null>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
       let query = db
         .selectFrom('messages as m')
         .innerJoin('chats as c', 'c.id', 'm.chat_ref')
         .innerJoin('channels as ch', 'ch.id', 'm.channel_id')
         .select([
-          'm.id',
-          'm.created_at',
-          sql<string>`m.created_at::text`.as('cursor_at'),
-          'm.seq',
-          'm.channel_id',
+          sql<string>`m.id::text`.as('message_id'),
+          utc('m.created_at').as('created_at'),
+          sql<string>`m.channel_id::text`.as('channel_id'),
           'ch.transport',
           'ch.name as channel_name',
           'c.chat_type',
@@ -82,9 +88,11 @@ export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
           sql<string | null>`m.attachment->>'name'`.as('attachment_name'),
           sql<string | null>`m.template->>'id'`.as('template_id'),
           'm.crm_user_id',
-          'm.quoted_message_id',
-          'm.edited_at',
-          'm.deleted_at',
+          sql<string | null>`m.quoted_message_id::text`.as('quoted_message_id'),
+          utc('m.edited_at').as('edited_at'),
+          utc('m.deleted_at').as('deleted_at'),
+          sql<string>`m.created_at::text`.as('cursor_at'),
+          sql<string>`m.seq::text`.as('cursor_seq'),
         ])
         .where('m.account_id', '=', scope.accountId)
         .where('m.created_at', '>=', scope.startAt)
@@ -93,32 +101,18 @@ export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
       if (after !== null) {
         query = query.where((eb) => eb(eb.refTuple('m.created_at', 'm.seq'), '>', eb.tuple(sql<Date>`${after.at}::timestamptz`, sql<string>`${after.seq}::bigint`)));
       }
-      const rows = await query.orderBy('m.created_at').orderBy('m.seq').limit(limit).execute();
+      const page = query.orderBy('m.created_at').orderBy('m.seq').limit(limit);
+      // Each page must walk the index from the cursor and stop after `limit` rows. Without fresh statistics
+      // (PGlite never analyzes by itself) the planner may instead fetch every remaining row of the period
+      // and sort it, once per page: quadratic over a large export. These settings leave it the index walk.
+      const rows = await inTransaction(db, async (trx) => {
+        for (const setting of ['enable_bitmapscan', 'enable_seqscan', 'enable_sort', 'enable_incremental_sort']) {
+          await sql`select set_config(${setting}, 'off', true)`.execute(trx);
+        }
+        return trx.executeQuery(page.compile()).then((r) => r.rows);
+      });
       const last = rows.at(-1);
-      return {
-        rows: rows.map((r) => ({
-          messageId: r.id,
-          createdAt: r.created_at,
-          channelId: r.channel_id,
-          transport: r.transport,
-          channelName: r.channel_name,
-          chatType: r.chat_type,
-          chatId: r.chat_id,
-          contactName: r.contact_name,
-          direction: r.direction,
-          status: r.status,
-          reason: r.reason,
-          text: r.text,
-          attachmentUrl: r.attachment_url,
-          attachmentName: r.attachment_name,
-          templateId: r.template_id,
-          crmUserId: r.crm_user_id,
-          quotedMessageId: r.quoted_message_id,
-          editedAt: r.edited_at,
-          deletedAt: r.deleted_at,
-        })),
-        next: rows.length === limit && last ? { at: last.cursor_at, seq: String(last.seq) } : null,
-      };
+      return { rows, next: rows.length === limit && last ? { at: last.cursor_at, seq: last.cursor_seq } : null };
     },
   };
 }
