@@ -4,7 +4,7 @@ import { DOWNLOAD_LINK_TTL_MS } from './download-link.ts';
 import { isReady } from './exports.ts';
 import type { ExportCursor, ExportDeps, ExportRecord, ExportRepository, ExportRow } from './ports.ts';
 
-const DEFAULT_PAGE_SIZE = 5_000;
+const DEFAULT_PAGE_SIZE = 2_000;
 
 /** The export's messages page by page (keyset on time, then insertion), so only one page is ever held. */
 async function* rows(repo: ExportRepository, e: ExportRecord, pageSize: number): AsyncGenerator<ExportRow> {
