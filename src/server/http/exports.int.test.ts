@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exportColumns } from '../../contract/exports.ts';
-import { buildExport } from '../core/exports/build-export.ts';
+import { buildExport, purgeExport } from '../core/exports/build-export.ts';
 import { exportWebhookOutcome } from '../core/exports/exports.ts';
 import type { ExportRecord } from '../core/exports/ports.ts';
 import { channelClient } from '../testing/channel-client.ts';
@@ -176,6 +176,14 @@ describe(`message exports (${databaseKind()})`, () => {
     expect(expired.statusCode).toBe(410);
     expect(expired.json().error).toBe('DOWNLOAD_EXPIRED');
     expect((await status(id)).json().data).toEqual({ export_id: id, status: 'done', url });
+  });
+
+  it('once its file is purged, a link that has not expired yet finds nothing', async () => {
+    const { id, url } = await exportOf({ start_at: '2030-02-01', end_at: '2030-02-02' });
+    await purgeExport(t.gateway.exports, id);
+    const res = await t.call('GET', pathOf(url));
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe('EXPORT_NOT_FOUND');
   });
 
   it('shows webhook_failed while the announcement is refused, and done again once a delivery succeeds', async () => {
