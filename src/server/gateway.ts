@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
@@ -6,6 +7,8 @@ import { hashSecret } from './core/accounts/token-secret.ts';
 import { linkSigner } from './core/embedding/link-token.ts';
 import { embeddingPolicy } from './core/embedding/policy.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
+import { downloadLinks } from './core/exports/download-link.ts';
+import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
@@ -16,9 +19,11 @@ import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
 import { workSendMessages } from './jobs/workers/send-messages.ts';
+import { workExports } from './jobs/workers/exports.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
+import { exportFiles } from './storage/export-files.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -47,6 +52,8 @@ export interface Gateway {
   /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
   channels: ChannelDeps;
   messages: MessageDeps;
+  /** The export use-cases' dependencies (files under DATA_DIR/exports, signed links). */
+  exports: ExportDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
@@ -96,6 +103,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       rules: transportRules,
       driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
     };
+    const exports: ExportDeps = {
+      store,
+      clock,
+      files: exportFiles(join(config.dataDir, 'exports')),
+      links: downloadLinks(secretKey, config.publicUrl),
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
 
     let stopping = false;
@@ -111,6 +124,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       urlPolicy: { allowLoopback: config.webhookAllowLoopback },
       channels,
       messages,
+      exports,
       sandbox: config.transportMode === 'sandbox',
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
@@ -130,6 +144,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [...(overrides.sinks ?? []), hub] });
     await workChannelTimers(startedBoss, channels);
     await workSendMessages(startedBoss, messages);
+    await workExports(startedBoss, exports);
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -140,6 +155,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       database,
       channels,
       messages,
+      exports,
       partnerKey,
       secretKey,
       realtime: hub,

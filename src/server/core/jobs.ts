@@ -8,6 +8,10 @@ export interface JobPayloads {
   'channels.sync': { channelId: string };
   /** Hand one accepted message to the messenger. Keyed by chat: one chat's messages leave in order. */
   'messages.send': { messageId: string };
+  /** Write an export's CSV file, then announce it. */
+  'exports.build': { exportId: string };
+  /** Remove an export's file once its link expired. */
+  'exports.purge': { exportId: string };
 }
 
 export type JobName = keyof JobPayloads;

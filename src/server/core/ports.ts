@@ -7,10 +7,12 @@ import type { ChannelRepository } from './channels/ports.ts';
 import type { ContactRepository } from './contacts/ports.ts';
 import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { GroupRepository } from './groups/ports.ts';
+import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
+import type { TemplateRepository } from './templates/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -108,6 +110,8 @@ export interface Repositories {
   embeddingOrigins: EmbeddingOriginRepository;
   crmUsers: CrmUserRepository;
   contacts: ContactRepository;
+  templates: TemplateRepository;
+  exports: ExportRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

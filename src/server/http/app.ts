@@ -7,6 +7,7 @@ import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
+import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -15,6 +16,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
+import { downloadRoutes } from './routes/downloads.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
@@ -27,6 +29,9 @@ import { contactRoutes } from './routes/v2/contacts.ts';
 import { embeddingRoutes } from './routes/v2/embedding.ts';
 import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
 import { userRoutes } from './routes/v2/users.ts';
+import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
+import { exportRoutes } from './routes/v2/exports.ts';
+import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -38,6 +43,7 @@ export interface HttpDeps {
   urlPolicy: UrlPolicy;
   channels: ChannelDeps;
   messages: MessageDeps;
+  exports: ExportDeps;
   /** The simulated messenger network is connected: its API and pages are served. */
   sandbox: boolean;
   checkReady(): Promise<void>;
@@ -98,10 +104,14 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
       await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(exportRoutes, deps.exports);
+      if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });
     },
     { prefix: '/v2' },
   );
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
+  await app.register(downloadRoutes, deps.exports);
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

@@ -177,4 +177,36 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
     const added = (await stream.since()).filter((e) => e.name === 'message.add').map((e) => e.payload.direction as string);
     expect(added.sort()).toEqual(['inbound', 'inbound', 'inbound', 'inbound', 'outbound']);
   });
+
+  it('drops keyboard buttons beyond the platform limit and says so in warnings', async () => {
+    await inbound(channels.telegram!, { chat_type: 'telegram', chat_id: '5002', text: 'menu?' });
+    const buttons = Array.from({ length: 14 }, (_, i) => [{ text: `Option ${i + 1}`, callback_data: `o${i + 1}` }]);
+    const res = await send({ channel_id: channels.telegram, recipient: { chat_type: 'telegram', chat_id: '5002' }, text: 'Pick one', keyboard: { reply_markup: 'inline', buttons } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.warnings).toEqual([expect.stringContaining('12')]);
+    const bad = await send({ channel_id: channels.telegram, recipient: { chat_type: 'telegram', chat_id: '5002' }, text: 'x', keyboard: { reply_markup: 'inline', buttons: [[{ text: 'a', callback_data: 'x'.repeat(65) }]] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.fields[0].field).toBe('keyboard.buttons.0.0.callback_data');
+    const none = await send({ channel_id: channels.viber, recipient: { chat_type: 'viber', chat_id: '380501112233' }, text: 'x', keyboard: { buttons: [] } });
+    expect(none.json().data.fields).toEqual([{ field: 'keyboard', message: expect.any(String) }]);
+  });
+
+  it('sends an approved business-API template outside the 24-hour window; one not approved is refused', async () => {
+    const wapi = channels.wapi!;
+    const created = await t.call('POST', `/v2/sandbox/channels/${wapi}/templates`, {
+      token,
+      body: { name: 'order_ready', language: 'en', category: 'UTILITY', components: [{ type: 'body', text: 'Order {{1}} is ready' }] },
+    });
+    expect(created.statusCode).toBe(201);
+    const templateId = created.json().data.id as string;
+    const body = { channel_id: wapi, recipient: { chat_type: 'whatsapp', chat_id: '79006660009' }, template: { id: templateId, values: ['A-17'] } };
+    const pending = await send(body);
+    expect(pending.statusCode).toBe(409);
+    expect(pending.json().error).toBe('TEMPLATE_NOT_APPROVED');
+    await t.call('POST', `/v2/sandbox/templates/${templateId}/moderation`, { token, body: { status: 'APPROVED' } });
+    const wrongValues = await send({ ...body, template: { id: templateId, values: [] } });
+    expect(wrongValues.statusCode).toBe(400);
+    const ok = await sendOk(body);
+    expect((await settled(t, ok.request_id)).status).toBe('delivered');
+  });
 });

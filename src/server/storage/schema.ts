@@ -173,6 +173,33 @@ export interface GroupMembersTable {
   status: 'in_group' | 'invited' | 'unknown' | 'deleted' | 'not_exists';
 }
 
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  channel_id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface ExportsTable {
+  id: string;
+  account_id: string;
+  channel_id: string | null;
+  start_at: Date;
+  end_at: Date;
+  status: 'pending' | 'processing' | 'done' | 'webhook_failed';
+  row_count: number | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+  completed_at: Date | null;
+  expires_at: Date | null;
+}
+
 export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
@@ -190,4 +217,6 @@ export interface DatabaseSchema {
   api_tokens: ApiTokensTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   events: EventsTable;
+  templates: TemplatesTable;
+  exports: ExportsTable;
 }

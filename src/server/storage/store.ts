@@ -9,7 +9,9 @@ import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
 import { messageRepository } from './repositories/messages.ts';
+import { exportRepository } from './repositories/exports.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
+import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -33,6 +35,8 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     embeddingOrigins: embeddingOriginRepository(db),
     crmUsers: crmUserRepository(db),
     contacts: contactRepository(db),
+    templates: templateRepository(db),
+    exports: exportRepository(db),
   };
 }
 

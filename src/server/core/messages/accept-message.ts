@@ -4,6 +4,8 @@ import { CONTENT_CONFLICT, type SendMessageBody, type SendMessageResult } from '
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { validationError } from '../errors.ts';
 import type { TransactionScope } from '../ports.ts';
+import { resolveTemplateForSend } from '../templates/resolve-template.ts';
+import { normalizeKeyboard } from './keyboards.ts';
 import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
 import { checkRecipient, type CheckedRecipient } from './recipient.ts';
 
@@ -55,7 +57,9 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   const capabilities = deps.rules[channel.transport].capabilities;
   const recipient = checkRecipient(capabilities, body.recipient);
   if (body.template && !capabilities.templates) throw validationError([{ field: 'template', message: 'this transport has no templates' }]);
-  if (body.keyboard && !capabilities.keyboard) throw validationError([{ field: 'keyboard', message: 'this transport has no keyboards' }]);
+  // Buttons beyond a platform's limits are dropped, not refused: the caller learns of it in `warnings`.
+  const keyboard = body.keyboard ? normalizeKeyboard(capabilities.keyboard, body.keyboard) : { keyboard: null, warnings: [] };
+  const template = body.template ? { ...body.template, text: (await resolveTemplateForSend(deps.store, accountId, channel.id, body.template)).text } : null;
   if (body.quoted_message_id) {
     const quoted = await deps.store.messages.get(accountId, body.quoted_message_id);
     if (!quoted || quoted.channelId !== channel.id) throw validationError([{ field: 'quoted_message_id', message: 'no such message in this channel' }]);
@@ -83,8 +87,8 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
       reason: null,
       text: body.text ?? null,
       attachment: body.attachment ?? null,
-      template: body.template ?? null,
-      keyboard: body.keyboard ?? null,
+      template,
+      keyboard: keyboard.keyboard,
       quotedMessageId: body.quoted_message_id ?? null,
       crmUserId: body.crm_user_id ?? null,
       resetUnanswered,
@@ -100,5 +104,5 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
     // One chat's sends leave in the order they were accepted: the queue keeps FIFO per chat.
     await tx.jobs.enqueue('messages.send', { messageId: message.id }, { singletonKey: chat.id });
   });
-  return { request_id: requestId, chat_id: recipient.chatId };
+  return { request_id: requestId, chat_id: recipient.chatId, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
 }

@@ -45,6 +45,22 @@ export const openApiPlugin = fp(
               'Every change is an event: `channel.create`, `channel.status_update`, `channel.qr_update`, `channel.waba_tier_update`, `channel.delete`.',
           },
           {
+            name: 'templates',
+            description:
+              'Business-API (wapi) message templates with their moderation status (APPROVED, PENDING, REJECTED, PAUSED, DISABLED) ' +
+              'and components. Only APPROVED templates can be sent (else 409 `TEMPLATE_NOT_APPROVED`); changes arrive as ' +
+              '`waba_template.status_update` `{template_id, status, timestamp}` (Unix seconds).',
+          },
+          {
+            name: 'exports',
+            description:
+              'Messages of a period as a CSV file (RFC 4180, UTF-8 with BOM), one row per message in time order, columns: message_id, ' +
+              'created_at, channel_id, transport, channel_name, chat_type, chat_id, contact_name, direction, status, reason, text, ' +
+              'attachment_url, attachment_name, template_id, crm_user_id, quoted_message_id, edited_at, deleted_at (instants in ' +
+              'ISO 8601 UTC). Deleted messages are included with deleted_at. Status: `pending` → `processing` → `done`; ' +
+              '`webhook_failed` while the `messages_dump.status_update` delivery is answered with an error. The link is signed and works for 24 hours.',
+          },
+          {
             name: 'sandbox',
             description:
               'The simulated messenger network (TRANSPORT_MODE=sandbox, the default) acting as the other side: phones that scan ' +
