@@ -20,9 +20,13 @@ import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
 import { workSendMessages } from './jobs/workers/send-messages.ts';
 import { workExports } from './jobs/workers/exports.ts';
+import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
+import type { HostResolver } from './core/webhooks/url-policy.ts';
+import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
+import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
+import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
-import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { exportFiles } from './storage/export-files.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
@@ -42,6 +46,21 @@ export interface GatewayOverrides {
   messagingDriver?: MessagingDriver;
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
+  webhooks?: WebhookOverrides;
+}
+
+/** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
+export interface WebhookOverrides {
+  /** DNS for subscribe-time and connect-time address checks. */
+  resolveHost?: HostResolver;
+  sender?: WebhookSender;
+  /** Jitter source of the retry schedule. */
+  random?: () => number;
+  timeoutMs?: number;
+  /** How often lost wake-ups are looked for; 0 turns the timer off (tests call `webhooks.sweep`). */
+  sweepIntervalMs?: number;
+  concurrency?: number;
+  perEndpoint?: number;
 }
 
 export interface Gateway {
@@ -59,6 +78,10 @@ export interface Gateway {
   secretKey: string;
   /** The frames' socket.io hub (a sink of the event stream). */
   realtime: RealtimeHub;
+  webhooks: {
+    /** Queues due deliveries whose job is overdue by `graceMs` (and sends whose lease ran out) now. */
+    sweep(graceMs?: number): Promise<number>;
+  };
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -110,6 +133,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       links: downloadLinks(secretKey, config.publicUrl),
     };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
+    const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
+    const webhookOptions = overrides.webhooks ?? {};
+    const resolveHost = webhookOptions.resolveHost ?? systemResolver;
+    const webhookSealer = credentialsCipher(secretKey, 'webhook-signing-secrets/v1');
+    const httpSender = webhookOptions.sender ? null : httpWebhookSender({ policy: urlPolicy, resolveHost });
 
     let stopping = false;
     let log: { warn(obj: object, msg: string): void } | null = null;
@@ -121,11 +149,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       clock,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
-      urlPolicy: { allowLoopback: config.webhookAllowLoopback },
       channels,
       messages,
       exports,
       sandbox: config.transportMode === 'sandbox',
+      urlPolicy,
+      resolveHost,
+      webhookSealer,
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         await ping(database.db);
@@ -141,10 +171,30 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks: [...(overrides.sinks ?? []), hub] });
     await workChannelTimers(startedBoss, channels);
     await workSendMessages(startedBoss, messages);
     await workExports(startedBoss, exports);
+    const deliveryDeps = {
+      store,
+      clock,
+      sealer: webhookSealer,
+      sender: webhookOptions.sender ?? httpSender!,
+      random: webhookOptions.random ?? Math.random,
+      timeoutMs: webhookOptions.timeoutMs ?? 15_000,
+      batchLimit: 100,
+    };
+    const deliveries = startDeliveryLoop(startedBoss, deliveryDeps, {
+      concurrency: webhookOptions.concurrency ?? 16,
+      perEndpoint: webhookOptions.perEndpoint ?? 4,
+      onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
+    });
+    const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
+    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks });
+    const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
+    const sweeper =
+      sweepEvery > 0
+        ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed'), deliveries.wake)
+        : null;
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -159,6 +209,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       partnerKey,
       secretKey,
       realtime: hub,
+      webhooks: {
+        sweep: async (graceMs = 0) => {
+          const queued = await sweepDeliveries({ store, clock }, graceMs);
+          if (queued > 0) deliveries.wake();
+          return queued;
+        },
+      },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
@@ -167,7 +224,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();
           clearTimeout(cut);
+          sweeper?.stop();
+          await deliveries.stop();
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
+          await httpSender?.close();
           await usedCounter.close();
           await database.close();
         })()),

@@ -13,6 +13,7 @@ import type { ChatRepository, MessageRepository } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
 import type { TemplateRepository } from './templates/ports.ts';
+import type { WebhookDeliveryRepository, WebhookSettingsRepository } from './webhooks/ports.ts';
 
 export interface Clock {
   now(): Date;
@@ -42,6 +43,11 @@ export interface WebhookSubscriptionRecord {
   url: string;
   event: string;
   createdAt: Date;
+  status: 'active' | 'disabled';
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failingSince: Date | null;
 }
 
 export interface NewEvent {
@@ -80,6 +86,7 @@ export interface WebhookRepository {
   /** The subset of `ids` that belong to the account. */
   findOwned(accountId: string, ids: string[]): Promise<WebhookSubscriptionRecord[]>;
   insertMany(records: WebhookSubscriptionRecord[]): Promise<void>;
+  /** Changes address and event; a changed subscription is active again. */
   updateMany(accountId: string, changes: { id: string; url: string; event: string }[]): Promise<void>;
   deleteMany(accountId: string, ids: string[]): Promise<void>;
 }
@@ -90,9 +97,19 @@ export interface EventRepository {
   markDispatched(id: string, at: Date): Promise<void>;
 }
 
+export interface JobOptions {
+  singletonKey?: string;
+  /** Not before this many seconds from now (relative, so it holds whatever clock the caller keeps). */
+  delaySeconds?: number;
+  /** Jobs of one group share a concurrency limit (webhook deliveries: one group per subscription). */
+  group?: string;
+  /** Not before this moment (timers set from the domain clock). */
+  startAfter?: Date;
+}
+
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
 export interface JobQueue {
-  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { singletonKey?: string; startAfter?: Date }): Promise<void>;
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void>;
 }
 
 export interface Repositories {
@@ -112,6 +129,8 @@ export interface Repositories {
   contacts: ContactRepository;
   templates: TemplateRepository;
   exports: ExportRepository;
+  webhookSettings: WebhookSettingsRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

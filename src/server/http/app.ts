@@ -9,7 +9,8 @@ import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
 import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
-import type { UrlPolicy } from '../core/webhooks/url-policy.ts';
+import type { CredentialsCipher } from '../core/channels/ports.ts';
+import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
@@ -46,6 +47,9 @@ export interface HttpDeps {
   exports: ExportDeps;
   /** The simulated messenger network is connected: its API and pages are served. */
   sandbox: boolean;
+  resolveHost: HostResolver;
+  /** Seals webhook signing secrets at rest. */
+  webhookSealer: CredentialsCipher;
   checkReady(): Promise<void>;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
@@ -92,7 +96,6 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
-      await v2.register(webhookRoutes, { store: deps.store, clock: deps.clock, urlPolicy: deps.urlPolicy });
       await v2.register(channelRoutes, deps.channels);
       await v2.register(messageRoutes, deps.messages);
       if (deps.sandbox) {
@@ -107,6 +110,13 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(exportRoutes, deps.exports);
       if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(webhookRoutes, {
+        store: deps.store,
+        clock: deps.clock,
+        urlPolicy: deps.urlPolicy,
+        resolveHost: deps.resolveHost,
+        sealer: deps.webhookSealer,
+      });
     },
     { prefix: '/v2' },
   );

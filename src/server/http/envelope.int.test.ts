@@ -63,7 +63,9 @@ describe(`the envelope on every success (${databaseKind()})`, () => {
       }),
       200,
     );
-    expect(changed).toEqual([{ id: created[0]!.id, url: 'https://crm.example.com/v2/in', event: 'message.status_update' }]);
+    expect(changed).toEqual([
+      { id: created[0]!.id, url: 'https://crm.example.com/v2/in', event: 'message.status_update', status: 'active', disabled_reason: null },
+    ]);
     expect(expectEnvelope(await t.call('DELETE', '/v2/webhooks', { token, body: { data: [{ id: created[1]!.id }] } }), 200)).toBeNull();
     expect(expectEnvelope(await t.call('GET', '/v2/webhooks', { token }), 200)).toEqual(changed);
 

@@ -39,7 +39,7 @@ describe(`account isolation (${databaseKind()})`, () => {
     expect(del.json().error).toBe('WEBHOOK_NOT_FOUND');
 
     const own = await t.call('GET', '/v2/webhooks', { token: b.token });
-    expect(own.json().data).toEqual([{ id: bSubscriptionId, url: 'https://crm-b.example.com/hook', event: 'message.add' }]);
+    expect(own.json().data).toEqual([{ id: bSubscriptionId, url: 'https://crm-b.example.com/hook', event: 'message.add', status: 'active', disabled_reason: null }]);
   });
 
   it("reports a token of another account as not found to the partner", async () => {

@@ -19,6 +19,8 @@ describe('a request that arrives while the gateway is stopping', () => {
       messages: {} as MessageDeps,
       exports: {} as ExportDeps,
       sandbox: false,
+      resolveHost: async () => [],
+      webhookSealer: { seal: () => '', open: () => ({}) },
       checkReady: async () => {},
       isStopping: () => true,
       publicUrl: 'http://localhost:8080',

@@ -27,7 +27,13 @@ export async function createQueues(boss: PgBoss): Promise<void> {
 export const transactionalJobs =
   (boss: PgBoss): TransactionalJobs =>
   (trx: Transaction<DatabaseSchema>): JobQueue => ({
-    async enqueue(name, payload, options) {
-      await boss.send(name, payload, { ...options, db: fromKysely(trx) });
+    async enqueue(name, payload, options = {}) {
+      const { group, delaySeconds, ...rest } = options;
+      await boss.send(name, payload, {
+        ...rest,
+        ...(group ? { group: { id: group } } : {}),
+        ...(delaySeconds ? { startAfter: Math.ceil(delaySeconds) } : {}),
+        db: fromKysely(trx),
+      });
     },
   });

@@ -5,8 +5,9 @@ import type { CredentialsCipher } from '../core/channels/ports.ts';
  * Channel credentials at rest: AES-256-GCM under a key derived from SECRET_KEY (HKDF, its own label),
  * stored as `v1.<iv>.<tag>.<ciphertext>` in base64url. Tampering fails authentication on open.
  */
-export function credentialsCipher(secretKey: string): CredentialsCipher {
-  const key = Buffer.from(hkdfSync('sha256', secretKey, 'messaging-gateway', 'channel-credentials/v1', 32));
+export function credentialsCipher(secretKey: string, purpose = 'channel-credentials/v1'): CredentialsCipher {
+  // Each purpose (channel credentials, webhook signing secrets) has a key of its own.
+  const key = Buffer.from(hkdfSync('sha256', secretKey, 'messaging-gateway', purpose, 32));
   return {
     seal(credentials) {
       const iv = randomBytes(12);

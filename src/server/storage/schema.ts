@@ -23,6 +23,10 @@ export interface WebhookSubscriptionsTable {
   url: string;
   event: string;
   created_at: ColumnType<Date, Date, never>;
+  status: ColumnType<'active' | 'disabled', 'active' | 'disabled' | undefined>;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
 }
 
 export interface EventsTable {
@@ -35,6 +39,52 @@ export interface EventsTable {
   dispatched_at: Date | null;
   /** bigint identity: pg returns it as a string. */
   position: ColumnType<string | number | bigint, never, never>;
+  /** Recording order (bigserial; strings from the driver). */
+  seq: ColumnType<string, never, never>;
+}
+
+export interface WebhookSettingsTable {
+  account_id: string;
+  /** Sealed with SECRET_KEY. */
+  secret: string;
+  previous_secret: string | null;
+  previous_expires_at: Date | null;
+  batching: ColumnType<boolean, boolean | undefined>;
+  updated_at: Date;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  subscription_id: string;
+  account_id: string;
+  event_id: string;
+  event_name: string;
+  endpoint: string;
+  lane: string;
+  seq: ColumnType<string, string | number, never>;
+  status: 'pending' | 'sending' | 'delivered' | 'failed';
+  attempts: ColumnType<number, number | undefined>;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  kicked_at: Date | null;
+  batch_id: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  delivered_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  subscription_id: string;
+  idempotency_key: string;
+  event_name: string;
+  event_ids: ColumnType<string[], string, never>;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  outcome: 'delivered' | 'retry' | 'failed' | 'disabled';
 }
 
 export interface ChannelsTable {
@@ -219,4 +269,7 @@ export interface DatabaseSchema {
   events: EventsTable;
   templates: TemplatesTable;
   exports: ExportsTable;
+  webhook_settings: WebhookSettingsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -13,6 +13,8 @@ import { exportRepository } from './repositories/exports.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
+import { webhookDeliveryRepository } from './repositories/webhook-deliveries.ts';
+import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
 
@@ -37,6 +39,8 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     contacts: contactRepository(db),
     templates: templateRepository(db),
     exports: exportRepository(db),
+    webhookSettings: webhookSettingsRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db),
   };
 }
 

@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../config.ts';
 import type { Clock } from '../core/ports.ts';
 import { createGateway, type Gateway, type GatewayOverrides } from '../gateway.ts';
+import { staticResolver } from './static-resolver.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export interface TestGateway {
@@ -31,7 +32,14 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const partnerKey = randomBytes(24).toString('base64url');
   const config = loadConfig({ DATA_DIR: dataDir, PARTNER_API_KEY: partnerKey, LOG_LEVEL: 'silent', ...options.env });
   const { env: _env, ...overrides } = options;
-  const gateway = await createGateway(config, { logger: false, widgetDir: null, ...overrides, database: database.target });
+  const gateway = await createGateway(config, {
+    logger: false,
+    widgetDir: null,
+    ...overrides,
+    // No test depends on real DNS.
+    webhooks: { resolveHost: staticResolver(), ...overrides.webhooks },
+    database: database.target,
+  });
 
   const call: TestGateway['call'] = (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

@@ -5,15 +5,23 @@ import { limits } from '../../../contract/limits.ts';
 import type { WebhookSubscription } from '../../../contract/webhooks.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { Clock, Store, WebhookSubscriptionRecord } from '../ports.ts';
-import { checkSubscriptionUrl, type UrlPolicy } from './url-policy.ts';
+import { checkSubscriptionTarget, type HostResolver, type UrlPolicy } from './url-policy.ts';
 
 export interface WebhookDeps {
   store: Store;
   clock: Clock;
   urlPolicy: UrlPolicy;
+  /** Where host names point now (node's resolver; tests inject their own). */
+  resolveHost: HostResolver;
 }
 
-const toSubscription = (r: WebhookSubscriptionRecord): WebhookSubscription => ({ id: r.id, url: r.url, event: r.event });
+const toSubscription = (r: WebhookSubscriptionRecord): WebhookSubscription => ({
+  id: r.id,
+  url: r.url,
+  event: r.event,
+  status: r.status,
+  disabled_reason: r.disabledReason,
+});
 
 /** `channel.update` is stored as what it means. */
 const canonicalEvent = (event: string): string =>
@@ -28,34 +36,40 @@ function assertEntityCount(count: number): void {
   }
 }
 
-/** All-or-nothing: every URL is checked before anything is written, and the first bad item names itself. */
-function assertUrls(items: { url: string }[], policy: UrlPolicy): void {
+/**
+ * All-or-nothing: every URL is checked (its shape, then the addresses its host resolves to) before anything
+ * is written, and each bad item is named with the reason.
+ */
+async function assertUrls(items: { url: string }[], { urlPolicy, resolveHost }: WebhookDeps): Promise<void> {
+  const problems = await Promise.all(items.map((item) => checkSubscriptionTarget(item.url, urlPolicy, resolveHost)));
   const fields: FieldError[] = [];
-  items.forEach((item, index) => {
-    const problem = checkSubscriptionUrl(item.url, policy);
+  problems.forEach((problem, index) => {
     if (problem) fields.push({ field: `/data/${index}/url`, message: problem });
   });
-  if (fields.length > 0) throw new AppError('WEBHOOK_URL_NOT_ALLOWED', 'Webhook URL is not allowed', { fields });
+  if (fields.length > 0) {
+    throw new AppError('WEBHOOK_URL_NOT_ALLOWED', `Webhook URL is not allowed: ${fields[0]!.message}`, { fields });
+  }
 }
 
 export async function listSubscriptions({ store }: WebhookDeps, accountId: string): Promise<WebhookSubscription[]> {
   return (await store.webhooks.list(accountId)).map(toSubscription);
 }
 
-export async function createSubscriptions(
-  { store, clock, urlPolicy }: WebhookDeps,
-  accountId: string,
-  items: { url: string; event: string }[],
-): Promise<WebhookSubscription[]> {
+export async function createSubscriptions(deps: WebhookDeps, accountId: string, items: { url: string; event: string }[]): Promise<WebhookSubscription[]> {
+  const { store, clock } = deps;
   assertEntityCount(items.length);
-  assertUrls(items, urlPolicy);
+  await assertUrls(items, deps);
   const now = clock.now();
-  const records = items.map((item) => ({
+  const records: WebhookSubscriptionRecord[] = items.map((item) => ({
     id: randomUUID(),
     accountId,
     url: item.url,
     event: canonicalEvent(item.event),
     createdAt: now,
+    status: 'active',
+    disabledReason: null,
+    disabledAt: null,
+    failingSince: null,
   }));
   await store.transaction((tx) => tx.webhooks.insertMany(records));
   return records.map(toSubscription);
@@ -73,17 +87,19 @@ async function assertOwned(store: Store, accountId: string, ids: string[]): Prom
   }
 }
 
+/** Changing a subscription also enables it again after it was disabled. */
 export async function updateSubscriptions(
-  { store, urlPolicy }: WebhookDeps,
+  deps: WebhookDeps,
   accountId: string,
   items: { id: string; url: string; event: string }[],
 ): Promise<WebhookSubscription[]> {
+  const { store } = deps;
   assertEntityCount(items.length);
-  assertUrls(items, urlPolicy);
+  await assertUrls(items, deps);
   await assertOwned(store, accountId, items.map((i) => i.id));
   const changes = items.map((i) => ({ id: i.id, url: i.url, event: canonicalEvent(i.event) }));
   await store.transaction((tx) => tx.webhooks.updateMany(accountId, changes));
-  return changes;
+  return changes.map((c) => ({ ...c, status: 'active', disabled_reason: null }));
 }
 
 export async function deleteSubscriptions({ store }: WebhookDeps, accountId: string, ids: string[]): Promise<void> {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkSubscriptionUrl } from './url-policy.ts';
+import { staticResolver } from '../../testing/static-resolver.ts';
+import { classifyAddress, refuseAddress } from './address-policy.ts';
+import { checkSubscriptionTarget, checkSubscriptionUrl } from './url-policy.ts';
 
 const strict = { allowLoopback: false };
 const demo = { allowLoopback: true };
@@ -27,5 +29,61 @@ describe('subscription URL shape', () => {
     expect(checkSubscriptionUrl('http://127.0.0.1:3000/hook', demo)).toBeNull();
     expect(checkSubscriptionUrl('http://localhost:3000/hook', demo)).toBeNull();
     expect(checkSubscriptionUrl('http://crm.example.com/hook', demo)).toBe('scheme must be https');
+  });
+});
+
+describe('addresses a webhook may not reach', () => {
+  it.each([
+    ['8.8.8.8', null],
+    ['2606:4700::1111', null],
+    ['203.0.113.7', null],
+    ['10.1.2.3', 'private'],
+    ['172.31.255.255', 'private'],
+    ['172.32.0.1', null],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'private'],
+    ['127.8.9.10', 'loopback'],
+    ['::1', 'loopback'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['fd00::1', 'unique-local'],
+    ['fc12::1', 'unique-local'],
+    ['0.0.0.0', 'reserved'],
+    ['::', 'reserved'],
+    ['224.0.0.1', 'reserved'],
+    ['255.255.255.255', 'reserved'],
+    ['ff02::1', 'reserved'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'link-local'],
+    ['2002:c0a8:0101::1', 'private'],
+    ['::ffff:8.8.8.8', null],
+  ])('%s is %s', (address, cls) => {
+    expect(classifyAddress(address)).toBe(cls);
+  });
+
+  it('lets loopback through only when the operator allows it', () => {
+    expect(refuseAddress('127.0.0.1', { allowLoopback: true })).toBeNull();
+    expect(refuseAddress('127.0.0.1', { allowLoopback: false })).toBe('loopback addresses are not allowed');
+    expect(refuseAddress('10.0.0.1', { allowLoopback: true })).toBe('private addresses are not allowed');
+  });
+});
+
+describe('subscribe-time check of where a name points', () => {
+  const resolver = staticResolver({ 'inside.example.com': ['10.0.0.8'], 'both.example.com': ['203.0.113.5', 'fd00::5'] });
+
+  it.each([
+    ['https://crm.example.com/hook', null],
+    ['https://inside.example.com/hook', 'resolves to 10.0.0.8: private addresses are not allowed'],
+    ['https://both.example.com/hook', 'resolves to fd00::5: unique local addresses are not allowed'],
+    ['https://gone.invalid/hook', 'host name does not resolve'],
+    ['https://10.0.0.1/hook', 'private addresses are not allowed'],
+    ['http://crm.example.com/hook', 'scheme must be https'],
+  ])('%s → %s', async (url, reason) => {
+    expect(await checkSubscriptionTarget(url, strict, resolver)).toBe(reason);
+  });
+
+  it('lets loopback names through without asking DNS when allowed', async () => {
+    expect(await checkSubscriptionTarget('http://localhost:9000/hook', demo, async () => [])).toBeNull();
   });
 });

@@ -6,7 +6,8 @@ import type { JobPayloads } from '../../core/jobs.ts';
 export async function workDispatchEvents(boss: PgBoss, deps: DispatchDeps): Promise<string> {
   return boss.work<JobPayloads['events.dispatch']>(
     'events.dispatch',
-    { batchSize: 20, localConcurrency: 2 },
+    // A full batch means more are waiting: fetch again at once instead of waiting for the next NOTIFY.
+    { batchSize: 20, localConcurrency: 2, burstWhenBatchFull: true },
     async (jobs) => {
       for (const job of jobs) await dispatchEvent(deps, job.data.eventId);
     },

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { WebhookRepository, WebhookSubscriptionRecord } from '../../core/ports.ts';
 import type { DatabaseSchema, WebhookSubscriptionsTable } from '../schema.ts';
 
@@ -8,6 +8,10 @@ const toRecord = (r: Selectable<WebhookSubscriptionsTable>): WebhookSubscription
   url: r.url,
   event: r.event,
   createdAt: r.created_at,
+  status: r.status,
+  disabledReason: r.disabled_reason,
+  disabledAt: r.disabled_at,
+  failingSince: r.failing_since,
 });
 
 export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository {
@@ -43,9 +47,16 @@ export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository
       for (const change of changes) {
         await db
           .updateTable('webhook_subscriptions')
-          .set({ url: change.url, event: change.event })
+          .set({ url: change.url, event: change.event, status: 'active', disabled_reason: null, disabled_at: null, failing_since: null })
           .where('id', '=', change.id)
           .where('account_id', '=', accountId)
+          .execute();
+        // Deliveries still on their way follow the subscription to its new address, in that address's lanes.
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ endpoint: sql`md5(${change.url})` })
+          .where('subscription_id', '=', change.id)
+          .where('status', 'in', ['pending', 'sending'])
           .execute();
       }
     },

@@ -1,0 +1,137 @@
+/**
+ * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch job,
+ * fan-out, delivery job, signed POST) to a local receiver in its own process, against a bare undici loop
+ * POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and ratio.
+ *
+ *   npm run bench:webhooks                      # embedded PGlite in a temporary directory
+ *   DATABASE_URL=postgres://… npm run bench:webhooks
+ *   BENCH_EVENTS=2000 BENCH_RUNS=5 BENCH_CHATS=100 npm run bench:webhooks
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/server/config.ts';
+import { recordEvent } from '../src/server/core/events/record-event.ts';
+import { systemClock } from '../src/server/core/ports.ts';
+import { createGateway, type Gateway } from '../src/server/gateway.ts';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const CHATS = Number(process.env.BENCH_CHATS ?? 100);
+const CONCURRENCY = 16;
+const PER_ENDPOINT = 16;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function startReceiver(): Promise<{ url: string; child: ChildProcess; counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }> }> {
+  const child = fork(fileURLToPath(new URL('./receiver.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve) => {
+    child.once('message', (m: { url: string }) => {
+      resolve({
+        url: m.url,
+        child,
+        counts: (type = 'counts') =>
+          new Promise((done) => {
+            child.once('message', (c: { requests: number; events: number }) => done(c));
+            child.send({ type });
+          }),
+      });
+    });
+  });
+}
+
+const payload = (n: number) => ({
+  message_id: `m-${n}`,
+  channel_id: '6f1c3a52-3f0e-4a3b-9e5d-6a0f3b2c1d4e',
+  direction: 'inbound',
+  timestamp: 1_795_000_000_000 + n,
+  status: 'sent',
+  recipient: { chat_type: 'whatsapp', chat_id: `7900000${n % CHATS}` },
+  text: 'Здравствуйте! Хочу уточнить статус заказа.',
+});
+
+async function oursOnce(gateway: Gateway, accountId: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<number> {
+  await receiver.counts('reset');
+  const started = performance.now();
+  // Recorded as state changes record them, in transactions of 50.
+  for (let from = 0; from < EVENTS; from += 50) {
+    await gateway.store.transaction(async (tx) => {
+      for (let n = from; n < Math.min(from + 50, EVENTS); n++) {
+        await recordEvent(tx, systemClock, { accountId, name: 'message.add', orderingKey: `chat:bench:${n % CHATS}`, payload: payload(n) });
+      }
+    });
+  }
+  let dispatchedAt = 0;
+  for (;;) {
+    if (process.env.BENCH_DEBUG && !dispatchedAt) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where dispatched_at is null`.execute(gateway.database.db);
+      if (rows[0]!.n === 0) console.log('all dispatched after', Math.round((dispatchedAt = performance.now()) - started), 'ms');
+    }
+    const { events } = await receiver.counts();
+    if (events >= EVENTS) break;
+    await sleep(5);
+  }
+  return EVENTS / ((performance.now() - started) / 1000);
+}
+
+async function bareOnce(url: string): Promise<number> {
+  const agent = new Agent({ connections: CONCURRENCY });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let n = next++; n < EVENTS; n = next++) {
+        const body = JSON.stringify({ event: 'message.add', data: [payload(n)], meta: { idempotency_key: crypto.randomUUID(), timestamp: 0 } });
+        const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body });
+        await res.body.dump();
+      }
+    }),
+  );
+  const rate = EVENTS / ((performance.now() - started) / 1000);
+  await agent.close();
+  return rate;
+}
+
+async function main() {
+  const receiver = await startReceiver();
+  const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PARTNER_API_KEY: randomBytes(24).toString('base64url'), LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  const gateway = await createGateway(config, { logger: false, widgetDir: null, webhooks: { concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT } });
+  try {
+    const partner = { authorization: `Bearer ${gateway.partnerKey.value}` };
+    const account = (await gateway.app.inject({ method: 'POST', url: '/v2/accounts', headers: partner, payload: { name: 'Bench' } })).json().data;
+    const issued = (await gateway.app.inject({ method: 'POST', url: `/v2/accounts/${account.account_id}/tokens`, headers: partner, payload: { kind: 'client' } })).json().data;
+    const client = { authorization: `Bearer ${issued.token}` };
+    await gateway.app.inject({ method: 'POST', url: '/v2/webhooks', headers: client, payload: { data: [{ url: receiver.url, event: 'message.add' }] } });
+
+    const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
+    console.log(`webhook benchmark: ${EVENTS} events over ${CHATS} chats, ${RUNS} runs, concurrency ${CONCURRENCY}, ${database}, Node ${process.version}`);
+    const results: Record<string, number[]> = { gateway: [], 'gateway, batching on': [], 'bare undici loop': [] };
+    for (let run = 1; run <= RUNS; run++) {
+      await gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: false } });
+      results.gateway!.push(await oursOnce(gateway, account.account_id, receiver));
+      await gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: true } });
+      results['gateway, batching on']!.push(await oursOnce(gateway, account.account_id, receiver));
+      await receiver.counts('reset');
+      results['bare undici loop']!.push(await bareOnce(receiver.url));
+      console.log(`  run ${run}: ${Object.entries(results).map(([k, v]) => `${k} ${v.at(-1)!.toFixed(0)}/s`).join(', ')}`);
+    }
+    const bare = median(results['bare undici loop']!);
+    console.log('medians (deliveries per second):');
+    for (const [name, rates] of Object.entries(results)) {
+      console.log(`  ${name.padEnd(22)} ${median(rates).toFixed(0).padStart(7)}/s   ${(median(rates) / bare).toFixed(3)} of the bare loop`);
+    }
+  } finally {
+    await gateway.stop();
+    receiver.child.send({ type: 'stop' });
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

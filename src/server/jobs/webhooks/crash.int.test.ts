@@ -1,0 +1,126 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../../testing/test-database.ts';
+import { eventually } from '../../testing/webhook-driver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
+
+const entry = fileURLToPath(new URL('../../testing/gateway-with-feed.ts', import.meta.url));
+
+interface Child {
+  process: ChildProcess;
+  address: string;
+  record(events: { accountId: string; name: string; orderingKey: string; payload: unknown }[]): Promise<string[]>;
+}
+
+async function startChild(env: Record<string, string>): Promise<Child> {
+  const child = fork(entry, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  let tag = 0;
+  const waiting = new Map<number, (ids: string[]) => void>();
+  const ready = new Promise<string>((resolve, reject) => {
+    child.once('exit', (code, signal) => reject(new Error(`gateway exited before it was ready (${code ?? signal})`)));
+    child.on('message', (m: { ready?: string; recorded?: string[]; tag?: number }) => {
+      if (m.ready) resolve(m.ready);
+      if (m.recorded && m.tag !== undefined) waiting.get(m.tag)?.(m.recorded);
+    });
+  });
+  return {
+    process: child,
+    address: await ready,
+    record: (events) =>
+      new Promise((resolve) => {
+        const mine = ++tag;
+        waiting.set(mine, resolve);
+        child.send({ record: events, tag: mine });
+      }),
+  };
+}
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+describe(`a gateway killed with deliveries in flight (${databaseKind()})`, () => {
+  let dataDir = '';
+  let database: TestDatabase | null = null;
+  let receiver: WebhookReceiver | null = null;
+  const children: ChildProcess[] = [];
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await Promise.all(children.map(exited));
+    await receiver?.close();
+    await database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('delivers every event after a restart, in order per chat, repeating only attempts whose answer was lost', { timeout: 150_000 }, async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'gw-crash-'));
+    database = await createTestDatabase();
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      PARTNER_API_KEY: randomBytes(24).toString('base64url'),
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: database.target.kind === 'postgres' ? database.target.url : '',
+    };
+    // Slow answers keep attempts in flight when the kill comes.
+    receiver = await startWebhookReceiver(() => ({ status: 200, delayMs: 150 }));
+
+    const first = await startChild(env);
+    children.push(first.process);
+    const api = async (method: string, path: string, token: string, body?: unknown) => {
+      const res = await fetch(`${first.address}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      expect(res.status).toBeLessThan(300);
+      return ((await res.json()) as { data: Record<string, string> }).data;
+    };
+    const { account_id: accountId } = await api('POST', '/v2/accounts', env.PARTNER_API_KEY!, { name: 'Crash' });
+    const { token } = await api('POST', `/v2/accounts/${accountId}/tokens`, env.PARTNER_API_KEY!, { kind: 'client' });
+    await api('POST', '/v2/webhooks', token!, { data: [{ url: receiver.url, event: 'message.add' }] });
+
+    const chats = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const events = Array.from({ length: 10 }, (_, n) =>
+      chats.map((chat) => ({ accountId: accountId!, name: 'message.add', orderingKey: `chat:x:${chat}`, payload: { chat, n } })),
+    ).flat();
+    const ids = await first.record(events);
+    await eventually(() => receiver!.requests.length >= 8 && receiver!.inFlight() > 0, 30_000);
+    const inFlightAtKill = receiver.inFlight();
+    first.process.kill('SIGKILL');
+    await exited(first.process);
+    const seenBeforeKill = new Set(receiver.requests.map((q) => q.json.meta.idempotency_key));
+    // Some attempts were in flight, and some events still queued, when the process died.
+    expect(inFlightAtKill).toBeGreaterThan(0);
+    expect(seenBeforeKill.size).toBeLessThan(ids.length);
+
+    const second = await startChild(env);
+    children.push(second.process);
+    const ok = () => new Set(receiver!.requests.filter((q) => q.status === 200).map((q) => q.json.meta.idempotency_key));
+    await eventually(() => ok().size === ids.length, 120_000);
+
+    expect([...ok()].sort()).toEqual([...ids].sort());
+    // Repeats only of attempts under way at the kill.
+    const counts = new Map<string, number>();
+    for (const q of receiver.requests) counts.set(q.json.meta.idempotency_key, (counts.get(q.json.meta.idempotency_key) ?? 0) + 1);
+    for (const [key, n] of counts) if (n > 1) expect(seenBeforeKill.has(key), `repeated ${key}`).toBe(true);
+    // In order per chat: each event first arrives after every earlier one of its chat.
+    for (const chat of chats) {
+      const firstArrivals: number[] = [];
+      for (const q of receiver.requests) {
+        const item = q.json.data[0] as { chat: string; n: number };
+        if (item.chat === chat && !firstArrivals.includes(item.n)) firstArrivals.push(item.n);
+      }
+      expect(firstArrivals).toEqual([...Array(10).keys()]);
+    }
+
+    second.process.kill('SIGTERM');
+    await exited(second.process);
+  });
+});
