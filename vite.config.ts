@@ -25,7 +25,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: ['src/**/*.int.test.ts'], sequence: { groupOrder: 0 } },
       },
-      integration('pglite', { TEST_DATABASE_URL: '' }, 1),
+      // POSTGRES_SUITE tells the PGlite run that the PostgreSQL run follows (slow crash tests run there only).
+      integration('pglite', { TEST_DATABASE_URL: '', POSTGRES_SUITE: process.env.TEST_DATABASE_URL ? '1' : '' }, 1),
       ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {}, 2)] : []),
     ],
   },

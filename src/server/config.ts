@@ -15,6 +15,8 @@ export interface Config {
   transportMode: 'sandbox' | 'live';
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
+  sandboxLatencyMs: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     transportMode: transportMode === 'live' ? 'live' : 'sandbox',
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

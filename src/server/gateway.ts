@@ -1,15 +1,25 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
+import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
 import { hashSecret } from './core/accounts/token-secret.ts';
+import { linkSigner } from './core/embedding/link-token.ts';
+import { embeddingPolicy } from './core/embedding/policy.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
+import { downloadLinks } from './core/exports/download-link.ts';
+import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
+import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
+import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { workSendMessages } from './jobs/workers/send-messages.ts';
+import { workExports } from './jobs/workers/exports.ts';
 import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
@@ -17,7 +27,13 @@ import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-we
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
+import { exportFiles } from './storage/export-files.ts';
 import { createStore } from './storage/store.ts';
+import { transportRules } from './transports/rules.ts';
+import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
+import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
+import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
+import type { ChannelDeps } from './core/channels/ports.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -26,6 +42,8 @@ export interface GatewayOverrides {
   rateLimitCounter?: WindowCounter;
   logger?: boolean | object;
   widgetDir?: string | null;
+  /** Replaces the sandbox's messaging side (tests of failures the network cannot produce). */
+  messagingDriver?: MessagingDriver;
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
   webhooks?: WebhookOverrides;
@@ -50,9 +68,16 @@ export interface Gateway {
   store: Store;
   boss: PgBoss;
   database: Database;
+  /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
+  channels: ChannelDeps;
+  messages: MessageDeps;
+  /** The export use-cases' dependencies (files under DATA_DIR/exports, signed links). */
+  exports: ExportDeps;
   partnerKey: { value: string; created: boolean; path: string | null };
   /** Encrypts channel credentials and signs links. */
   secretKey: string;
+  /** The frames' socket.io hub (a sink of the event stream). */
+  realtime: RealtimeHub;
   webhooks: {
     /** Queues due deliveries whose job is overdue by `graceMs` (and sends whose lease ran out) now. */
     sweep(graceMs?: number): Promise<number>;
@@ -71,11 +96,15 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 /** Builds everything once, in dependency order; nothing is created at import time. */
 export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const clock = overrides.clock ?? systemClock;
+  if (config.transportMode === 'live') {
+    throw new ConfigError(['TRANSPORT_MODE=live needs the live messenger drivers, which this version does not include; use sandbox']);
+  }
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
+  let realtime: RealtimeHub | null = null;
   try {
     await migrateToLatest(database.db);
     boss = createBoss(database);
@@ -83,6 +112,26 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await startedBoss.start();
     await createQueues(startedBoss);
     const store = createStore(database.db, transactionalJobs(startedBoss));
+    const channels: ChannelDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: sandboxConnectDriver({ sandbox: store.sandbox, publicUrl: config.publicUrl }),
+      cipher: credentialsCipher(secretKey),
+      plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
+    };
+    const messages: MessageDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
+    };
+    const exports: ExportDeps = {
+      store,
+      clock,
+      files: exportFiles(join(config.dataDir, 'exports')),
+      links: downloadLinks(secretKey, config.publicUrl),
+    };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
     const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
     const webhookOptions = overrides.webhooks ?? {};
@@ -91,11 +140,19 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const httpSender = webhookOptions.sender ? null : httpWebhookSender({ policy: urlPolicy, resolveHost });
 
     let stopping = false;
+    let log: { warn(obj: object, msg: string): void } | null = null;
+    const hub = (realtime = createRealtimeHub({ store, clock, redisUrl: config.redisUrl, log: { warn: (obj, msg) => log?.warn(obj, msg) } }));
+    const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
+    const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     const app = await buildHttpApp({
       store,
       clock,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
+      channels,
+      messages,
+      exports,
+      sandbox: config.transportMode === 'sandbox',
       urlPolicy,
       resolveHost,
       webhookSealer,
@@ -106,10 +163,17 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       version,
-      widgetDir: overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir,
+      widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+      embedding,
     });
+    log = app.log;
+    const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    await workChannelTimers(startedBoss, channels);
+    await workSendMessages(startedBoss, messages);
+    await workExports(startedBoss, exports);
     const deliveryDeps = {
       store,
       clock,
@@ -124,7 +188,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       perEndpoint: webhookOptions.perEndpoint ?? 4,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
-    const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? [])];
+    const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
     await workDispatchEvents(startedBoss, { events: store.events, clock, sinks });
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
@@ -139,8 +203,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       store,
       boss: startedBoss,
       database,
+      channels,
+      messages,
+      exports,
       partnerKey,
       secretKey,
+      realtime: hub,
       webhooks: {
         sweep: async (graceMs = 0) => {
           const queued = await sweepDeliveries({ store, clock }, graceMs);
@@ -165,6 +233,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         })()),
     };
   } catch (err) {
+    await realtime?.close().catch(() => {});
     await boss?.stop({ graceful: false }).catch(() => {});
     await counter?.close().catch(() => {});
     await database.close().catch(() => {});

@@ -2,6 +2,16 @@
 export interface JobPayloads {
   /** Fan one recorded event out to its consumers (webhook deliveries, realtime). */
   'events.dispatch': { eventId: string };
+  /** A channel's QR reached the end of its life: show the next one, or stop after the last. */
+  'channels.qr_tick': { channelId: string; shown: number };
+  /** A scanned channel loads its history, then becomes active. */
+  'channels.sync': { channelId: string };
+  /** Hand one accepted message to the messenger. Keyed by chat: one chat's messages leave in order. */
+  'messages.send': { messageId: string };
+  /** Write an export's CSV file, then announce it. */
+  'exports.build': { exportId: string };
+  /** Remove an export's file once its link expired. */
+  'exports.purge': { exportId: string };
   /** Send one webhook delivery (with its batch) if it heads its lane and is due. */
   'webhooks.deliver': { deliveryId: string };
 }

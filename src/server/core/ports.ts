@@ -4,7 +4,15 @@
  */
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
+import type { ContactRepository } from './contacts/ports.ts';
+import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
+import type { GroupRepository } from './groups/ports.ts';
+import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
+import type { ChatRepository, MessageRepository } from './messages/ports.ts';
+import type { SandboxStateRepository } from './sandbox/ports.ts';
+import type { CrmUserRepository } from './users/ports.ts';
+import type { TemplateRepository } from './templates/ports.ts';
 import type { WebhookDeliveryRepository, WebhookSettingsRepository } from './webhooks/ports.ts';
 
 export interface Clock {
@@ -54,6 +62,8 @@ export interface EventRecord extends NewEvent {
   id: string;
   createdAt: Date;
   dispatchedAt: Date | null;
+  /** Order of the event in the stream (ascending, with gaps); set by the store, so present once read back. */
+  position?: number;
 }
 
 export interface AccountRepository {
@@ -93,6 +103,8 @@ export interface JobOptions {
   delaySeconds?: number;
   /** Jobs of one group share a concurrency limit (webhook deliveries: one group per subscription). */
   group?: string;
+  /** Not before this moment (timers set from the domain clock). */
+  startAfter?: Date;
 }
 
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
@@ -103,9 +115,20 @@ export interface JobQueue {
 export interface Repositories {
   accounts: AccountRepository;
   channels: ChannelRepository;
+  chats: ChatRepository;
+  groups: GroupRepository;
+  messages: MessageRepository;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;
+  sandbox: SandboxStateRepository;
+  eventLog: EventLogRepository;
+  embedSessions: EmbedSessionRepository;
+  embeddingOrigins: EmbeddingOriginRepository;
+  crmUsers: CrmUserRepository;
+  contacts: ContactRepository;
+  templates: TemplateRepository;
+  exports: ExportRepository;
   webhookSettings: WebhookSettingsRepository;
   webhookDeliveries: WebhookDeliveryRepository;
 }

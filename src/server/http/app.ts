@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
+import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { MessageDeps } from '../core/messages/ports.ts';
+import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
@@ -13,8 +17,22 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
+import { downloadRoutes } from './routes/downloads.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
+import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
+import { sandboxGroupRoutes } from './routes/sandbox/groups.ts';
+import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
+import { channelRoutes } from './routes/v2/channels.ts';
+import { messageRoutes } from './routes/v2/messages.ts';
+import { contactRoutes } from './routes/v2/contacts.ts';
+import { embeddingRoutes } from './routes/v2/embedding.ts';
+import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
+import { userRoutes } from './routes/v2/users.ts';
+import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
+import { exportRoutes } from './routes/v2/exports.ts';
+import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -24,6 +42,11 @@ export interface HttpDeps {
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
   urlPolicy: UrlPolicy;
+  channels: ChannelDeps;
+  messages: MessageDeps;
+  exports: ExportDeps;
+  /** The simulated messenger network is connected: its API and pages are served. */
+  sandbox: boolean;
   resolveHost: HostResolver;
   /** Seals webhook signing secrets at rest. */
   webhookSealer: CredentialsCipher;
@@ -35,6 +58,8 @@ export interface HttpDeps {
   /** Built widget (Vite's output); served at / when present. */
   widgetDir: string | null;
   logger: FastifyServerOptions['logger'];
+  /** Iframe links, allowed origins and the frames' sessions (absent where only the HTTP shell is built). */
+  embedding?: EmbeddingDeps;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -71,6 +96,20 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(channelRoutes, deps.channels);
+      await v2.register(messageRoutes, deps.messages);
+      if (deps.sandbox) {
+        await v2.register(sandboxChannelRoutes, deps.channels);
+        await v2.register(sandboxMessagingRoutes, deps.messages);
+        await v2.register(sandboxGroupRoutes, deps.messages);
+      }
+      if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
+      if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
+      await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(exportRoutes, deps.exports);
+      if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(webhookRoutes, {
         store: deps.store,
         clock: deps.clock,
@@ -81,6 +120,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
+  await app.register(downloadRoutes, deps.exports);
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

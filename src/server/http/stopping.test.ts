@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ChannelDeps } from '../core/channels/ports.ts';
+import type { MessageDeps } from '../core/messages/ports.ts';
+import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Store } from '../core/ports.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { buildHttpApp } from './app.ts';
@@ -12,6 +15,10 @@ describe('a request that arrives while the gateway is stopping', () => {
       partnerKeyHash: '0'.repeat(64),
       rateLimitCounter: memoryWindowCounter(),
       urlPolicy: { allowLoopback: false },
+      channels: {} as ChannelDeps,
+      messages: {} as MessageDeps,
+      exports: {} as ExportDeps,
+      sandbox: false,
       resolveHost: async () => [],
       webhookSealer: { seal: () => '', open: () => ({}) },
       checkReady: async () => {},

@@ -8,7 +8,8 @@ import { jobNames, queueOptions } from './queues.ts';
 
 /** pg-boss on the same database as the state: the embedded PGlite instance, or its own pool on PostgreSQL. */
 export function createBoss(database: Database): PgBoss {
-  const common = { useListenNotify: true, schema: 'pgboss' } as const;
+  // Jobs of a process that died are found by their stopped heartbeat within ~10 s, not the default minute.
+  const common = { useListenNotify: true, schema: 'pgboss', superviseIntervalSeconds: 10 } as const;
   if (database.pglite) {
     return new PgBoss({ ...common, db: fromPglite(database.pglite), backend: 'pglite' });
   }

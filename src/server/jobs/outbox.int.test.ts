@@ -4,18 +4,8 @@ import { recordEvent } from '../core/events/record-event.ts';
 import type { EventRecord } from '../core/ports.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { eventually } from '../testing/eventually.ts';
 import { systemClock } from '../core/ports.ts';
-
-/** Waits for a condition driven by another part of the system (a queue worker), up to a deadline. */
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe(`events and their jobs commit together (${databaseKind()})`, () => {
   let t: TestGateway;

@@ -10,6 +10,13 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
     retryBackoff: true,
     expireInSeconds: 60,
   },
+  'channels.qr_tick': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  // FIFO per chat (singletonKey): a job waiting for a retry holds back the chat's later messages.
+  'messages.send': { notify: true, policy: 'key_strict_fifo', retryLimit: 8, retryDelay: 1, retryBackoff: true, expireInSeconds: 20 },
+  'channels.sync': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  // A large export may take minutes; a retry starts the file over.
+  'exports.build': { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 },
+  'exports.purge': { notify: true, retryLimit: 10, retryDelay: 60, retryBackoff: true, expireInSeconds: 60 },
   // Retries of the HTTP attempt are scheduled by the delivery itself (GAPS.md schedule); these cover a
   // handler that failed before it could record the attempt (a database error).
   'webhooks.deliver': {

@@ -56,7 +56,7 @@ describe(`channel repository (${databaseKind()})`, () => {
     expect(await repo.get(accountA, c.id)).toEqual(c);
     const changed = { ...c, state: { status: 'active', reason: null } as const, qr: null, pairing: { code: 'ABCD1234', phone: '79001234567' }, phone: '79001234567' };
     await repo.update(changed);
-    expect(await repo.getById(c.id)).toEqual(changed);
+    expect(await repo.getByIdForUpdate(c.id)).toEqual(changed);
   });
 
   it("keeps one account's channels from another", async () => {
@@ -69,5 +69,20 @@ describe(`channel repository (${databaseKind()})`, () => {
     expect((await repo.list(accountB)).map((x) => x.id)).toEqual([c.id]);
     await repo.remove(accountB, c.id);
     expect(await repo.list(accountB)).toEqual([]);
+  });
+
+  it('hides a retired channel from every read while its row stays', async () => {
+    const repo = channelRepository(database.db);
+    const c = channel();
+    await repo.insert(c);
+    await repo.retire(accountB, c.id, new Date());
+    expect(await repo.get(accountA, c.id)).toBeDefined();
+    await repo.retire(accountA, c.id, new Date(Date.UTC(2030, 0, 2)));
+    expect(await repo.get(accountA, c.id)).toBeUndefined();
+    expect(await repo.getForUpdate(accountA, c.id)).toBeUndefined();
+    expect(await repo.getByIdForUpdate(c.id)).toBeUndefined();
+    expect((await repo.list(accountA)).map((x) => x.id)).not.toContain(c.id);
+    const row = await database.db.selectFrom('channels').select('deleted_at').where('id', '=', c.id).executeTakeFirst();
+    expect(row?.deleted_at).toEqual(new Date(Date.UTC(2030, 0, 2)));
   });
 });

@@ -37,6 +37,8 @@ export interface EventsTable {
   payload: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date, never>;
   dispatched_at: Date | null;
+  /** bigint identity: pg returns it as a string. */
+  position: ColumnType<string | number | bigint, never, never>;
   /** Recording order (bigserial; strings from the driver). */
   seq: ColumnType<string, never, never>;
 }
@@ -103,6 +105,7 @@ export interface ChannelsTable {
   pairing: ColumnType<{ code: string; phone: string } | null, string | null, string | null>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
+  deleted_at: Date | null;
 }
 
 export interface SandboxPhonesTable {
@@ -110,7 +113,153 @@ export interface SandboxPhonesTable {
   two_factor_password: string | null;
 }
 
+export interface ChatsTable {
+  id: string;
+  account_id: string;
+  channel_id: string;
+  chat_type: string;
+  chat_id: string | null;
+  username: string | null;
+  phone: string | null;
+  name: string | null;
+  unanswered: ColumnType<number, number | undefined, number>;
+  avatar_url: string | null;
+  last_message_at: Date | null;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface MessagesTable {
+  id: string;
+  seq: ColumnType<string, never, never>;
+  request_id: string | null;
+  account_id: string;
+  channel_id: string;
+  chat_ref: string;
+  direction: 'inbound' | 'outbound';
+  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+  reason: string | null;
+  text: string | null;
+  attachment: ColumnType<unknown, string | null, string | null>;
+  template: ColumnType<unknown, string | null, string | null>;
+  keyboard: ColumnType<unknown, string | null, string | null>;
+  quoted_message_id: string | null;
+  crm_user_id: string | null;
+  reset_unanswered: boolean;
+  messenger_message_id: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  edited_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export interface SandboxReceivedTable {
+  request_id: string;
+  channel_id: string;
+  messenger_message_id: string;
+  chat_id: string;
+  received_at: Date;
+}
+
+export interface SandboxCustomersTable {
+  channel_id: string;
+  chat_type: string;
+  chat_id: string;
+  wrote_first: ColumnType<boolean, boolean | undefined, boolean>;
+  state: ColumnType<'ok' | 'blocked' | 'missing', 'ok' | 'blocked' | 'missing' | undefined, 'ok' | 'blocked' | 'missing'>;
+  last_inbound_at: Date | null;
+}
+
+export interface EmbeddingOriginsTable {
+  account_id: string;
+  origin: string;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface EmbedSessionsTable {
+  id: string;
+  account_id: string;
+  link_id: string;
+  secret_hash: string;
+  kind: 'chats' | 'channels';
+  user_id: string | null;
+  user_name: string | null;
+  scope: 'global' | 'card' | null;
+  chats: ColumnType<unknown, string, never>;
+  active_chat: ColumnType<unknown, string | null, never>;
+  transport: string | null;
+  channel_id: string | null;
+  options: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date, never>;
+  expires_at: Date;
+  max_expires_at: ColumnType<Date, Date, never>;
+  revoked_at: Date | null;
+}
+
+export interface CrmUsersTable {
+  account_id: string;
+  id: string;
+  name: string;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmContactsTable {
+  account_id: string;
+  chat_type: string;
+  key_kind: 'chat_id' | 'username' | 'phone';
+  key_value: string;
+  name: string;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface GroupMembersTable {
+  chat_ref: string;
+  member_id: string;
+  name: string | null;
+  avatar_url: string | null;
+  status: 'in_group' | 'invited' | 'unknown' | 'deleted' | 'not_exists';
+}
+
+export interface TemplatesTable {
+  id: string;
+  account_id: string;
+  channel_id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components: ColumnType<unknown, string, never>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface ExportsTable {
+  id: string;
+  account_id: string;
+  channel_id: string | null;
+  start_at: Date;
+  end_at: Date;
+  status: 'pending' | 'processing' | 'done' | 'webhook_failed';
+  row_count: number | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+  completed_at: Date | null;
+  expires_at: Date | null;
+}
+
 export interface DatabaseSchema {
+  group_members: GroupMembersTable;
+  chats: ChatsTable;
+  messages: MessagesTable;
+  sandbox_received: SandboxReceivedTable;
+  sandbox_customers: SandboxCustomersTable;
+  embedding_origins: EmbeddingOriginsTable;
+  embed_sessions: EmbedSessionsTable;
+  crm_users: CrmUsersTable;
+  crm_contacts: CrmContactsTable;
   channels: ChannelsTable;
   sandbox_phones: SandboxPhonesTable;
   sandbox_revoked_tokens: { token_hash: string };
@@ -118,6 +267,8 @@ export interface DatabaseSchema {
   api_tokens: ApiTokensTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   events: EventsTable;
+  templates: TemplatesTable;
+  exports: ExportsTable;
   webhook_settings: WebhookSettingsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -2,7 +2,16 @@ import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
+import { chatRepository } from './repositories/chats.ts';
+import { contactRepository, crmUserRepository } from './repositories/crm.ts';
+import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
+import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
+import { groupRepository } from './repositories/groups.ts';
+import { messageRepository } from './repositories/messages.ts';
+import { exportRepository } from './repositories/exports.ts';
+import { sandboxStateRepository } from './repositories/sandbox.ts';
+import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookDeliveryRepository } from './repositories/webhook-deliveries.ts';
 import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
@@ -16,9 +25,20 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
+    chats: chatRepository(db),
+    groups: groupRepository(db),
+    messages: messageRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
+    sandbox: sandboxStateRepository(db),
+    eventLog: eventLogRepository(db),
+    embedSessions: embedSessionRepository(db),
+    embeddingOrigins: embeddingOriginRepository(db),
+    crmUsers: crmUserRepository(db),
+    contacts: contactRepository(db),
+    templates: templateRepository(db),
+    exports: exportRepository(db),
     webhookSettings: webhookSettingsRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db),
   };

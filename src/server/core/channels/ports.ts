@@ -1,4 +1,6 @@
 import type { ChannelState, Tier, Transport } from '../../../contract/channels.ts';
+import type { Clock, Store } from '../ports.ts';
+import type { TransportRulesRegistry } from './transport-rules.ts';
 
 /** The live QR of a channel being connected, and how many codes it has shown so far. */
 export interface QrCycle {
@@ -31,15 +33,21 @@ export interface ChannelRecord extends ChannelProfile {
   updatedAt: Date;
 }
 
+/** Channels the API can see: deleted ones (kept for their history) are never returned. */
 export interface ChannelRepository {
   insert(channel: ChannelRecord): Promise<void>;
   /** A channel of the account; another account's channel is not found. */
   get(accountId: string, id: string): Promise<ChannelRecord | undefined>;
-  /** For messenger-side callbacks that know only the channel. */
-  getById(id: string): Promise<ChannelRecord | undefined>;
+  /** The same, locking the row until the transaction ends, so concurrent changes apply one after another. */
+  getForUpdate(accountId: string, id: string): Promise<ChannelRecord | undefined>;
+  /** For messenger-side callbacks and timers that know only the channel; locks like getForUpdate. */
+  getByIdForUpdate(id: string): Promise<ChannelRecord | undefined>;
   list(accountId: string): Promise<ChannelRecord[]>;
   update(channel: ChannelRecord): Promise<void>;
+  /** Deletes the channel row; its chats and messages go with it. */
   remove(accountId: string, id: string): Promise<void>;
+  /** Hides the channel from the API while its chats and messages stay for history and export. */
+  retire(accountId: string, id: string, at: Date): Promise<void>;
 }
 
 /** What the messenger answers when a channel is connected or reconnected. */
@@ -58,9 +66,22 @@ export interface ConnectDriver {
   renderQr(payload: string): Promise<string>;
   /** Checks a two-factor password of the account that scanned. */
   checkTwoFactor(input: { channelId: string; phone: string | null; code: string }): Promise<boolean>;
+  /** The page the user follows to authorize a business-API number (wapi). */
+  authorizationUrl(channelId: string): string;
 }
 
 export interface CredentialsCipher {
   seal(credentials: Record<string, unknown>): string;
   open(sealed: string): Record<string, unknown>;
+}
+
+/** What the channel use-cases work with. */
+export interface ChannelDeps {
+  store: Store;
+  clock: Clock;
+  rules: TransportRulesRegistry;
+  driver: ConnectDriver;
+  cipher: CredentialsCipher;
+  /** Billing plan shown in `tariff`. */
+  plan: string;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelState } from '../../../contract/channels.ts';
-import { legacyState, transition, transitions, type ChannelTrigger } from './state-machine.ts';
+import { legacyState, startingState, transition, transitions, type ChannelTrigger } from './state-machine.ts';
 
 const s = (status: ChannelState['status'], reason: string | null = null) => ({ status, reason }) as ChannelState;
 
@@ -33,6 +33,7 @@ describe('channel state machine', () => {
     ['payment_missed', active, unpaid],
     ['payment_received', unpaid, active],
     ['opened_elsewhere', active, s('disabled', 'openelsewhere')],
+    ['deleted', qr, s('disabled')],
   ];
 
   it.each(cases)('%s: %o → %o', (trigger, from, to) => {
@@ -62,6 +63,13 @@ describe('channel state machine', () => {
 
   it('reports an unchanged state when a trigger leads where the channel already is', () => {
     expect(transition(qr, 'qr_connect_started')).toEqual({ ok: true, state: qr, changed: false });
+  });
+
+  it('starts new channels in the state of the connection trigger', () => {
+    expect(startingState('qr_connect_started')).toEqual(qr);
+    expect(startingState('credentials_accepted')).toEqual(active);
+    expect(startingState('redirect_issued')).toEqual(initNoReason);
+    expect(() => startingState('qr_scanned')).toThrow();
   });
 
   it('derives the deprecated state from reason, else status', () => {

@@ -21,7 +21,8 @@ export type ChannelTrigger =
   | 'rejected' // the business-API number was rejected
   | 'payment_missed' // the channel is not paid
   | 'payment_received' // paid again
-  | 'opened_elsewhere'; // the account was authorized in another account of the service
+  | 'opened_elsewhere' // the account was authorized in another account of the service
+  | 'deleted'; // deleted with its history kept: off for good
 
 type StatePattern = { status: ChannelStatus; reason?: ChannelReason | null };
 
@@ -52,6 +53,7 @@ export const transitions: readonly TransitionRow[] = [
   { trigger: 'payment_missed', from: [{ status: 'active' }, { status: 'init' }], to: { status: 'disabled', reason: 'not_enough_money' } },
   { trigger: 'payment_received', from: [{ status: 'disabled', reason: 'not_enough_money' }], to: active },
   { trigger: 'opened_elsewhere', from: [{ status: 'active' }, { status: 'init' }], to: { status: 'disabled', reason: 'openelsewhere' } },
+  { trigger: 'deleted', from: 'any', to: { status: 'disabled', reason: null } },
 ];
 
 const matches = (state: ChannelState, pattern: StatePattern): boolean =>
@@ -68,3 +70,10 @@ export function transition(state: ChannelState, trigger: ChannelTrigger): Transi
 
 /** The deprecated `state` field: the reason when there is one, else the status. */
 export const legacyState = (state: ChannelState): string => state.reason ?? state.status;
+
+/** The state a connection trigger valid from any state leads to: where a new channel starts. */
+export function startingState(trigger: ChannelTrigger): ChannelState {
+  const row = transitions.find((r) => r.trigger === trigger && r.from === 'any');
+  if (!row) throw new Error(`${trigger} cannot start a channel`);
+  return row.to;
+}

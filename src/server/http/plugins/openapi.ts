@@ -36,7 +36,50 @@ export const openApiPlugin = fp(
         tags: [
           { name: 'accounts', description: 'Partner administration: child accounts and their tokens.' },
           { name: 'webhooks', description: 'Webhook subscriptions of an account.' },
+          {
+            name: 'channels',
+            description:
+              'Messenger accounts connected to the account. Status moves by a fixed table: `init` (reason `qr`, `sync`, ' +
+              '`wait_for_password`, or none while a wapi URL must be followed), `active`, `disabled` (reason `qridle`, ' +
+              '`foreignphone`, `unauthorized`, `blocked`, `rejected`, `not_enough_money`, `openelsewhere`, or none once deleted). ' +
+              'Every change is an event: `channel.create`, `channel.status_update`, `channel.qr_update`, `channel.waba_tier_update`, `channel.delete`.',
+          },
+          {
+            name: 'templates',
+            description:
+              'Business-API (wapi) message templates with their moderation status (APPROVED, PENDING, REJECTED, PAUSED, DISABLED) ' +
+              'and components. Only APPROVED templates can be sent (else 409 `TEMPLATE_NOT_APPROVED`); changes arrive as ' +
+              '`waba_template.status_update` `{template_id, status, timestamp}` (Unix seconds).',
+          },
+          {
+            name: 'exports',
+            description:
+              'Messages of a period as a CSV file (RFC 4180, UTF-8 with BOM), one row per message in time order, columns: message_id, ' +
+              'created_at, channel_id, transport, channel_name, chat_type, chat_id, contact_name, direction, status, reason, text, ' +
+              'attachment_url, attachment_name, template_id, crm_user_id, quoted_message_id, edited_at, deleted_at (instants in ' +
+              'ISO 8601 UTC). Deleted messages are included with deleted_at. Status: `pending` → `processing` → `done`; ' +
+              '`webhook_failed` while the `messages_dump.status_update` delivery is answered with an error. The link is signed and works for 24 hours.',
+          },
+          {
+            name: 'sandbox',
+            description:
+              'The simulated messenger network (TRANSPORT_MODE=sandbox, the default) acting as the other side: phones that scan ' +
+              'QR codes, the platform that blocks, rejects, revokes and bills. Authenticated by the client token; absent in live mode.',
+          },
           { name: 'health', description: 'Liveness and readiness probes.' },
+          {
+            name: 'embedding',
+            description:
+              'Iframe links for the chat and channel-connect frames, the origins allowed to embed them (frame-ancestors), and their sessions.',
+          },
+          { name: 'users', description: 'CRM users, shown as the authors of the messages they send. At most 100 per call.' },
+          { name: 'contacts', description: 'Contact names of chats, as the CRM knows them. At most 100 per call.' },
+          {
+            name: 'bff',
+            description:
+              'The frames\' own API under /bff: a link is exchanged for a session token (held in memory, sent as a bearer token ' +
+              'and in the socket.io handshake at /bff/socket.io), renewed while the frame is open. Rate limited per session.',
+          },
         ],
       },
     });

@@ -20,6 +20,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('pairing', 'jsonb')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
+    // A channel deleted with its history kept stays for its chats and the export, out of the API's sight.
+    .addColumn('deleted_at', 'timestamptz')
     .execute();
   await db.schema.createIndex('channels_account_idx').on('channels').columns(['account_id', 'created_at']).execute();
 

@@ -1,12 +1,18 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001_foundation.ts';
 import * as channels from './0002_channels.ts';
+import * as messages from './0003_messages.ts';
+import * as embedding from './0005_embedding.ts';
+import * as templatesExports from './0006_templates_exports.ts';
 import * as webhookDeliveries from './0004_webhook_deliveries.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_channels': channels,
+  '0003_messages': messages,
+  '0005_embedding': embedding,
+  '0006_templates_exports': templatesExports,
   '0004_webhook_deliveries': webhookDeliveries,
 };
 

@@ -40,20 +40,25 @@ const columns = (c: ChannelRecord) => ({
 });
 
 export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository {
+  const visible = () => db.selectFrom('channels').selectAll().where('deleted_at', 'is', null);
   return {
     async insert(c) {
       await db.insertInto('channels').values({ id: c.id, account_id: c.accountId, created_at: c.createdAt, ...columns(c) }).execute();
     },
     async get(accountId, id) {
-      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      const row = await visible().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
       return row && toRecord(row);
     },
-    async getById(id) {
-      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+    async getForUpdate(accountId, id) {
+      const row = await visible().where('id', '=', id).where('account_id', '=', accountId).forUpdate().executeTakeFirst();
+      return row && toRecord(row);
+    },
+    async getByIdForUpdate(id) {
+      const row = await visible().where('id', '=', id).forUpdate().executeTakeFirst();
       return row && toRecord(row);
     },
     async list(accountId) {
-      const rows = await db.selectFrom('channels').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
+      const rows = await visible().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
       return rows.map(toRecord);
     },
     async update(c) {
@@ -61,6 +66,9 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
     },
     async remove(accountId, id) {
       await db.deleteFrom('channels').where('id', '=', id).where('account_id', '=', accountId).execute();
+    },
+    async retire(accountId, id, at) {
+      await db.updateTable('channels').set({ deleted_at: at, updated_at: at }).where('id', '=', id).where('account_id', '=', accountId).execute();
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
 
-const toRecord = (r: Selectable<EventsTable>): EventRecord => ({
+export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   id: r.id,
   accountId: r.account_id,
   name: r.name,
@@ -10,6 +10,7 @@ const toRecord = (r: Selectable<EventsTable>): EventRecord => ({
   payload: r.payload,
   createdAt: r.created_at,
   dispatchedAt: r.dispatched_at,
+  position: Number(r.position),
 });
 
 export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
@@ -30,7 +31,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && toRecord(row);
+      return row && toEventRecord(row);
     },
     async markDispatched(id, at) {
       await db.updateTable('events').set({ dispatched_at: at }).where('id', '=', id).where('dispatched_at', 'is', null).execute();

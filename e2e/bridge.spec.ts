@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { bridgeProtocol } from '../src/contract/bridge.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The CRM page, a page of an origin the account did not allow, and a foreign page each live on an origin of
+ * their own: small local servers on other ports than the gateway's (a loopback page may frame a loopback one).
+ */
+let HOST = '';
+let NOT_ALLOWED_HOST = '';
+let FOREIGN = '';
+const pages = new Map<string, string>();
+const servers: Server[] = [];
+
+async function serve(): Promise<string> {
+  const server = createServer((req, res) => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const body = pages.get(`${origin}${req.url ?? '/'}`);
+    res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' }).end(body ?? 'not found');
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+test.beforeAll(async () => {
+  [HOST, NOT_ALLOWED_HOST, FOREIGN] = [await serve(), await serve(), await serve()];
+});
+test.afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+});
+
+interface Received {
+  origin: string;
+  data: { protocol?: string; type?: string; payload?: Record<string, unknown> };
+}
+
+async function chatLink(request: APIRequestContext, token: string): Promise<string> {
+  const auth = { authorization: `Bearer ${token}` };
+  const origins = await request.put('/v2/embedding/origins', { headers: auth, data: { origins: [HOST] } });
+  expect(origins.status()).toBe(200);
+  const link = await request.post('/v2/iframe-links/chats', {
+    headers: auth,
+    data: { user: { id: 'agent-1', name: 'Ann' }, scope: 'card', chats: [{ chat_type: 'telegram', chat_id: '42' }] },
+  });
+  expect(link.status()).toBe(201);
+  return ((await link.json()) as { data: { url: string } }).data.url;
+}
+
+/** A host page that records every message it receives, with the widget and a foreign page in frames. */
+function serveHost(origin: string, widgetUrl: string): void {
+  pages.set(
+    `${origin}/deal/7`,
+    `<!doctype html><title>CRM</title>
+      <script>window.received = []; addEventListener('message', (e) => window.received.push({ origin: e.origin, data: e.data }));</script>
+      <iframe id="widget" src="${widgetUrl}" width="600" height="400"></iframe>
+      <iframe id="foreign" src="${FOREIGN}/frame" width="100" height="100"></iframe>`,
+  );
+  pages.set(
+    `${FOREIGN}/frame`,
+    `<!doctype html><title>foreign</title><script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>`,
+  );
+}
+
+const received = (page: Page) => page.evaluate(() => (window as unknown as { received: Received[] }).received);
+
+test.describe('host bridge', () => {
+  test('talks to its host by exact origin and ignores a foreign page', async ({ page, request, token, baseURL }) => {
+    const widgetOrigin = new URL(baseURL!).origin;
+    serveHost(HOST, await chatLink(request, token));
+    await page.goto(`${HOST}/deal/7`);
+
+    // The frame says it is ready, from the gateway's origin, in the typed protocol.
+    await expect.poll(async () => (await received(page)).find((m) => m.data.type === 'ready')).toEqual({
+      origin: widgetOrigin,
+      data: { protocol: bridgeProtocol, type: 'ready', payload: { kind: 'chats', user_id: 'agent-1' } },
+    });
+
+    // A foreign page asks the widget to open the chat; then the host does.
+    const foreign = page.frame({ url: `${FOREIGN}/frame` })!;
+    await foreign.evaluate((protocol) => {
+      window.parent.frames[0]!.postMessage({ protocol, type: 'open_chat', payload: { channel_id: 'from-foreign', chat_type: 'telegram', chat_id: '42' } }, '*');
+    }, bridgeProtocol);
+    await page.evaluate(
+      ({ protocol, target }) => {
+        const frame = document.querySelector<HTMLIFrameElement>('#widget')!.contentWindow!;
+        frame.postMessage({ protocol, type: 'open_chat', payload: { channel_id: 'from-host', chat_type: 'telegram', chat_id: '42' } }, target);
+      },
+      { protocol: bridgeProtocol, target: widgetOrigin },
+    );
+
+    await expect.poll(async () => (await received(page)).filter((m) => m.data.type === 'chat_opened')).toHaveLength(1);
+    const opened = (await received(page)).filter((m) => m.data.type === 'chat_opened');
+    expect(opened[0]).toEqual({
+      origin: widgetOrigin,
+      data: { protocol: bridgeProtocol, type: 'chat_opened', payload: { channel_id: 'from-host', chat_type: 'telegram', chat_id: '42' } },
+    });
+    // Nothing the widget says reaches the foreign page.
+    expect(await foreign.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
+    // The link left the address bar of the frame once it was read.
+    const widget = page.frame({ url: (u) => u.pathname === '/embed/chats' })!;
+    expect(new URL(widget.url()).searchParams.has('link')).toBe(false);
+  });
+
+  test('is not rendered inside a page of an origin the account did not allow', async ({ page, request, token }) => {
+    serveHost(NOT_ALLOWED_HOST, await chatLink(request, token));
+    const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
+    await page.goto(`${NOT_ALLOWED_HOST}/deal/7`);
+    // The browser enforces the account's origins (only HOST is allowed) and refuses to render the frame.
+    expect((await blocked).text()).toContain(`frame-ancestors ${HOST}`);
+    expect(await received(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The realtime stream of the frame: socket.io at `realtimePath`, authenticated by the session token in the
+ * handshake. Every event carries its position in the account's stream; a client that reconnects sends the
+ * last position it saw and gets what it missed (`caught_up`), or `resync` when it is too far behind and must
+ * refetch. Events may arrive twice (after a reconnect, or a retried dispatch): clients drop repeats by `id`.
+ */
+import type { ChannelStatus, ChatType, Tier } from './channels.ts';
+
+export const realtimePath = '/bff/socket.io';
+
+/** The events pushed to frames: the account's stream, filtered by what the session may see. */
+export const streamEventNames = [
+  'message.add',
+  'message.status_update',
+  'message.edit',
+  'message.delete',
+  'chat.unanswered_update',
+  'channel.status_update',
+  'channel.create',
+  'channel.delete',
+  'channel.qr_update',
+  'channel.waba_tier_update',
+  'waba_template.status_update',
+  'group_chat.update',
+  'group_chat.memberships_update',
+] as const;
+export type StreamEventName = (typeof streamEventNames)[number];
+
+/** Which chat an event is about. Chat events carry it at the top level or, for message.add, in `recipient`. */
+export interface ChatOfEvent {
+  channel_id?: string;
+  chat_type?: ChatType;
+  chat_id?: string | null;
+}
+
+interface Recipient {
+  chat_type: ChatType;
+  chat_id?: string | null;
+  username?: string | null;
+  phone?: string | null;
+  name?: string | null;
+}
+
+interface AttachmentPayload {
+  url: string;
+  name?: string;
+  mimetype?: string;
+  size?: number;
+  sha1?: string;
+}
+
+/** Payloads as the interface defines them (webhook `data` elements); extra fields may be present. */
+export interface StreamEventPayloads {
+  'message.add': ChatOfEvent & {
+    message_id: string;
+    channel_id: string;
+    direction: 'inbound' | 'outbound';
+    quoted_message_id?: string | null;
+    timestamp: number;
+    crm_user_id?: string | null;
+    status: string;
+    recipient: Recipient;
+    text?: string;
+    attachment?: AttachmentPayload;
+    template?: { id: string; values?: string[]; buttons?: { text: string; payload: string }[] };
+  };
+  'message.status_update': ChatOfEvent & {
+    message_id: string | null;
+    request_id: string | null;
+    status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed';
+    reason: string | null;
+  };
+  'message.edit': ChatOfEvent & {
+    message_id: string;
+    crm_user_id: string | null;
+    timestamp: number;
+    text?: string;
+    old_text?: string;
+    attachment?: AttachmentPayload;
+    old_attachment?: AttachmentPayload;
+  };
+  'message.delete': ChatOfEvent & { message_id: string; crm_user_id: string | null; timestamp: number };
+  /** The unanswered counter of one chat changed; the frame sums them for the host's badge. */
+  'chat.unanswered_update': Required<ChatOfEvent> & { unanswered_count: number };
+  'channel.status_update': { channel_id: string; status: ChannelStatus; reason: string | null };
+  'channel.create': { channel_id: string; timestamp: number };
+  'channel.delete': { channel_id: string; timestamp: number };
+  'channel.qr_update': { channel_id: string; qr_code: string; platform: string };
+  'channel.waba_tier_update': { channel_id: string; tier: Tier };
+  'waba_template.status_update': { template_id: string; status: string; timestamp: number };
+  'group_chat.update': { group_id: string; name: string | null; avatar_url: string | null };
+  'group_chat.memberships_update': { group_id: string; members: unknown[] };
+}
+
+/** One event of the stream. `position` orders the account's events; it is what a reconnecting client sends back. */
+export type StreamEvent = {
+  [N in StreamEventName]: { id: string; position: number; name: N; payload: StreamEventPayloads[N]; created_at: string };
+}[StreamEventName];
+
+/** What a (re)connecting client missed, oldest first; afterwards its position is `position`. */
+export interface CaughtUp {
+  events: StreamEvent[];
+  position: number;
+}
+
+/** The client is too far behind (or its position is unknown): refetch over HTTP, then continue from `position`. */
+export interface Resync {
+  reason: 'too_far_behind' | 'unknown_position';
+  position: number;
+}
+
+export interface SessionEnded {
+  reason: 'revoked' | 'expired';
+}
+
+/** The handshake: `io(origin, { path: realtimePath, auth: { token, after } })`. */
+export interface HandshakeAuth {
+  token: string;
+  /** The last position seen; absent on the first connection. */
+  after?: number;
+}
+
+export interface ServerToClientEvents {
+  event: (event: StreamEvent) => void;
+  caught_up: (batch: CaughtUp) => void;
+  resync: (signal: Resync) => void;
+  session_ended: (info: SessionEnded) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Asks again for what came after `after` (answered by `caught_up` or `resync`). */
+  catch_up: (after: number) => void;
+}
+
+/** Why a handshake was refused (`connect_error` message). */
+export const realtimeErrors = { unauthorized: 'UNAUTHORIZED' } as const;

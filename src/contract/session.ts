@@ -1,0 +1,60 @@
+import { Type, type Static } from 'typebox';
+import { Channel } from './channel-api.ts';
+import { TransportCapabilities, TransportSchema } from './channels.ts';
+import { ActiveChat, ChatRef, EmbedOptions } from './iframe-links.ts';
+
+/** The frame's API (/bff): a session is what an iframe link is exchanged for, held in memory by the frame. */
+
+export const ExchangeLinkBody = Type.Object(
+  { link: Type.String({ minLength: 1, maxLength: 16_384, description: 'The `link` parameter of the iframe URL.' }) },
+  { additionalProperties: false },
+);
+
+export const SessionToken = Type.Object({
+  token: Type.String({ description: 'Send as `Authorization: Bearer <token>` and in the socket.io handshake `auth.token`.' }),
+  expires_at: Type.String({ format: 'date-time', description: 'Renew before this time with POST /bff/session/renew.' }),
+});
+export type SessionToken = Static<typeof SessionToken>;
+
+export const SessionRenewed = Type.Object({ expires_at: Type.String({ format: 'date-time' }) });
+
+export const SessionKind = Type.Enum(['chats', 'channels'], { description: 'chats: the chat frame. channels: the connect frame.' });
+export type SessionKind = Static<typeof SessionKind>;
+
+/** Who the frame is and what it may touch. */
+export const SessionInfo = Type.Object({
+  kind: SessionKind,
+  account_id: Type.String({ format: 'uuid' }),
+  user: Type.Union([Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  scope: Type.Union([Type.Enum(['global', 'card']), Type.Null()], { description: 'null for a channels session.' }),
+  chats: Type.Array(ChatRef, { description: 'The chats of a card session; empty otherwise.' }),
+  active_chat: Type.Union([ActiveChat, Type.Null()]),
+  transport: Type.Union([TransportSchema, Type.Null()], { description: 'Channels session: the transport to preselect.' }),
+  channel_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Channels session: the channel to reconnect.' }),
+  options: EmbedOptions,
+  allowed_origins: Type.Array(Type.String(), { description: 'Origins that may frame the widget; the bridge talks only to one of them.' }),
+  expires_at: Type.String({ format: 'date-time' }),
+});
+export type SessionInfo = Static<typeof SessionInfo>;
+
+/** A channel as the frame sees it: its state and what its transport can do (never credentials or billing). */
+export const BffChannel = Type.Object({
+  channel_id: Channel.properties.channel_id,
+  transport: Channel.properties.transport,
+  status: Channel.properties.status,
+  reason: Channel.properties.reason,
+  name: Channel.properties.name,
+  phone: Channel.properties.phone,
+  username: Channel.properties.username,
+  url: Channel.properties.url,
+  capabilities: TransportCapabilities,
+});
+export type BffChannel = Static<typeof BffChannel>;
+
+/** A transport the connect frame can offer. */
+export const BffTransport = Type.Object({
+  transport: TransportSchema,
+  creatable: Type.Boolean({ description: 'False for transports that connect only through their own flow in this frame (VK).' }),
+  capabilities: TransportCapabilities,
+});
+export type BffTransport = Static<typeof BffTransport>;

@@ -1,0 +1,16 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TransportRulesRegistry } from '../core/channels/transport-rules.ts';
+import type { EmbeddingDeps } from '../core/embedding/ports.ts';
+import type { MessageDeps } from '../core/messages/ports.ts';
+
+/** Counts a request against a key's window and answers 429 past it (the composition passes the gateway's limiter). */
+export type SessionLimiter = (key: string, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export interface BffDeps extends EmbeddingDeps {
+  rules: TransportRulesRegistry;
+  limit: SessionLimiter;
+  /** The message use-cases /v2 uses too. */
+  messages: MessageDeps;
+  /** The built widget; its index.html is the frame page. */
+  widgetDir: string | null;
+}

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../core/errors.ts';
+import { authenticateSession } from '../core/embedding/sessions.ts';
+import type { BffDeps } from './deps.ts';
+import './guards.ts';
+import { channelRoutes } from './routes/channels.ts';
+import { messageRoutes } from './routes/messages.ts';
+import { nameRoutes } from './routes/names.ts';
+import { sessionRoutes } from './routes/session.ts';
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+/**
+ * The frames' API (mounted at /bff). Every route but the link exchange needs `Authorization: Bearer <session
+ * token>`; each session has its own rate-limit window. Routes are thin: they check the session's scope with
+ * the guards and call the same core use-cases as /v2. One file per resource under routes/.
+ */
+export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
+  app.decorateRequest('embedSession', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.session === false) return;
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const session = token ? await authenticateSession(deps, token) : null;
+    if (!session) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
+    request.embedSession = session;
+    await deps.limit(`bff:${session.id}`, request, reply);
+  });
+  // Session-scoped answers must never be cached by a browser or a proxy.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  await app.register(sessionRoutes, deps);
+  await app.register(channelRoutes, deps);
+  await app.register(nameRoutes, deps);
+  await app.register(messageRoutes, deps);
+};

@@ -1,0 +1,140 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import {
+  realtimeErrors,
+  realtimePath,
+  type ClientToServerEvents,
+  type HandshakeAuth,
+  type ServerToClientEvents,
+} from '../../../contract/realtime.ts';
+import { catchUp, isStreamed, toStreamEvent } from '../../core/embedding/catch-up.ts';
+import type { EmbedSessionRecord, LiveSessions } from '../../core/embedding/ports.ts';
+import { chatOfEvent } from '../../core/embedding/event-chat.ts';
+import { eventAudiences, sessionAudience, sessionAudiences } from '../../core/embedding/scope.ts';
+import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
+import type { EventSink } from '../../core/events/dispatch-event.ts';
+import type { Clock, Store } from '../../core/ports.ts';
+
+interface SocketData {
+  session: EmbedSessionRecord;
+}
+
+type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type FrameSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface RealtimeHubDeps {
+  store: Store;
+  clock: Clock;
+  /** With Redis, every gateway process reaches every connected frame (socket.io's Redis adapter). */
+  redisUrl: string | null;
+  log: { warn(obj: object, msg: string): void };
+  /** How often connections are checked for sessions that expired without renewal. */
+  sweepIntervalMs?: number;
+}
+
+/** The socket.io side of the frames: a sink of the event stream, and the end of revoked sessions. */
+export interface RealtimeHub extends EventSink, LiveSessions {
+  /** Serves socket.io on the gateway's HTTP server, at /bff/socket.io. */
+  attach(server: HttpServer): void;
+  /** Ends this process's connections whose session expired (a renewal in the meantime keeps them). */
+  sweep(): Promise<void>;
+  /** Disconnects every frame and lets go of Redis; call before the HTTP server closes. */
+  close(): Promise<void>;
+}
+
+/**
+ * Frames join audiences (socket.io rooms) named by their session's scope; each event is emitted to the
+ * audiences that may see it, so a frame never receives what its session may not see, and with the Redis
+ * adapter the emit reaches frames connected to any process. A (re)connecting frame names the last position
+ * it saw and first gets what it missed, or a resync signal.
+ */
+export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
+  const io: Io = new Server({ path: realtimePath, serveClient: false });
+  const redis = deps.redisUrl ? new Redis(deps.redisUrl, { maxRetriesPerRequest: 1 }) : null;
+  const redisSub = redis?.duplicate() ?? null;
+  for (const client of [redis, redisSub]) client?.on('error', (err) => deps.log.warn({ err }, 'realtime fan-out: Redis error'));
+  if (redis && redisSub) io.adapter(createAdapter(redis, redisSub));
+
+  const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
+    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after);
+    if (result.kind === 'caught_up') socket.emit('caught_up', { events: result.events, position: result.position });
+    else socket.emit('resync', { reason: result.reason, position: result.position });
+  };
+  const positionOf = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : Number(value));
+
+  io.use((socket, next) => {
+    const auth = socket.handshake.auth as Partial<HandshakeAuth>;
+    authenticateSession(deps, auth.token).then(
+      (session) => {
+        if (!session) return next(Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } }));
+        socket.data.session = session;
+        next();
+      },
+      (err: Error) => next(err),
+    );
+  });
+
+  io.on('connection', (socket) => {
+    socket.on('catch_up', (after) => {
+      sendCatchUp(socket, positionOf(after)).catch((err: unknown) => deps.log.warn({ err }, 'realtime catch-up failed'));
+    });
+    // Joined before the catch-up is read, so nothing recorded in between is missed (repeats are dropped by id).
+    Promise.resolve(socket.join(sessionAudiences(socket.data.session)))
+      .then(() => sendCatchUp(socket, positionOf((socket.handshake.auth as Partial<HandshakeAuth>).after)))
+      .catch((err: unknown) => {
+        deps.log.warn({ err }, 'realtime connection setup failed');
+        socket.disconnect(true);
+      });
+  });
+
+  let sweeping: NodeJS.Timeout | null = setInterval(() => {
+    hub.sweep().catch((err: unknown) => deps.log.warn({ err }, 'realtime session sweep failed'));
+  }, deps.sweepIntervalMs ?? 30_000);
+  sweeping.unref();
+
+  const hub: RealtimeHub = {
+    name: 'realtime',
+    async consume(event) {
+      if (!isStreamed(event.name)) return;
+      const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event));
+      if (audiences.length === 0) return;
+      const stored = event.position === undefined ? await deps.store.events.get(event.id) : event;
+      if (stored) io.to(audiences).emit('event', toStreamEvent(stored));
+    },
+    async end(sessionIds) {
+      if (sessionIds.length === 0) return;
+      const audiences = sessionIds.map(sessionAudience);
+      io.to(audiences).emit('session_ended', { reason: 'revoked' });
+      // A server-side disconnect: the client does not reconnect by itself.
+      io.in(audiences).disconnectSockets(false);
+    },
+    attach(server) {
+      io.attach(server);
+    },
+    async sweep() {
+      const now = deps.clock.now();
+      for (const socket of io.of('/').sockets.values()) {
+        if (socket.data.session.expiresAt > now) continue;
+        const fresh = await reloadSession(deps, socket.data.session.id);
+        if (fresh) {
+          socket.data.session = fresh;
+        } else {
+          socket.emit('session_ended', { reason: 'expired' });
+          socket.disconnect(false);
+        }
+      }
+    },
+    async close() {
+      if (sweeping) clearInterval(sweeping);
+      sweeping = null;
+      io.local.disconnectSockets(true);
+      // Not io.close(): it would also close the HTTP server, which Fastify closes itself.
+      await io.of('/').adapter.close();
+      (io.engine as { close?: () => void } | undefined)?.close?.();
+      await Promise.all([redis, redisSub].map((c) => c?.quit().catch(() => c.disconnect())));
+    },
+  };
+  return hub;
+}

@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Envelope } from '../../../contract/envelope.ts';
+import { EditMessageBody, MessageIdParams, MessageRef, SendMessageBody, SendMessageResult } from '../../../contract/messages.ts';
+import type { EmbedSessionRecord } from '../../core/embedding/ports.ts';
+import { chatInScope } from '../../core/embedding/scope.ts';
+import { AppError } from '../../core/errors.ts';
+import { acceptMessage } from '../../core/messages/accept-message.ts';
+import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
+import type { BffDeps } from '../deps.ts';
+import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
+import { ok, sessionErrors } from '../reply.ts';
+
+/** The frame writes as its CRM user: the author is the session's, never one the frame names. */
+const FrameSendBody = Type.Omit(SendMessageBody, ['crm_user_id'], { additionalProperties: false });
+const FrameEditBody = Type.Omit(EditMessageBody, ['crm_user_id'], { additionalProperties: false });
+
+/**
+ * Sending (with a quote), editing and deleting from the chat frame: the same use-cases as /v2/messages, within
+ * the session's chats. A message of a chat outside a card session is reported as not found.
+ */
+export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
+  const tags = ['bff'];
+
+  const assertMessageInScope = async (session: EmbedSessionRecord, messageId: string) => {
+    assertChatsSession(session);
+    const message = await deps.store.messages.get(session.accountId, messageId);
+    const chat = message && (await deps.store.chats.get(session.accountId, message.chatRef));
+    if (!chat || !chatInScope(session, { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone })) {
+      throw new AppError('MESSAGE_NOT_FOUND', 'Message not found');
+    }
+  };
+
+  app.post(
+    '/messages',
+    {
+      schema: {
+        tags,
+        summary: 'Send a message (optionally quoting one) as the session user',
+        body: FrameSendBody,
+        response: { 201: Envelope(SendMessageResult), ...sessionErrors },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const { recipient, channel_id: channelId } = request.body;
+      // A card may name a chat by username or phone while the frame names it by chat_id: the stored chat joins them.
+      const known = recipient.chat_id ? await deps.store.chats.findByMessengerId(channelId, recipient.chat_type, recipient.chat_id) : undefined;
+      const stored = known?.accountId === session.accountId ? { username: known.username, phone: known.phone } : {};
+      assertChatInScope(session, { ...stored, ...recipient });
+      if (request.body.quoted_message_id) await assertMessageInScope(session, request.body.quoted_message_id);
+      const body = { ...request.body, ...(session.user ? { crm_user_id: session.user.id } : {}) };
+      return reply.code(201).send(ok(deps.clock, await acceptMessage(deps.messages, session.accountId, body)));
+    },
+  );
+
+  app.patch(
+    '/messages/:message_id',
+    {
+      schema: { tags, summary: 'Edit a message', params: MessageIdParams, body: FrameEditBody, response: { 200: Envelope(MessageRef), ...sessionErrors } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      await assertMessageInScope(session, request.params.message_id);
+      const body = { ...request.body, ...(session.user ? { crm_user_id: session.user.id } : {}) };
+      return ok(deps.clock, await editMessage(deps.messages, session.accountId, request.params.message_id, body));
+    },
+  );
+
+  app.delete(
+    '/messages/:message_id',
+    { schema: { tags, summary: 'Delete a message', params: MessageIdParams, response: { 200: Envelope(MessageRef), ...sessionErrors } } },
+    async (request) => {
+      const session = sessionOf(request);
+      await assertMessageInScope(session, request.params.message_id);
+      return ok(deps.clock, await deleteMessage(deps.messages, session.accountId, request.params.message_id));
+    },
+  );
+};

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiTransport, Channel, ChannelCreated } from '../../../contract/channel-api.ts';
+import { validationError } from '../errors.ts';
+import type { TransactionScope } from '../ports.ts';
+import { channelLifecycleEvent, channelStatusEvent } from './channel-events.ts';
+import { applyTrigger, channelNotFound, issueQr, withChannel, wrongStatus } from './channel-steps.ts';
+import { toChannel } from './channel-view.ts';
+import { assertCredentials } from './credentials.ts';
+import type { ChannelDeps, ChannelRecord, ConnectOutcome } from './ports.ts';
+import { startingState, type ChannelTrigger } from './state-machine.ts';
+
+type Accepted = Exclude<ConnectOutcome, { kind: 'refused' }>;
+
+const triggerOf = (outcome: Accepted): ChannelTrigger =>
+  ({ qr: 'qr_connect_started', ready: 'credentials_accepted', redirect: 'redirect_issued' } as const)[outcome.kind];
+
+/**
+ * Asks the messenger whether it accepts the credentials. Runs before any transaction opens: the driver does
+ * its own I/O, and a refusal must leave nothing stored.
+ */
+async function askMessenger(deps: ChannelDeps, channelId: string, transport: ApiTransport, credentials: Record<string, unknown>): Promise<Accepted> {
+  assertCredentials(transport, credentials);
+  const outcome = await deps.driver.connect({ channelId, transport, credentials });
+  if (outcome.kind === 'refused') {
+    throw validationError([{ field: `credentials.${outcome.field}`, message: outcome.message }], 'The messenger refused the credentials');
+  }
+  return outcome;
+}
+
+const sealed = (deps: ChannelDeps, credentials: Record<string, unknown>): string | null =>
+  Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
+
+/** What follows an accepted connection: a first QR, or nothing more to do. */
+async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord, outcome: Accepted): Promise<ChannelRecord> {
+  if (outcome.kind !== 'qr') return channel;
+  return issueQr(tx, deps, channel, { shown: 1, issuedAt: deps.clock.now() });
+}
+
+function profileChanges(outcome: Accepted): Partial<ChannelRecord> {
+  if (outcome.kind === 'ready') return { ...outcome.profile, authUrl: null };
+  if (outcome.kind === 'redirect') return { authUrl: outcome.url };
+  return { authUrl: null };
+}
+
+/** POST /v2/channels: the channel, its `channel.create` and first status, and (for QR transports) its first QR. */
+export async function createChannel(
+  deps: ChannelDeps,
+  accountId: string,
+  input: { transport: ApiTransport; credentials: Record<string, unknown> },
+): Promise<ChannelCreated[]> {
+  const id = randomUUID();
+  const outcome = await askMessenger(deps, id, input.transport, input.credentials);
+  const now = deps.clock.now();
+  const channel: ChannelRecord = {
+    id,
+    accountId,
+    transport: input.transport,
+    state: startingState(triggerOf(outcome)),
+    phone: null,
+    username: null,
+    messengerId: null,
+    name: null,
+    authUrl: null,
+    tier: null,
+    paid: true,
+    credentials: sealed(deps, input.credentials),
+    qr: null,
+    pairing: null,
+    createdAt: now,
+    updatedAt: now,
+    ...profileChanges(outcome),
+  };
+  const created = await deps.store.transaction(async (tx) => {
+    await tx.channels.insert(channel);
+    await channelLifecycleEvent(tx, deps.clock, channel, 'channel.create');
+    await channelStatusEvent(tx, deps.clock, channel);
+    return afterAccepted(tx, deps, channel, outcome);
+  });
+  return [{ channel_id: created.id, transport: created.transport, ...(created.authUrl ? { url: created.authUrl } : {}) }];
+}
+
+/** POST /v2/channels/{id}/reinit: connects an added channel again, whatever its status. */
+export async function reinitChannel(
+  deps: ChannelDeps,
+  accountId: string,
+  channelId: string,
+  credentials: Record<string, unknown>,
+): Promise<Channel[]> {
+  const existing = await deps.store.channels.get(accountId, channelId);
+  if (!existing) throw channelNotFound(channelId);
+  if (existing.transport === 'vk') throw wrongStatus(existing, 'VK channels are reconnected through the channels iframe');
+  if (!existing.paid) throw wrongStatus(existing, 'Channel is not paid');
+  const outcome = await askMessenger(deps, channelId, existing.transport, credentials);
+  return withChannel(deps, accountId, channelId, async (tx, channel) => {
+    const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
+      credentials: sealed(deps, credentials),
+      qr: null,
+      pairing: null,
+      ...profileChanges(outcome),
+    });
+    return [toChannel(await afterAccepted(tx, deps, reconnecting, outcome), deps)];
+  });
+}

@@ -1,0 +1,21 @@
+import type { ChatType } from '../../../contract/channels.ts';
+
+/** How a contact is keyed: its chat type and one identifier. */
+export interface ContactKeyRecord {
+  chatType: ChatType;
+  kind: 'chat_id' | 'username' | 'phone';
+  value: string;
+}
+
+export interface ContactRecord extends ContactKeyRecord {
+  name: string;
+}
+
+/** Contact names of each account, as the CRM knows them. */
+export interface ContactRepository {
+  upsert(accountId: string, contacts: ContactRecord[], at: Date): Promise<void>;
+  find(accountId: string, keys: ContactKeyRecord[]): Promise<ContactRecord[]>;
+  /** In key order, after `after` when given. */
+  list(accountId: string, page: { chatType?: ChatType | undefined; after?: ContactKeyRecord | undefined; limit: number }): Promise<ContactRecord[]>;
+  remove(accountId: string, keys: ContactKeyRecord[]): Promise<void>;
+}

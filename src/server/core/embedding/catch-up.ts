@@ -1,0 +1,50 @@
+import { streamEventNames, type CaughtUp, type Resync, type StreamEvent } from '../../../contract/realtime.ts';
+import type { EventRecord } from '../ports.ts';
+import { embeddingPolicy } from './policy.ts';
+import type { ChatRepository } from '../messages/ports.ts';
+import { chatOfEvent } from './event-chat.ts';
+import type { ChatIdentity } from './scope.ts';
+import type { EmbedSessionRecord, EventLogRepository } from './ports.ts';
+import { visibleTo } from './scope.ts';
+
+const STREAMED: ReadonlySet<string> = new Set(streamEventNames);
+
+/** Whether the realtime stream carries events of this name at all. */
+export const isStreamed = (name: string): boolean => STREAMED.has(name);
+
+/** An event as frames receive it. Events read back from the store always carry their position. */
+export function toStreamEvent(event: EventRecord): StreamEvent {
+  if (event.position === undefined) throw new Error(`event ${event.id} has no stream position`);
+  return { id: event.id, position: event.position, name: event.name, payload: event.payload, created_at: event.createdAt.toISOString() } as StreamEvent;
+}
+
+/**
+ * What a (re)connecting frame missed since `after`, filtered by what its session may see, or a resync signal
+ * when that is more than the replay limit or `after` is not a position of the account's stream. Without
+ * `after` (a first connection) it only tells the current position.
+ */
+export async function catchUp(
+  deps: { eventLog: EventLogRepository; chats: Pick<ChatRepository, 'get'> },
+  session: EmbedSessionRecord,
+  after: number | undefined,
+): Promise<({ kind: 'caught_up' } & CaughtUp) | ({ kind: 'resync' } & Resync)> {
+  const head = await deps.eventLog.head(session.accountId);
+  if (after === undefined) return { kind: 'caught_up', events: [], position: head };
+  if (!Number.isSafeInteger(after) || after < 0 || after > head) return { kind: 'resync', reason: 'unknown_position', position: head };
+  let overlapFrom = new Date(0);
+  if (after > 0) {
+    const anchor = await deps.eventLog.at(session.accountId, after);
+    if (!anchor) return { kind: 'resync', reason: 'unknown_position', position: head };
+    overlapFrom = new Date(anchor.createdAt.getTime() - embeddingPolicy.replayOverlapSeconds * 1000);
+  }
+  const limit = embeddingPolicy.replayLimit;
+  const missed = await deps.eventLog.since(session.accountId, { after, overlapFrom, limit: limit + 1 });
+  if (missed.length > limit) return { kind: 'resync', reason: 'too_far_behind', position: head };
+  const chats = new Map<string, ChatIdentity | null>();
+  const events: StreamEvent[] = [];
+  for (const e of missed) {
+    if (isStreamed(e.name) && visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) events.push(toStreamEvent(e));
+  }
+  const position = Math.max(head, ...missed.map((e) => e.position ?? 0));
+  return { kind: 'caught_up', events, position };
+}

@@ -1,0 +1,27 @@
+import type { ChatRepository } from '../messages/ports.ts';
+import type { EventRecord } from '../ports.ts';
+import { chatOfPayload, isChatEvent, type ChatIdentity } from './scope.ts';
+
+const CHAT_KEY = /^chat:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * The chat a chat event is about. message.add names it in `recipient`; status, edit and delete events name
+ * only the message, so their chat is found through the ordering key (`chat:<chat id>`). Lookups are cached
+ * in `cache` for a batch of events.
+ */
+export async function chatOfEvent(
+  chats: Pick<ChatRepository, 'get'>,
+  event: Pick<EventRecord, 'accountId' | 'name' | 'payload' | 'orderingKey'>,
+  cache: Map<string, ChatIdentity | null> = new Map(),
+): Promise<ChatIdentity | null> {
+  if (!isChatEvent(event.name)) return null;
+  const named = chatOfPayload(event.payload);
+  if (named) return named;
+  const ref = CHAT_KEY.exec(event.orderingKey ?? '')?.[1];
+  if (!ref) return null;
+  if (!cache.has(ref)) {
+    const chat = await chats.get(event.accountId, ref);
+    cache.set(ref, chat ? { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone } : null);
+  }
+  return cache.get(ref) ?? null;
+}

@@ -1,0 +1,69 @@
+import type { Transport } from '../../../contract/channels.ts';
+import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
+import type { SessionKind } from '../../../contract/session.ts';
+import type { Clock, EventRecord, Store } from '../ports.ts';
+import type { LinkSigner } from './link-token.ts';
+
+/** A frame's session: what a link was exchanged for. Only the hash of its secret is stored. */
+export interface EmbedSessionRecord {
+  id: string;
+  accountId: string;
+  kind: SessionKind;
+  secretHash: string;
+  /** The link's id: a link is exchanged once. */
+  linkId: string;
+  user: { id: string; name: string | null } | null;
+  /** chats sessions: global or card; null for channels sessions. */
+  scope: 'global' | 'card' | null;
+  /** The chats a card session may touch. */
+  chats: ChatRef[];
+  activeChat: ActiveChat | null;
+  transport: Transport | null;
+  channelId: string | null;
+  options: EmbedOptions;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Renewals never extend a session past this. */
+  maxExpiresAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface EmbedSessionRepository {
+  /** False when a session for the same link exists already (the link was used). */
+  insert(session: EmbedSessionRecord): Promise<boolean>;
+  get(id: string): Promise<EmbedSessionRecord | undefined>;
+  extend(id: string, expiresAt: Date): Promise<void>;
+  revoke(id: string, at: Date): Promise<void>;
+  /** Revokes the open sessions of the account (of one CRM user when given); returns their ids. */
+  revokeOpen(accountId: string, filter: { userId?: string | undefined }, at: Date): Promise<string[]>;
+  /** Forgets sessions that ended before `before` (their links have long expired). */
+  purgeEndedBefore(before: Date): Promise<void>;
+}
+
+export interface EmbeddingOriginRepository {
+  list(accountId: string): Promise<string[]>;
+  replace(accountId: string, origins: string[], at: Date): Promise<void>;
+}
+
+/** The event table read as an ordered stream, for the realtime catch-up. */
+export interface EventLogRepository {
+  /** The position of the account's newest event, 0 when it has none. */
+  head(accountId: string): Promise<number>;
+  at(accountId: string, position: number): Promise<EventRecord | undefined>;
+  /** Events after `after`, and those recorded since `overlapFrom` (a commit may land after a later position), oldest first. */
+  since(accountId: string, query: { after: number; overlapFrom: Date; limit: number }): Promise<EventRecord[]>;
+}
+
+/** The realtime side of sessions: ends the live connections of sessions that were revoked. */
+export interface LiveSessions {
+  end(sessionIds: string[]): Promise<void>;
+}
+
+export interface EmbeddingDeps {
+  store: Store;
+  clock: Clock;
+  links: LinkSigner;
+  /** Base of the URLs handed out (PUBLIC_URL). */
+  publicUrl: string;
+  live: LiveSessions;
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { FieldError } from '../../../contract/errors.ts';
+import { CONTENT_CONFLICT, type SendMessageBody, type SendMessageResult } from '../../../contract/messages.ts';
+import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
+import { validationError } from '../errors.ts';
+import type { TransactionScope } from '../ports.ts';
+import { resolveTemplateForSend } from '../templates/resolve-template.ts';
+import { normalizeKeyboard } from './keyboards.ts';
+import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import { checkRecipient, type CheckedRecipient } from './recipient.ts';
+
+const CONTENT_FIELDS = ['text', 'attachment', 'template'] as const;
+
+/** Exactly one of text, attachment, template; the interface's own words when there are more. */
+function assertOneContent(body: SendMessageBody): void {
+  const present = CONTENT_FIELDS.filter((f) => body[f] !== undefined);
+  if (present.length === 1) return;
+  if (present.length === 0) throw validationError([{ field: 'text', message: 'one of text, attachment or template is required' }]);
+  throw validationError(
+    present.map((field): FieldError => ({ field, message: 'only one of text, attachment or template may be given' })),
+    CONTENT_CONFLICT,
+  );
+}
+
+/** The chat a send goes to: known by the messenger's id, or still waiting for a username or phone to resolve. */
+async function chatFor(tx: TransactionScope, deps: MessageDeps, accountId: string, channelId: string, to: CheckedRecipient): Promise<ChatRecord> {
+  const known = to.chatId !== null
+    ? await tx.chats.findByMessengerId(channelId, to.chatType, to.chatId)
+    : await tx.chats.findPending(channelId, to.chatType, to.username !== null ? { username: to.username } : { phone: to.phone ?? '' });
+  if (known) return known;
+  const chat: ChatRecord = {
+    id: randomUUID(),
+    accountId,
+    channelId,
+    chatType: to.chatType,
+    chatId: to.chatId,
+    username: to.username,
+    phone: to.phone,
+    name: to.name,
+    unanswered: 0,
+    lastMessageAt: null,
+    createdAt: deps.clock.now(),
+  };
+  await tx.chats.insert(chat);
+  return chat;
+}
+
+/**
+ * POST /v2/messages. Checks what the request itself breaks, then commits the message (`accepted`) and its send
+ * job together: once this returns, the message will reach a final status even across crashes.
+ */
+export async function acceptMessage(deps: MessageDeps, accountId: string, body: SendMessageBody): Promise<SendMessageResult> {
+  assertOneContent(body);
+  const channel = await deps.store.channels.get(accountId, body.channel_id);
+  if (!channel) throw channelNotFound(body.channel_id);
+  if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are sent only through an active channel');
+  const capabilities = deps.rules[channel.transport].capabilities;
+  const recipient = checkRecipient(capabilities, body.recipient);
+  if (body.template && !capabilities.templates) throw validationError([{ field: 'template', message: 'this transport has no templates' }]);
+  // Buttons beyond a platform's limits are dropped, not refused: the caller learns of it in `warnings`.
+  const keyboard = body.keyboard ? normalizeKeyboard(capabilities.keyboard, body.keyboard) : { keyboard: null, warnings: [] };
+  const template = body.template ? { ...body.template, text: (await resolveTemplateForSend(deps.store, accountId, channel.id, body.template)).text } : null;
+  if (body.quoted_message_id) {
+    const quoted = await deps.store.messages.get(accountId, body.quoted_message_id);
+    if (!quoted || quoted.channelId !== channel.id) throw validationError([{ field: 'quoted_message_id', message: 'no such message in this channel' }]);
+  }
+
+  const now = deps.clock.now();
+  const requestId = randomUUID();
+  await deps.store.transaction(async (tx) => {
+    const chat = await chatFor(tx, deps, accountId, channel.id, recipient);
+    const resetUnanswered = body.reset_unanswered ?? true;
+    await tx.chats.update({
+      ...chat,
+      name: recipient.name ?? chat.name,
+      unanswered: resetUnanswered ? 0 : chat.unanswered,
+      lastMessageAt: now,
+    });
+    const message: MessageRecord = {
+      id: randomUUID(),
+      requestId,
+      accountId,
+      channelId: channel.id,
+      chatRef: chat.id,
+      direction: 'outbound',
+      status: 'accepted',
+      reason: null,
+      text: body.text ?? null,
+      attachment: body.attachment ?? null,
+      template,
+      keyboard: keyboard.keyboard,
+      quotedMessageId: body.quoted_message_id ?? null,
+      crmUserId: body.crm_user_id ?? null,
+      resetUnanswered,
+      messengerMessageId: null,
+      createdAt: now,
+      sentAt: null,
+      deliveredAt: null,
+      readAt: null,
+      editedAt: null,
+      deletedAt: null,
+    };
+    await tx.messages.insert(message);
+    // One chat's sends leave in the order they were accepted: the queue keeps FIFO per chat.
+    await tx.jobs.enqueue('messages.send', { messageId: message.id }, { singletonKey: chat.id });
+  });
+  return { request_id: requestId, chat_id: recipient.chatId, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
+}

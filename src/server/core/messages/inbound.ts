@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatType } from '../../../contract/channels.ts';
+import type { Attachment } from '../../../contract/messages.ts';
+import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
+import { messageAddedEvent } from './message-events.ts';
+import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+
+export interface ArrivingMessage {
+  chatType: ChatType;
+  chatId: string;
+  username: string | null;
+  phone: string | null;
+  name: string | null;
+  text: string | null;
+  attachment: Attachment | null;
+  /** `outbound`: written on the phone itself rather than through the gateway. */
+  direction: 'inbound' | 'outbound';
+  messengerMessageId: string;
+}
+
+/**
+ * A message the messenger reports: a customer wrote, or the account's owner wrote from the phone. The chat is
+ * created on first contact (or a chat waiting for this username or phone learns its id); an inbound message
+ * counts as unanswered until an outbound one resets the counter.
+ */
+export async function messageArrived(
+  deps: MessageDeps,
+  accountId: string,
+  channelId: string,
+  arriving: ArrivingMessage,
+): Promise<{ message_id: string; chat_id: string }> {
+  return deps.store.transaction(async (tx) => {
+    const channel = await tx.channels.getForUpdate(accountId, channelId);
+    if (!channel) throw channelNotFound(channelId);
+    if (channel.state.status !== 'active') throw wrongStatus(channel, 'Only an active channel receives messages');
+    const now = deps.clock.now();
+    const by = arriving.username !== null ? { username: arriving.username } : arriving.phone !== null ? { phone: arriving.phone } : null;
+    const known =
+      (await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId)) ??
+      (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
+    const base: ChatRecord = known ?? {
+      id: randomUUID(),
+      accountId,
+      channelId,
+      chatType: arriving.chatType,
+      chatId: arriving.chatId,
+      username: arriving.username,
+      phone: arriving.phone,
+      name: arriving.name,
+      unanswered: 0,
+      lastMessageAt: null,
+      createdAt: now,
+    };
+    if (!known) await tx.chats.insert(base);
+    const chat: ChatRecord = {
+      ...base,
+      chatId: arriving.chatId,
+      username: base.username ?? arriving.username,
+      phone: base.phone ?? arriving.phone,
+      name: base.name ?? arriving.name,
+      unanswered: arriving.direction === 'inbound' ? base.unanswered + 1 : 0,
+      lastMessageAt: now,
+    };
+    await tx.chats.update(chat);
+    const message: MessageRecord = {
+      id: randomUUID(),
+      requestId: null,
+      accountId,
+      channelId,
+      chatRef: chat.id,
+      direction: arriving.direction,
+      status: 'sent',
+      reason: null,
+      text: arriving.text,
+      attachment: arriving.attachment,
+      template: null,
+      keyboard: null,
+      quotedMessageId: null,
+      crmUserId: null,
+      resetUnanswered: arriving.direction === 'outbound',
+      messengerMessageId: arriving.messengerMessageId,
+      createdAt: now,
+      sentAt: now,
+      deliveredAt: null,
+      readAt: null,
+      editedAt: null,
+      deletedAt: null,
+    };
+    await tx.messages.insert(message);
+    await messageAddedEvent(tx, deps.clock, message, chat);
+    return { message_id: message.id, chat_id: arriving.chatId };
+  });
+}

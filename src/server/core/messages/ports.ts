@@ -1,0 +1,113 @@
+import type { ChatType, Transport } from '../../../contract/channels.ts';
+import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
+import type { Clock, Store } from '../ports.ts';
+import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
+
+/** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
+export interface ChatRecord {
+  id: string;
+  accountId: string;
+  channelId: string;
+  chatType: ChatType;
+  chatId: string | null;
+  username: string | null;
+  phone: string | null;
+  name: string | null;
+  unanswered: number;
+  lastMessageAt: Date | null;
+  createdAt: Date;
+}
+
+export interface MessageContent {
+  text: string | null;
+  attachment: Attachment | null;
+  template: (TemplateRef & { text?: string }) | null;
+}
+
+export interface MessageRecord extends MessageContent {
+  id: string;
+  requestId: string | null;
+  accountId: string;
+  channelId: string;
+  chatRef: string;
+  direction: 'inbound' | 'outbound';
+  status: MessageStatus;
+  reason: FailureReason | null;
+  keyboard: Keyboard | null;
+  quotedMessageId: string | null;
+  crmUserId: string | null;
+  resetUnanswered: boolean;
+  messengerMessageId: string | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  editedAt: Date | null;
+  deletedAt: Date | null;
+}
+
+export interface ChatRepository {
+  insert(chat: ChatRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<ChatRecord | undefined>;
+  /** The chat of a channel by the messenger's id. */
+  findByMessengerId(channelId: string, chatType: ChatType, chatId: string): Promise<ChatRecord | undefined>;
+  /** A chat still waiting for the messenger to resolve this username or phone. */
+  findPending(channelId: string, chatType: ChatType, by: { username?: string; phone?: string }): Promise<ChatRecord | undefined>;
+  update(chat: ChatRecord): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+export interface MessageRepository {
+  insert(message: MessageRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<MessageRecord | undefined>;
+  /** Locks the row until the transaction ends. */
+  getForUpdate(id: string): Promise<MessageRecord | undefined>;
+  findByMessengerId(channelId: string, messengerMessageId: string): Promise<MessageRecord | undefined>;
+  update(message: MessageRecord): Promise<void>;
+  /** Moves every message of one chat to another (a pending chat resolved into a known one). */
+  moveToChat(fromChatRef: string, toChatRef: string): Promise<void>;
+}
+
+/** What the messenger answered to one send. */
+export type SendOutcome =
+  | { kind: 'sent'; messengerMessageId: string; chatId: string; delivered: boolean }
+  | { kind: 'failed'; reason: FailureReason };
+
+/** A network failure: the send may be retried, with the same request id. */
+export class TransientSendError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransientSendError';
+  }
+}
+
+export interface OutboundMessage extends MessageContent {
+  requestId: string;
+  channelId: string;
+  transport: Transport;
+  chatType: ChatType;
+  chatId: string | null;
+  username: string | null;
+  phone: string | null;
+  keyboard: Keyboard | null;
+  /** The messenger's id of the quoted message. */
+  quotedMessengerId: string | null;
+}
+
+/**
+ * The messenger side of messaging. `send` must be idempotent per `requestId`: a retry after a crash returns
+ * the first answer and never delivers twice. Network failures throw TransientSendError.
+ */
+export interface MessagingDriver {
+  send(message: OutboundMessage): Promise<SendOutcome>;
+  edit(input: { channelId: string; messengerMessageId: string; text: string | null; attachment: Attachment | null }): Promise<void>;
+  remove(input: { channelId: string; messengerMessageId: string }): Promise<void>;
+}
+
+/** What the message use-cases work with. */
+export interface MessageDeps {
+  store: Store;
+  clock: Clock;
+  rules: TransportRulesRegistry;
+  driver: MessagingDriver;
+}

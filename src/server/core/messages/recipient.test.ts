@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { Recipient } from '../../../contract/messages.ts';
+import { maxRules } from '../../transports/max/rules.ts';
+import { telegramRules } from '../../transports/telegram/rules.ts';
+import { whatsappRules } from '../../transports/whatsapp/rules.ts';
+import { instApiRules } from '../../transports/instapi/rules.ts';
+import { AppError } from '../errors.ts';
+import { checkRecipient } from './recipient.ts';
+
+const fieldsOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AppError) return (err.data as { fields: { field: string; message: string }[] }).fields;
+    throw err;
+  }
+  throw new Error('accepted');
+};
+
+describe('recipient rules', () => {
+  const wa = whatsappRules.capabilities;
+  it('accepts a whatsapp number with a real country code', () => {
+    expect(checkRecipient(wa, { chat_type: 'whatsapp', chat_id: '79001112233', crm_contact_name: 'Ann' })).toEqual({
+      chatType: 'whatsapp',
+      chatId: '79001112233',
+      username: null,
+      phone: null,
+      name: 'Ann',
+    });
+  });
+
+  it.each<[string, Recipient, string, string]>([
+    ['a plus', { chat_type: 'whatsapp', chat_id: '+79001112233' }, 'recipient.chat_id', 'digits only'],
+    ['an unknown country code', { chat_type: 'whatsapp', chat_id: '99912345678' }, 'recipient.chat_id', 'valid country code'],
+    ['no chat id', { chat_type: 'whatsapp' }, 'recipient.chat_id', 'is required'],
+    ['a chat type of another transport', { chat_type: 'telegram', chat_id: '1' }, 'recipient.chat_type', 'is not a chat type'],
+    ['a username on whatsapp', { chat_type: 'whatsapp', chat_id: '79001112233', username: 'ann' }, 'recipient.username', 'only for telegram and max'],
+  ])('refuses whatsapp with %s', (_label, recipient, field, message) => {
+    expect(fieldsOf(() => checkRecipient(wa, recipient))).toEqual(expect.arrayContaining([{ field, message: expect.stringContaining(message) }]));
+  });
+
+  it('lets telegram and max address by username or phone when the chat id is unknown', () => {
+    expect(checkRecipient(telegramRules.capabilities, { chat_type: 'telegram', username: 'ann_smith' }).username).toBe('ann_smith');
+    expect(checkRecipient(maxRules.capabilities, { chat_type: 'max', phone: '79001112233' }).phone).toBe('79001112233');
+    expect(fieldsOf(() => checkRecipient(telegramRules.capabilities, { chat_type: 'telegram', username: '@ann' }))).toEqual([
+      { field: 'recipient.username', message: 'must not start with @' },
+    ]);
+    expect(fieldsOf(() => checkRecipient(maxRules.capabilities, { chat_type: 'max', phone: '123' }))[0]!.field).toBe('recipient.phone');
+    expect(fieldsOf(() => checkRecipient(telegramRules.capabilities, { chat_type: 'telegram' }))).toEqual([
+      { field: 'recipient.chat_id', message: 'is required unless username or phone is given' },
+    ]);
+  });
+
+  it('refuses an instagram name with @', () => {
+    expect(fieldsOf(() => checkRecipient(instApiRules.capabilities, { chat_type: 'instagram', chat_id: '@shop' }))).toEqual([
+      { field: 'recipient.chat_id', message: 'must not start with @' },
+    ]);
+  });
+});

@@ -1,0 +1,54 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import type { TransportCapabilities } from '../../../contract/channels.ts';
+import type { FieldError } from '../../../contract/errors.ts';
+import type { Recipient } from '../../../contract/messages.ts';
+import { validationError } from '../errors.ts';
+
+/** Digits of an international number with a country code that exists and a plausible length. */
+export function isInternationalNumber(digits: string): boolean {
+  if (!/^\d{7,15}$/.test(digits)) return false;
+  return parsePhoneNumberFromString(`+${digits}`)?.isPossible() === true;
+}
+
+const NAME = /^[A-Za-z0-9_.]{2,64}$/;
+const INSTAGRAM = /^[A-Za-z0-9._]{1,30}$/;
+const byNameOrPhone = new Set(['telegram', 'max']);
+const byNumber = new Set(['whatsapp', 'viber']);
+
+export interface CheckedRecipient {
+  chatType: Recipient['chat_type'];
+  chatId: string | null;
+  username: string | null;
+  phone: string | null;
+  name: string | null;
+}
+
+/** Rules a request breaks by its own look (GAPS.md "Messages"); what only the messenger knows fails later. */
+export function checkRecipient(capabilities: TransportCapabilities, recipient: Recipient): CheckedRecipient {
+  const fields: FieldError[] = [];
+  const problem = (field: string, message: string) => fields.push({ field: `recipient.${field}`, message });
+  const { chat_type: chatType, chat_id: chatId, username, phone } = recipient;
+
+  if (!capabilities.chat_types.includes(chatType)) {
+    problem('chat_type', `is not a chat type of ${capabilities.transport} channels (${capabilities.chat_types.join(', ')})`);
+  }
+  if ((username !== undefined || phone !== undefined) && !byNameOrPhone.has(chatType)) {
+    problem(username !== undefined ? 'username' : 'phone', 'is only for telegram and max chats');
+  }
+  if (chatId === undefined && username === undefined && phone === undefined) {
+    problem('chat_id', byNameOrPhone.has(chatType) ? 'is required unless username or phone is given' : 'is required');
+  }
+  if (chatId !== undefined) {
+    if (byNumber.has(chatType) && !isInternationalNumber(chatId)) {
+      problem('chat_id', 'must be an international number: digits only, no plus, with a valid country code');
+    } else if (chatType === 'instagram' && !INSTAGRAM.test(chatId)) {
+      problem('chat_id', chatId.startsWith('@') ? 'must not start with @' : 'is not an instagram account name');
+    }
+  }
+  if (username !== undefined && !NAME.test(username)) problem('username', username.startsWith('@') ? 'must not start with @' : 'is not a user name');
+  if (phone !== undefined && !isInternationalNumber(phone)) {
+    problem('phone', 'must be an international number: digits only, no plus, with a valid country code');
+  }
+  if (fields.length > 0) throw validationError(fields);
+  return { chatType, chatId: chatId ?? null, username: username ?? null, phone: phone ?? null, name: recipient.crm_contact_name ?? null };
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { Channel } from '../../../contract/channel-api.ts';
+import { channelNotFound, withChannel, wrongStatus } from '../channels/channel-steps.ts';
+import { toChannel } from '../channels/channel-view.ts';
+import { applyTrigger } from '../channels/channel-steps.ts';
+import { authorizationCompleted, qrScanned } from '../channels/messenger-events.ts';
+import type { ChannelDeps } from '../channels/ports.ts';
+import { validationError } from '../errors.ts';
+import { sandboxTokenDigest } from './ports.ts';
+
+/**
+ * The sandbox API acting as the other side of the messenger network: the phone that scans, the user who
+ * follows the business-API link, the platform that revokes a bot token.
+ */
+
+/** A stable phone number for a channel whose scanning phone was not named: 79 and nine digits. */
+export function defaultSandboxPhone(channelId: string): string {
+  const digits = BigInt(`0x${createHash('sha256').update(channelId).digest('hex').slice(0, 15)}`) % 1_000_000_000n;
+  return `79${digits.toString().padStart(9, '0')}`;
+}
+
+const displayName = (phone: string) => `Sandbox +${phone}`;
+
+/**
+ * `POST /v2/sandbox/channels/{id}/scan`: a phone scans the live QR. Without `phone`, the phone the pairing code
+ * was issued for confirms it, else the channel's own phone, else a stable one of the sandbox.
+ */
+export async function sandboxScan(deps: ChannelDeps, accountId: string, channelId: string, phone: string | undefined): Promise<Channel> {
+  const channel = await deps.store.channels.get(accountId, channelId);
+  if (!channel) throw channelNotFound(channelId);
+  if (phone && channel.pairing && phone !== channel.pairing.phone) {
+    throw validationError([{ field: 'phone', message: `the pairing code was issued for ${channel.pairing.phone}` }]);
+  }
+  const scanning = phone ?? channel.pairing?.phone ?? channel.phone ?? defaultSandboxPhone(channelId);
+  const hasPassword = (await deps.store.sandbox.twoFactorPassword(scanning)) !== null;
+  return qrScanned(deps, accountId, channelId, {
+    phone: scanning,
+    needsPassword: hasPassword && deps.rules[channel.transport].capabilities.two_factor,
+    profile: { name: displayName(scanning), messengerId: scanning },
+  });
+}
+
+/** `PUT /v2/sandbox/phones/{phone}/two-factor`: the account behind the phone sets (or removes) its password. */
+export async function setSandboxPassword(deps: ChannelDeps, phone: string, password: string | null): Promise<{ phone: string; two_factor: boolean }> {
+  await deps.store.sandbox.setTwoFactorPassword(phone, password);
+  return { phone, two_factor: password !== null };
+}
+
+/** `POST /v2/sandbox/channels/{id}/revoke-token`: the bot's token is revoked; the channel loses its session. */
+export async function revokeSandboxBotToken(deps: ChannelDeps, accountId: string, channelId: string): Promise<Channel> {
+  return withChannel(deps, accountId, channelId, async (tx, channel) => {
+    const credentials = channel.credentials ? deps.cipher.open(channel.credentials) : {};
+    const token = credentials.telegram_token ?? credentials.access_token;
+    if (typeof token !== 'string') throw wrongStatus(channel, 'Only bot channels (telegram, maxbot) have a token to revoke');
+    await tx.sandbox.revokeToken(sandboxTokenDigest(token));
+    return toChannel(await applyTrigger(tx, deps, channel, 'logged_out'), deps);
+  });
+}
+
+/** `GET /sandbox/authorize/{id}`: the user followed the business-API authorization URL. */
+export function sandboxAuthorize(deps: ChannelDeps, channelId: string, url: string): Promise<Channel> {
+  const phone = defaultSandboxPhone(channelId);
+  return authorizationCompleted(deps, channelId, url, { phone, name: displayName(phone), messengerId: phone, tier: 'TIER_1K' });
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { failureReasons, type FailureReason } from '../../../contract/messages.ts';
+import type { CustomerBody, InboundBody } from '../../../contract/sandbox.ts';
+import { channelNotFound } from '../channels/channel-steps.ts';
+import { validationError } from '../errors.ts';
+import { messageArrived } from '../messages/inbound.ts';
+import type { MessageDeps } from '../messages/ports.ts';
+import { messageStatusReported } from '../messages/receipts.ts';
+import { sandboxChatIdFor } from './ports.ts';
+
+/** The customer side of the sandbox network: writing to a channel, blocking it, not existing, reading. */
+
+async function counterpart(deps: MessageDeps, accountId: string, channelId: string, to: Pick<InboundBody, 'chat_type' | 'chat_id' | 'username' | 'phone'>) {
+  const channel = await deps.store.channels.get(accountId, channelId);
+  if (!channel) throw channelNotFound(channelId);
+  const capabilities = deps.rules[channel.transport].capabilities;
+  if (!capabilities.chat_types.includes(to.chat_type)) {
+    throw validationError([{ field: 'chat_type', message: `is not a chat type of ${channel.transport} channels (${capabilities.chat_types.join(', ')})` }]);
+  }
+  if (to.chat_id === undefined && to.username === undefined && to.phone === undefined) {
+    throw validationError([{ field: 'chat_id', message: 'one of chat_id, username or phone is required' }]);
+  }
+  return { channel, chatId: to.chat_id ?? sandboxChatIdFor(to) };
+}
+
+/** `POST /v2/sandbox/channels/{id}/inbound`: a customer writes to the channel (or, as `outbound`, the owner from the phone). */
+export async function sandboxInbound(
+  deps: MessageDeps,
+  accountId: string,
+  channelId: string,
+  body: InboundBody,
+  direction: 'inbound' | 'outbound' = 'inbound',
+): Promise<{ message_id: string; chat_id: string }> {
+  if ((body.text === undefined) === (body.attachment === undefined)) {
+    throw validationError([{ field: 'text', message: 'exactly one of text or attachment is required' }]);
+  }
+  const { chatId } = await counterpart(deps, accountId, channelId, body);
+  if (direction === 'inbound') await deps.store.sandbox.setCustomer(channelId, body.chat_type, chatId, { wroteFirst: true, lastInboundAt: deps.clock.now() });
+  return messageArrived(deps, accountId, channelId, {
+    chatType: body.chat_type,
+    chatId,
+    username: body.username ?? null,
+    phone: body.phone ?? null,
+    name: body.name ?? null,
+    text: body.text ?? null,
+    attachment: body.attachment ?? null,
+    direction,
+    messengerMessageId: `sbx-${randomUUID()}`,
+  });
+}
+
+/** `POST /v2/sandbox/channels/{id}/customers`: a customer blocks the channel, or turns out not to exist. */
+export async function sandboxCustomer(deps: MessageDeps, accountId: string, channelId: string, body: CustomerBody) {
+  const { chatId } = await counterpart(deps, accountId, channelId, body);
+  await deps.store.sandbox.setCustomer(channelId, body.chat_type, chatId, { state: body.state });
+  // A send by username or phone is refused before the network resolves a chat id: remember that key too.
+  const alias = body.username !== undefined ? `@${body.username}` : body.phone !== undefined ? `+${body.phone}` : null;
+  if (alias) await deps.store.sandbox.setCustomer(channelId, body.chat_type, alias, { state: body.state });
+  return { chat_type: body.chat_type, chat_id: chatId, state: body.state };
+}
+
+/** `POST /v2/sandbox/messages/{id}/status`: the messenger reports delivery, reading, or a failure. */
+export function sandboxMessageStatus(
+  deps: MessageDeps,
+  accountId: string,
+  messageId: string,
+  body: { status: 'delivered' | 'read' | 'failed'; reason?: string },
+) {
+  if (body.reason !== undefined && !(failureReasons as readonly string[]).includes(body.reason)) {
+    throw validationError([{ field: 'reason', message: 'is not a failure reason of the interface' }]);
+  }
+  if (body.reason !== undefined && body.status !== 'failed') throw validationError([{ field: 'reason', message: 'is only for status failed' }]);
+  return messageStatusReported(deps, accountId, messageId, { status: body.status, reason: (body.reason as FailureReason | undefined) ?? null });
+}

@@ -1,0 +1,29 @@
+import type { TemplateCategory, TemplateComponent, TemplateStatus } from '../../../contract/templates.ts';
+
+/** A business-API template of one wapi channel, as moderated by the platform. */
+export interface TemplateRecord {
+  id: string;
+  accountId: string;
+  channelId: string;
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  status: TemplateStatus;
+  components: TemplateComponent[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Templates the API can see: those of the account's channels that are not deleted. */
+export interface TemplateRepository {
+  insert(template: TemplateRecord): Promise<void>;
+  /** A template of the account; another account's is not found. */
+  get(accountId: string, id: string): Promise<TemplateRecord | undefined>;
+  /** The same, locking the row until the transaction ends. */
+  getForUpdate(accountId: string, id: string): Promise<TemplateRecord | undefined>;
+  /** Ordered by channel, name and language; only one channel's when `channelId` is given. */
+  list(accountId: string, channelId?: string): Promise<TemplateRecord[]>;
+  /** Whether the channel already has a template of this name and language. */
+  exists(channelId: string, name: string, language: string): Promise<boolean>;
+  updateStatus(id: string, status: TemplateStatus, at: Date): Promise<void>;
+}

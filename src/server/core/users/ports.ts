@@ -1,0 +1,14 @@
+export interface CrmUserRecord {
+  id: string;
+  name: string;
+}
+
+/** CRM users of each account, by the CRM's own ids. */
+export interface CrmUserRepository {
+  /** Inserts new ids, renames existing ones. */
+  upsert(accountId: string, users: CrmUserRecord[], at: Date): Promise<void>;
+  getMany(accountId: string, ids: string[]): Promise<CrmUserRecord[]>;
+  /** In id order, after `after` when given. */
+  list(accountId: string, page: { after?: string | undefined; limit: number }): Promise<CrmUserRecord[]>;
+  remove(accountId: string, ids: string[]): Promise<void>;
+}

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AuthorizeQuery } from '../../../../contract/sandbox.ts';
+import { ChannelIdParams } from '../../../../contract/channel-api.ts';
+import { ErrorBody } from '../../../../contract/errors.ts';
+import type { ChannelDeps } from '../../../core/channels/ports.ts';
+import { sandboxAuthorize } from '../../../core/sandbox/sandbox-actions.ts';
+
+const page = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+  `<title>${title}</title><style>body{font:16px system-ui,sans-serif;margin:15vh auto;max-width:32rem;padding:0 1rem;color:#1f2937}</style>` +
+  `</head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+
+/**
+ * The business-API authorization page of the sandbox: the `url` that POST /v2/channels returns for wapi.
+ * Opening it authorizes the number, as the platform's consent screen would; the unguessable URL is the proof.
+ */
+export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { publicUrl: string }> = async (app, deps) => {
+  app.get(
+    '/sandbox/authorize/:channel_id',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Business-API authorization page (the wapi `url`)',
+        params: ChannelIdParams,
+        querystring: AuthorizeQuery,
+        produces: ['text/html'],
+        response: { 200: Type.String(), 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const url = `${deps.publicUrl}/sandbox/authorize/${request.params.channel_id}?state=${encodeURIComponent(request.query.state)}`;
+      const channel = await sandboxAuthorize(deps, request.params.channel_id, url);
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(page('Number authorized', `The business-API number +${channel.phone} is connected. You can close this window.`));
+    },
+  );
+};

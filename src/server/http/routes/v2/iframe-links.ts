@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Envelope } from '../../../../contract/envelope.ts';
+import { CreateChannelsLinkBody, CreateChatsLinkBody, IframeLink } from '../../../../contract/iframe-links.ts';
+import { createChannelsLink, createChatsLink } from '../../../core/embedding/links.ts';
+import type { EmbeddingDeps } from '../../../core/embedding/ports.ts';
+import { envelope } from '../../envelope.ts';
+import { accountOf } from '../../plugins/auth.ts';
+import { withNotFound } from '../errors.ts';
+
+/** Short-lived signed URLs for the iframes a CRM embeds. */
+export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async (app, deps) => {
+  const tags = ['embedding'];
+  const response = { 201: Envelope(IframeLink), ...withNotFound };
+
+  app.post(
+    '/iframe-links/chats',
+    {
+      schema: {
+        tags,
+        summary: 'Link to the chat frame',
+        description:
+          'Scoped to the account, the CRM user, and either every chat (`global`) or the listed chats of one CRM card (`card`). ' +
+          'Open `url` within an hour in an iframe on one of the allowed origins (PUT /v2/embedding/origins); it is exchanged once for a session.',
+        body: CreateChatsLinkBody,
+        response,
+      },
+    },
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChatsLink(deps, accountOf(request).accountId, request.body))),
+  );
+
+  app.post(
+    '/iframe-links/channels',
+    {
+      schema: {
+        tags,
+        summary: 'Link to the channel-connect frame',
+        description: 'Connects a new channel (optionally of a preselected transport; VK connects only here) or reconnects `channel_id`.',
+        body: CreateChannelsLinkBody,
+        response,
+      },
+    },
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChannelsLink(deps, accountOf(request).accountId, request.body))),
+  );
+};

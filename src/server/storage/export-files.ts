@@ -1,0 +1,42 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import type { ExportFiles } from '../core/exports/ports.ts';
+
+/**
+ * Export files in one directory (DATA_DIR/exports): RFC 4180 CSV (CRLF, fields quoted when needed) in UTF-8
+ * with a byte-order mark, so spreadsheet programs read Cyrillic. Records flow from the database to the disk
+ * with back-pressure; a file is written under a temporary name and renamed once complete.
+ */
+export function exportFiles(dir: string): ExportFiles {
+  const pathOf = (exportId: string) => join(dir, `${exportId}.csv`);
+  return {
+    async write(exportId, columns, rows) {
+      await mkdir(dir, { recursive: true });
+      const partial = `${pathOf(exportId)}.part`;
+      try {
+        await pipeline(
+          Readable.from(rows),
+          stringify({ bom: true, header: true, columns: [...columns], record_delimiter: 'windows' }),
+          createWriteStream(partial),
+        );
+        await rename(partial, pathOf(exportId));
+      } catch (err) {
+        await rm(partial, { force: true });
+        throw err;
+      }
+    },
+    async open(exportId) {
+      const path = pathOf(exportId);
+      const info = await stat(path).catch(() => null);
+      if (!info?.isFile()) return null;
+      return { stream: createReadStream(path), size: info.size };
+    },
+    async remove(exportId) {
+      await rm(pathOf(exportId), { force: true });
+    },
+  };
+}

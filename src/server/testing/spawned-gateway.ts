@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** A gateway running as a real child process (`node src/server/main.ts`), for crash tests. */
+export interface SpawnedGateway {
+  baseURL: string;
+  partnerKey: string;
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown hooks, no draining. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for a clean exit. */
+  stop(): Promise<void>;
+}
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+export async function spawnGateway(options: { dataDir: string; databaseUrl?: string; partnerKey?: string; port?: number; env?: Record<string, string> }): Promise<SpawnedGateway> {
+  const port = options.port ?? (await freePort());
+  const baseURL = `http://127.0.0.1:${port}`;
+  const partnerKey = options.partnerKey ?? randomBytes(24).toString('base64url');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'NODE_ENV', 'PUBLIC_URL', 'SECRET_KEY']) delete env[name];
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseURL,
+    DATA_DIR: options.dataDir,
+    PARTNER_API_KEY: partnerKey,
+    LOG_LEVEL: 'warn',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
+  });
+  const child = spawn(process.execPath, ['src/server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const waitExit = () => new Promise<void>((resolve) => (exited(child) ? resolve() : child.once('exit', () => resolve())));
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited(child)) throw new Error(`gateway exited during start:\n${output}`);
+    try {
+      const res = await fetch(`${baseURL}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      await res.body?.cancel();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway not ready in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseURL,
+    partnerKey,
+    child,
+    output: () => output,
+    async kill() {
+      child.kill('SIGKILL');
+      await waitExit();
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await waitExit();
+    },
+  };
+}
+
+/** JSON over real HTTP to a spawned gateway; answers the status and the envelope's `data`. */
+export async function callJson<T = unknown>(baseURL: string, method: string, path: string, token: string, body?: unknown): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${baseURL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data: T };
+  return { status: res.status, data: json.data };
+}

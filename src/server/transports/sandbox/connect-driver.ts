@@ -1,0 +1,80 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import type { ConnectDriver, ConnectOutcome } from '../../core/channels/ports.ts';
+import { sandboxTokenDigest, type SandboxStateRepository } from '../../core/sandbox/ports.ts';
+
+const TELEGRAM_TOKEN = /^(\d{1,20}):[A-Za-z0-9_-]{35}$/;
+const MAXBOT_TOKEN = /^\S{20,}$/;
+const AVITO_CODE = /^[A-Za-z0-9_-]{6,}$/;
+
+const refused = (field: string, message: string): ConnectOutcome => ({ kind: 'refused', field, message });
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+const sameSecret = (a: string, b: string) => {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+const short = (secret: string) => sandboxTokenDigest(secret).slice(0, 10);
+
+/**
+ * The gateway's side of the simulated messenger network. It answers like the platforms do: bot tokens of
+ * the real format are accepted unless revoked, personal accounts show QR codes, the business API sends the
+ * user to an authorization page. Nothing here keeps state of its own; the network's memory is the repository.
+ */
+export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; publicUrl: string }): ConnectDriver {
+  const revoked = (token: string) => deps.sandbox.isTokenRevoked(sandboxTokenDigest(token));
+  const authorizationUrl = (channelId: string) =>
+    `${deps.publicUrl}/sandbox/authorize/${channelId}?state=${randomBytes(16).toString('base64url')}`;
+  return {
+    async connect({ channelId, transport, credentials }) {
+      switch (transport) {
+        case 'telegram': {
+          const token = text(credentials.telegram_token);
+          const match = TELEGRAM_TOKEN.exec(token);
+          if (!match) return refused('telegram_token', 'is not a bot token of the form <digits>:<35 characters>');
+          if (await revoked(token)) return refused('telegram_token', 'was revoked');
+          const botId = match[1]!;
+          return { kind: 'ready', profile: { messengerId: botId, username: `sandbox_${botId}_bot`, name: `Sandbox bot ${botId}` } };
+        }
+        case 'maxbot': {
+          const token = text(credentials.access_token);
+          if (!MAXBOT_TOKEN.test(token)) return refused('access_token', 'must be at least 20 characters without spaces');
+          if (await revoked(token)) return refused('access_token', 'was revoked');
+          const botId = short(token);
+          return { kind: 'ready', profile: { messengerId: botId, username: `sandbox_${botId}_bot`, name: `Sandbox MAX bot ${botId}` } };
+        }
+        case 'avito': {
+          const code = text(credentials.code);
+          if (!AVITO_CODE.test(code)) return refused('code', 'is not an authorization code');
+          const id = short(code);
+          return { kind: 'ready', profile: { messengerId: id, name: `Sandbox Avito ${id}` } };
+        }
+        case 'instAPI': {
+          const username = text(credentials.username);
+          if (username.includes('@')) return refused('username', 'must not contain @');
+          return { kind: 'ready', profile: { messengerId: text(credentials.inst_id), username, name: username } };
+        }
+        case 'wapi':
+          return { kind: 'redirect', url: authorizationUrl(channelId) };
+        case 'whatsapp':
+        case 'tgapi':
+        case 'viber':
+        case 'max':
+          return { kind: 'qr' };
+        case 'vk':
+          return refused('transport', 'VK channels are connected through the channels iframe');
+      }
+    },
+    async newQrPayload(channelId) {
+      return `https://sandbox.invalid/link/${channelId}/${randomBytes(12).toString('base64url')}`;
+    },
+    renderQr(payload) {
+      return QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
+    },
+    async checkTwoFactor({ phone, code }) {
+      if (!phone) return false;
+      const password = await deps.sandbox.twoFactorPassword(phone);
+      return password !== null && sameSecret(password, code);
+    },
+    authorizationUrl,
+  };
+}

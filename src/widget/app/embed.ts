@@ -1,0 +1,122 @@
+import { bridgeProtocol, type HostToFrameMessage } from '../../contract/bridge.ts';
+import type { StreamEvent } from '../../contract/realtime.ts';
+import type { SessionInfo } from '../../contract/session.ts';
+import { createBffClient, type BffClient } from '../lib/bff-client.ts';
+import { createHostBridge, resolveHostOrigin, type HostBridge } from '../lib/host-bridge.ts';
+import { connectRealtime } from '../lib/socket.ts';
+
+/** What the screens build on: the session, its API client, the bridge to the host page and the event stream. */
+export interface EmbedContext {
+  session: SessionInfo;
+  client: BffClient;
+  bridge: HostBridge | null;
+  /** Subscribe to the stream (live and caught-up events, each once). */
+  onEvent(listener: (event: StreamEvent) => void): () => void;
+  onHostMessage(listener: (message: HostToFrameMessage) => void): () => void;
+}
+
+function chatKey(chat: { chat_type: string; chat_id?: string | null | undefined; username?: string | null | undefined; phone?: string | null | undefined }): string[] {
+  return [
+    chat.chat_id ? `${chat.chat_type}:id:${chat.chat_id}` : '',
+    chat.username ? `${chat.chat_type}:username:${chat.username.toLowerCase()}` : '',
+    chat.phone ? `${chat.chat_type}:phone:${chat.phone}` : '',
+  ].filter(Boolean);
+}
+
+/** The server enforces the scope; the frame only avoids asking for what it will be refused. */
+function inScope(session: SessionInfo, chat: { chat_type: string; chat_id: string }): boolean {
+  if (session.kind !== 'chats') return false;
+  if (session.scope === 'global') return true;
+  const wanted = new Set(chatKey(chat));
+  return session.chats.some((c) => chatKey(c).some((k) => wanted.has(k)));
+}
+
+/**
+ * Starts a frame opened at /embed/<screen>?link=…: takes the link out of the address bar, trades it for a
+ * session, finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
+ */
+export async function startEmbed(win: Window): Promise<EmbedContext | null> {
+  const url = new URL(win.location.href);
+  const link = url.searchParams.get('link');
+  url.searchParams.delete('link');
+  win.history.replaceState(null, '', url.pathname + url.search + url.hash);
+
+  const eventListeners = new Set<(event: StreamEvent) => void>();
+  const hostListeners = new Set<(message: HostToFrameMessage) => void>();
+  let bridge: HostBridge | null = null;
+  const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
+  const sessionLost = () => {
+    // Without a session the allowed origins are unknown; the parent is trusted only as the browser names it.
+    const host = bridge ? null : resolveHostOrigin({ allowed: null, ancestorOrigins, referrer: win.document.referrer });
+    if (bridge) bridge.post({ type: 'session_expired', payload: {} });
+    else if (host) win.parent.postMessage({ protocol: bridgeProtocol, type: 'session_expired', payload: {} }, host);
+  };
+  const client = createBffClient({ onSessionLost: sessionLost });
+  if (!link) return null;
+  try {
+    await client.exchange(link);
+  } catch {
+    sessionLost();
+    return null;
+  }
+  const session = await client.session();
+
+  const hostOrigin = resolveHostOrigin({ allowed: session.allowed_origins, ancestorOrigins, referrer: win.document.referrer });
+  if (hostOrigin && win.parent !== win) {
+    bridge = createHostBridge({
+      window: win as unknown as Parameters<typeof createHostBridge>[0]['window'],
+      hostOrigin,
+      onMessage: (message) => {
+        hostListeners.forEach((l) => l(message));
+        // Until the chat screen mounts, opening a chat is acknowledged here.
+        if (message.type === 'open_chat' && hostListeners.size === 0 && inScope(session, message.payload)) {
+          bridge?.post({
+            type: 'chat_opened',
+            payload: { channel_id: message.payload.channel_id ?? null, chat_type: message.payload.chat_type, chat_id: message.payload.chat_id },
+          });
+        }
+      },
+    });
+    bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
+  }
+
+  const unanswered = new Map<string, number>();
+  connectRealtime({
+    token: client.token,
+    onEvent: (event) => {
+      eventListeners.forEach((l) => l(event));
+      if (event.name === 'chat.unanswered_update') {
+        const p = event.payload;
+        unanswered.set(`${p.channel_id}:${p.chat_type}:${p.chat_id}`, p.unanswered_count);
+        bridge?.post({ type: 'unanswered_count_changed', payload: { total: [...unanswered.values()].reduce((a, b) => a + b, 0) } });
+      }
+      if (event.name === 'channel.status_update' && session.kind === 'channels' && event.payload.status === 'active') {
+        const channelId = event.payload.channel_id;
+        client.channels().then(
+          (channels) => {
+            const channel = channels.find((c) => c.channel_id === channelId);
+            if (channel) bridge?.post({ type: 'channel_connected', payload: { channel_id: channelId, transport: channel.transport } });
+          },
+          () => {},
+        );
+      }
+    },
+    onResync: () => {},
+    onSessionEnded: sessionLost,
+  });
+
+  const renew = () => {
+    win.setTimeout(() => {
+      client.renew().then(renew, () => {});
+    }, client.renewalDelay());
+  };
+  renew();
+
+  return {
+    session,
+    client,
+    bridge,
+    onEvent: (l) => (eventListeners.add(l), () => eventListeners.delete(l)),
+    onHostMessage: (l) => (hostListeners.add(l), () => hostListeners.delete(l)),
+  };
+}

@@ -1,0 +1,90 @@
+import { Value } from 'typebox/value';
+import { bridgeProtocol, FrameToHostMessage, HostToFrameMessage } from '../../contract/bridge.ts';
+
+/** The parts of `window` the bridge uses, so it can run against a stand-in in tests. */
+export interface BridgeWindow {
+  parent: { postMessage(message: unknown, targetOrigin: string): void };
+  addEventListener(type: 'message', listener: (event: BridgeMessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: BridgeMessageEvent) => void): void;
+}
+
+export interface BridgeMessageEvent {
+  origin: string;
+  source: unknown;
+  data: unknown;
+}
+
+/** A frame → host message without its protocol tag. */
+export type OutgoingMessage = FrameToHostMessage extends infer M ? (M extends { protocol: string } ? Omit<M, 'protocol'> : never) : never;
+
+export interface HostBridge {
+  /** Posts to the host page, to its exact origin only. */
+  post(message: OutgoingMessage): void;
+  close(): void;
+}
+
+/** True for `scheme://host[:port]` exactly as a browser reports an origin (no `*`, no path). */
+export function isExactOrigin(origin: string): boolean {
+  try {
+    return origin !== 'null' && new URL(origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which origin the host page has. The frame page is served with `frame-ancestors` of the account's allowed
+ * origins, so the browser rendered it only inside one of them; of those, the parent's own is told by
+ * `location.ancestorOrigins` (Chromium, WebKit) or the referrer. With `allowed` given it must be one of them.
+ */
+export function resolveHostOrigin(input: {
+  allowed: readonly string[] | null;
+  ancestorOrigins?: ArrayLike<string> | undefined;
+  referrer?: string | undefined;
+}): string | null {
+  const candidates: string[] = [];
+  const parent = input.ancestorOrigins?.[0];
+  if (parent) candidates.push(parent);
+  if (input.referrer) {
+    try {
+      candidates.push(new URL(input.referrer).origin);
+    } catch {
+      // An unparsable referrer tells nothing.
+    }
+  }
+  for (const candidate of candidates) {
+    if (isExactOrigin(candidate) && (input.allowed === null || input.allowed.includes(candidate))) return candidate;
+  }
+  // With a single allowed origin the browser could only have rendered the frame inside it.
+  return input.allowed?.length === 1 && candidates.length === 0 ? input.allowed[0]! : null;
+}
+
+/**
+ * The frame's side of the host bridge. It posts only to `hostOrigin`, and hands on only messages that come
+ * from that origin, from the parent window itself, and match one of the host → frame shapes; everything else
+ * is dropped without a word.
+ */
+export function createHostBridge(options: {
+  window: BridgeWindow;
+  hostOrigin: string;
+  onMessage(message: HostToFrameMessage): void;
+}): HostBridge {
+  const { window: win, hostOrigin } = options;
+  if (!isExactOrigin(hostOrigin)) throw new Error(`the host bridge needs an exact origin, got ${JSON.stringify(hostOrigin)}`);
+  const listener = (event: BridgeMessageEvent) => {
+    if (event.origin !== hostOrigin || event.source !== win.parent) return;
+    if (!Value.Check(HostToFrameMessage, event.data)) return;
+    options.onMessage(event.data);
+  };
+  win.addEventListener('message', listener);
+  return {
+    post(message) {
+      const tagged = { protocol: bridgeProtocol, ...message };
+      if (!Value.Check(FrameToHostMessage, tagged)) throw new Error(`not a bridge message: ${JSON.stringify(message)}`);
+      win.parent.postMessage(tagged, hostOrigin);
+    },
+    close() {
+      win.removeEventListener('message', listener);
+    },
+  };
+}

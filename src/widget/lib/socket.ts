@@ -1,0 +1,55 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  realtimePath,
+  type ClientToServerEvents,
+  type HandshakeAuth,
+  type Resync,
+  type ServerToClientEvents,
+  type SessionEnded,
+  type StreamEvent,
+} from '../../contract/realtime.ts';
+import { EventStream } from './event-stream.ts';
+
+export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface RealtimeOptions {
+  /** The current session token (it is read again on every reconnection). */
+  token(): string | null;
+  /** Each event once, whether pushed live or replayed after a reconnection. */
+  onEvent(event: StreamEvent): void;
+  /** The frame missed too much: refetch what it shows. */
+  onResync(signal: Resync): void;
+  onSessionEnded(info: SessionEnded): void;
+  /** Defaults to the page's own origin. */
+  url?: string;
+  /** For tests: builds the socket. */
+  connect?: (url: string, options: Parameters<typeof io>[1]) => RealtimeSocket;
+}
+
+/**
+ * The frame's realtime connection: socket.io at /bff/socket.io with the session token in the handshake (no
+ * cookies), reconnecting by itself and resuming from the last position it saw, so nothing is silently missed.
+ */
+export function connectRealtime(options: RealtimeOptions): { socket: RealtimeSocket; stream: EventStream; close(): void } {
+  const stream = new EventStream();
+  const socket = (options.connect ?? io)(options.url ?? globalThis.location.origin, {
+    path: realtimePath,
+    transports: ['websocket', 'polling'],
+    withCredentials: false,
+    auth: (cb) => {
+      stream.connecting();
+      const after = stream.position;
+      cb({ token: options.token() ?? '', ...(after === undefined ? {} : { after }) } satisfies HandshakeAuth);
+    },
+  });
+  socket.on('event', (event) => {
+    if (stream.live(event)) options.onEvent(event);
+  });
+  socket.on('caught_up', (batch) => stream.caughtUp(batch).forEach(options.onEvent));
+  socket.on('resync', (signal) => {
+    stream.resync(signal);
+    options.onResync(signal);
+  });
+  socket.on('session_ended', options.onSessionEnded);
+  return { socket, stream, close: () => socket.disconnect() };
+}
