@@ -101,7 +101,7 @@ export interface JobOptions {
   singletonKey?: string;
   /** Not before this many seconds from now (relative, so it holds whatever clock the caller keeps). */
   delaySeconds?: number;
-  /** Jobs of one group share a concurrency limit (webhook deliveries: one group per subscription). */
+  /** Jobs of one group share a concurrency limit (webhook deliveries: one group per endpoint). */
   group?: string;
   /** Not before this moment (timers set from the domain clock). */
   startAfter?: Date;

@@ -1,5 +1,6 @@
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
+import { exportWebhookOutcome } from '../exports/exports.ts';
 import type { Clock, JobQueue, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
 import type { AttemptOutcome, ClaimedWork, DeliveryKick } from './ports.ts';
@@ -128,7 +129,16 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
     const kicks = await tx.webhookDeliveries.settle({ work, at, latencyMs: response.latencyMs, ...verdict });
     await kick(tx.jobs, clock, kicks);
   });
+  if (work.eventName === 'messages_dump.status_update') await reportToExports(deps, work, verdict.outcome === 'delivered');
   return verdict.outcome;
+}
+
+/** An export shows webhook_failed while its ready-notice is answered with an error, done once it gets through. */
+async function reportToExports(deps: DeliveryDeps, work: ClaimedWork, ok: boolean): Promise<void> {
+  for (const item of work.items) {
+    const exportId = (item.payload as { export_id?: unknown } | null)?.export_id;
+    if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, ok);
+  }
 }
 
 /**
