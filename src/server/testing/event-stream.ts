@@ -17,6 +17,8 @@ export function eventStream(database: Database, accountId: string) {
       .select(['id', 'name', 'payload'])
       .where('account_id', '=', accountId)
       .orderBy('created_at')
+      // Recording order where the clock stood still.
+      .orderBy('seq')
       .execute();
     return rows.map((r) => ({ id: r.id, name: r.name, payload: r.payload as Record<string, unknown> }));
   };

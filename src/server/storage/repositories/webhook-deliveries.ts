@@ -5,8 +5,6 @@ import type { DatabaseSchema } from '../schema.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-const OPEN = ['pending', 'sending'] as const;
-
 /** Events without an ordering key are each a lane of their own. */
 const laneOf = (event: { id: string; orderingKey: string | null }): string => event.orderingKey ?? `event:${event.id}`;
 
@@ -116,7 +114,14 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         for update of d skip locked`.execute(db);
       const d = rows[0];
       if (!d || d.status === 'delivered' || d.status === 'failed') return { skipped: 'gone' };
-      if (d.subscription_status !== 'active') return { skipped: 'disabled' };
+      if (d.subscription_status !== 'active') {
+        await db
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', lease_until: null, last_error: 'subscription disabled' })
+          .where('id', '=', deliveryId)
+          .execute();
+        return { skipped: 'disabled' };
+      }
       if (d.status === 'sending' && d.lease_until && d.lease_until > now) return { skipped: 'busy' };
       if (d.next_attempt_at && d.next_attempt_at > now) return { skipped: 'not-due' };
       if (!d.head) return { skipped: 'waiting' };
@@ -206,13 +211,12 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
             .set({ status: 'disabled', disabled_reason: s.disabledReason, disabled_at: s.at })
             .where('id', '=', subscriptionId)
             .execute();
-          const dropped = await db
-            .updateTable('webhook_deliveries')
-            .set({ status: 'failed', lease_until: null, last_error: `subscription disabled: ${s.disabledReason ?? ''}` })
-            .where('subscription_id', '=', subscriptionId)
-            .where('status', 'in', OPEN)
-            .returning('lane')
-            .execute();
+          // Rows other attempts hold are left to them: their next claim finds the subscription disabled.
+          const { rows: dropped } = await sql<{ lane: string }>`
+            update webhook_deliveries set status = 'failed', lease_until = null, last_error = ${`subscription disabled: ${s.disabledReason ?? ''}`}
+            where id in (select id from webhook_deliveries where subscription_id = ${subscriptionId} and status in ('pending', 'sending')
+                         for update skip locked)
+            returning lane`.execute(db);
           lanes.push(...dropped.map((r) => r.lane));
         }
       }
@@ -237,7 +241,9 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
           and ((d.status = 'pending' and (d.kicked_at is null or d.kicked_at <= ${staleBefore}))
             or (d.status = 'sending' and d.lease_until <= ${now}))
           and ${isHead}
-        order by d.next_attempt_at limit ${limit}`.execute(db);
+        order by d.next_attempt_at limit ${limit}
+        for update of d skip locked`.execute(db);
+      // Rows a claim or a settlement holds are theirs to move on; the sweep never waits for them.
       const kicks = rows.map((r) => ({ deliveryId: r.id, endpoint: r.endpoint, notBefore: now }));
       await markKicked(db, kicks);
       return kicks;
