@@ -13,7 +13,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/server/config.ts';
 import { recordEvent } from '../src/server/core/events/record-event.ts';
@@ -67,12 +66,7 @@ async function oursOnce(gateway: Gateway, accountId: string, receiver: Awaited<R
       }
     });
   }
-  let dispatchedAt = 0;
   for (;;) {
-    if (process.env.BENCH_DEBUG && !dispatchedAt) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where dispatched_at is null`.execute(gateway.database.db);
-      if (rows[0]!.n === 0) console.log('all dispatched after', Math.round((dispatchedAt = performance.now()) - started), 'ms');
-    }
     const { events } = await receiver.counts();
     if (events >= EVENTS) break;
     await sleep(5);
