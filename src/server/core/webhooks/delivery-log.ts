@@ -17,6 +17,14 @@ export interface DeliveryLogDeps {
 
 const DEFAULT_PAGE = 50;
 
+/** How long the delivery log keeps attempts and finished deliveries. */
+export const DELIVERY_LOG_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Forgets log entries past the retention, a bounded number per call. Returns how many rows went. */
+export async function pruneDeliveryLog({ store, clock }: DeliveryLogDeps, limit = 5_000): Promise<number> {
+  return store.webhookDeliveries.prune(new Date(clock.now().getTime() - DELIVERY_LOG_RETENTION_MS), limit);
+}
+
 async function ownedSubscription(store: Store, accountId: string, id: string): Promise<WebhookSubscriptionRecord> {
   const [subscription] = await store.webhooks.findOwned(accountId, [id]);
   if (!subscription) throw new AppError('WEBHOOK_NOT_FOUND', 'Webhook subscription not found', { id });

@@ -112,6 +112,8 @@ export interface WebhookDeliveryRepository {
   ): Promise<{ eventIds: string[]; kicks: DeliveryKick[] }>;
   list(subscriptionId: string, filter: { status?: DeliveryStatus } & LogPage): Promise<DeliveryRow[]>;
   attempts(subscriptionId: string, page: LogPage): Promise<AttemptRow[]>;
+  /** Removes attempts, and finished deliveries, older than `before`; returns how many rows went. */
+  prune(before: Date, limit: number): Promise<number>;
   /** Whether the event was ever routed to the subscription. */
   has(subscriptionId: string, eventId: string): Promise<boolean>;
 }

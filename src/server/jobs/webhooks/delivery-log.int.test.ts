@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { databaseKind } from '../../testing/test-database.ts';
-import { driveDeliveries, recordEvents } from '../../testing/webhook-driver.ts';
+import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
+import { driveDeliveries, eventually, recordEvents } from '../../testing/webhook-driver.ts';
 import { seededRandom, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
 
 describe(`delivery log and redelivery (${databaseKind()})`, () => {
@@ -104,6 +105,23 @@ describe(`delivery log and redelivery (${databaseKind()})`, () => {
     expect(unknown.json().error).toBe('WEBHOOK_DELIVERY_NOT_FOUND');
     expect((await t.call('POST', `/v2/webhooks/${id}/redeliver`, { token, body: {} })).statusCode).toBe(400);
     expect((await t.call('GET', `/v2/webhooks/${id}/deliveries?limit=1000`, { token })).statusCode).toBe(400);
+  });
+
+  it('forgets attempts and finished deliveries after 30 days, never open ones', async () => {
+    const [old] = await recordEvents(t, clock, accountId, [{ name: 'message.add', orderingKey: 'chat:c:old', payload: { chat: 'old' } }]);
+    await driveDeliveries(t, clock);
+    r.behave(() => 'hang');
+    clock.advance(31 * 86_400_000);
+    const [open] = await recordEvents(t, clock, accountId, [{ name: 'message.add', orderingKey: 'chat:c:open', payload: { chat: 'open' } }]);
+    await eventually(() => r.requests.some((q) => q.json.meta.idempotency_key === open!.id));
+    clock.advance(31 * 86_400_000);
+    expect(await pruneDeliveryLog({ store: t.gateway.store, clock })).toBeGreaterThan(0);
+    const left = (await t.call('GET', `/v2/webhooks/${id}/deliveries?limit=100`, { token })).json().data as { event_id: string }[];
+    expect(left.map((d) => d.event_id)).toEqual([open!.id]);
+    expect(left.some((d) => d.event_id === old!.id)).toBe(false);
+    const attempts = (await t.call('GET', `/v2/webhooks/${id}/attempts?limit=100`, { token })).json().data as { event_ids: string[] }[];
+    expect(attempts.every((a) => a.event_ids.includes(open!.id))).toBe(true);
+    r.behave(() => ({ status: 200 }));
   });
 
   it('documents the webhook routes under one tag', async () => {

@@ -1,5 +1,6 @@
 import type { Job, PgBoss } from 'pg-boss';
 import type { JobPayloads } from '../../core/jobs.ts';
+import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
 import { deliverWebhook, sweepDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
 
 const QUEUE = 'webhooks.deliver';
@@ -110,9 +111,12 @@ export function startDeliveryLoop(boss: PgBoss, deps: DeliveryDeps, options: Del
   };
 }
 
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
 /**
  * Re-queues deliveries whose wake-up was lost (a process died mid-attempt, a job ran before its due time)
- * every `intervalMs`. The state is in the database; this only notices it.
+ * every `intervalMs`, and once an hour trims the delivery log to its retention. The state is in the
+ * database; this only notices it.
  */
 export function startDeliverySweep(
   deps: Parameters<typeof sweepDeliveries>[0],
@@ -121,12 +125,18 @@ export function startDeliverySweep(
   onQueued: () => void,
 ): { stop(): void } {
   let running = false;
+  let prunedAt = 0;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    // A queued job normally runs within moments; one still not run after a minute was lost.
-    sweepDeliveries(deps, Math.max(intervalMs * 2, 60_000))
-      .then((n) => n > 0 && onQueued())
+    void (async () => {
+      // A queued job normally runs within moments; one still not run after a minute was lost.
+      if ((await sweepDeliveries(deps, Math.max(intervalMs * 2, 60_000))) > 0) onQueued();
+      if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = Date.now();
+        await pruneDeliveryLog(deps);
+      }
+    })()
       .catch(onError)
       .finally(() => {
         running = false;

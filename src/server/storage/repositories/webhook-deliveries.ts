@@ -308,6 +308,15 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
       }));
     },
 
+    async prune(before, limit) {
+      const attempts = await sql`
+        delete from webhook_attempts where id in (select id from webhook_attempts where attempted_at < ${before} limit ${limit})`.execute(db);
+      const deliveries = await sql`
+        delete from webhook_deliveries where id in (
+          select id from webhook_deliveries where status in ('delivered', 'failed') and created_at < ${before} limit ${limit})`.execute(db);
+      return Number(attempts.numAffectedRows ?? 0n) + Number(deliveries.numAffectedRows ?? 0n);
+    },
+
     async has(subscriptionId, eventId) {
       const row = await db
         .selectFrom('webhook_deliveries')
