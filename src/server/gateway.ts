@@ -225,7 +225,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           sweeper?.stop();
-          await deliveries.stop();
+          await deliveries.stop(config.shutdownTimeoutMs);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();
           await usedCounter.close();

@@ -18,8 +18,8 @@ export interface DeliveryLoopOptions {
 export interface DeliveryLoop {
   /** A delivery job was just queued here: look now rather than at the next poll. */
   wake(): void;
-  /** Takes no more jobs and waits for the attempts in flight. */
-  stop(): Promise<void>;
+  /** Takes no more jobs and waits up to `graceMs` for the attempts in flight (a cut one is retried after its lease). */
+  stop(graceMs: number): Promise<void>;
 }
 
 /**
@@ -102,11 +102,13 @@ export function startDeliveryLoop(boss: PgBoss, deps: DeliveryDeps, options: Del
 
   return {
     wake,
-    async stop() {
+    async stop(graceMs) {
       stopping = true;
       interrupt?.();
       await loop;
-      await Promise.allSettled([...running]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
     },
   };
 }
