@@ -1,3 +1,4 @@
+import { exportWebhookOutcome } from '../exports/exports.ts';
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
 import type { Clock, JobQueue, Store } from '../ports.ts';
@@ -128,6 +129,13 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
     const kicks = await tx.webhookDeliveries.settle({ work, at, latencyMs: response.latencyMs, ...verdict });
     await kick(tx.jobs, clock, kicks);
   });
+  // An export whose announcement the endpoint refused shows webhook_failed, and done once a retry gets through.
+  if (work.eventName === 'messages_dump.status_update') {
+    for (const item of work.items) {
+      const exportId = (item.payload as { export_id?: unknown }).export_id;
+      if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, verdict.outcome === 'delivered');
+    }
+  }
   return verdict.outcome;
 }
 
