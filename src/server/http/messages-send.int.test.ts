@@ -209,4 +209,12 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
     const ok = await sendOk(body);
     expect((await settled(t, ok.request_id)).status).toBe('delivered');
   });
+
+  it('puts simultaneous first messages to one customer into one chat', async () => {
+    const body = { channel_id: channels.whatsapp, recipient: { chat_type: 'whatsapp', chat_id: '79008880001' }, text: 'hi' };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(body)));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    const chats = await t.gateway.database.db.selectFrom('chats').select('id').where('channel_id', '=', channels.whatsapp!).where('chat_id', '=', '79008880001').execute();
+    expect(chats).toHaveLength(1);
+  });
 });

@@ -7,7 +7,8 @@ export interface StreamedEvent {
 
 /**
  * Reads an account's event stream as tests see it between steps: `since()` returns the events recorded after
- * the previous call, sorted by name so that events of one transaction compare independently of their order.
+ * the previous call, sorted by name (events of one name stay in the order they were recorded), so that events of
+ * one transaction compare independently of how they were interleaved.
  */
 export function eventStream(database: Database, accountId: string) {
   const seen = new Set<string>();
@@ -17,8 +18,7 @@ export function eventStream(database: Database, accountId: string) {
       .select(['id', 'name', 'payload'])
       .where('account_id', '=', accountId)
       .orderBy('created_at')
-      // Recording order where the clock stood still.
-      .orderBy('seq')
+      .orderBy('position')
       .execute();
     return rows.map((r) => ({ id: r.id, name: r.name, payload: r.payload as Record<string, unknown> }));
   };

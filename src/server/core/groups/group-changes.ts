@@ -37,8 +37,7 @@ export async function groupReported(deps: MessageDeps, accountId: string, channe
     let chat = await tx.chats.findByMessengerId(channelId, report.chatType, report.chatId);
     const isNew = !chat;
     if (!chat) {
-      chat = { id: randomUUID(), accountId, channelId, chatType: report.chatType, chatId: report.chatId, username: null, phone: null, name: report.name ?? null, unanswered: 0, lastMessageAt: null, createdAt: now } satisfies ChatRecord;
-      await tx.chats.insert(chat);
+      chat = await tx.chats.insert({ id: randomUUID(), accountId, channelId, chatType: report.chatType, chatId: report.chatId, username: null, phone: null, name: report.name ?? null, unanswered: 0, lastMessageAt: null, createdAt: now } satisfies ChatRecord);
     }
     const avatarBefore = await tx.groups.avatar(chat.id);
     const renamed = report.name !== undefined && report.name !== chat.name;

@@ -41,8 +41,7 @@ async function chatFor(tx: TransactionScope, deps: MessageDeps, accountId: strin
     lastMessageAt: null,
     createdAt: deps.clock.now(),
   };
-  await tx.chats.insert(chat);
-  return chat;
+  return tx.chats.insert(chat);
 }
 
 /**

@@ -38,7 +38,7 @@ export async function messageArrived(
     const known =
       (await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId)) ??
       (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
-    const base: ChatRecord = known ?? {
+    const fresh: ChatRecord = {
       id: randomUUID(),
       accountId,
       channelId,
@@ -51,7 +51,7 @@ export async function messageArrived(
       lastMessageAt: null,
       createdAt: now,
     };
-    if (!known) await tx.chats.insert(base);
+    const base = known ?? (await tx.chats.insert(fresh));
     const chat: ChatRecord = {
       ...base,
       chatId: arriving.chatId,

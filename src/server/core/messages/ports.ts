@@ -47,7 +47,11 @@ export interface MessageRecord extends MessageContent {
 }
 
 export interface ChatRepository {
-  insert(chat: ChatRecord): Promise<void>;
+  /**
+   * Stores a new chat, or answers the one a concurrent transaction stored first for the same messenger id
+   * (two first messages to one customer at once must land in one chat, not fail).
+   */
+  insert(chat: ChatRecord): Promise<ChatRecord>;
   get(accountId: string, id: string): Promise<ChatRecord | undefined>;
   /** The chat of a channel by the messenger's id. */
   findByMessengerId(channelId: string, chatType: ChatType, chatId: string): Promise<ChatRecord | undefined>;

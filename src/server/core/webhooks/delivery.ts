@@ -129,16 +129,14 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
     const kicks = await tx.webhookDeliveries.settle({ work, at, latencyMs: response.latencyMs, ...verdict });
     await kick(tx.jobs, clock, kicks);
   });
-  if (work.eventName === 'messages_dump.status_update') await reportToExports(deps, work, verdict.outcome === 'delivered');
-  return verdict.outcome;
-}
-
-/** An export shows webhook_failed while its ready-notice is answered with an error, done once it gets through. */
-async function reportToExports(deps: DeliveryDeps, work: ClaimedWork, ok: boolean): Promise<void> {
-  for (const item of work.items) {
-    const exportId = (item.payload as { export_id?: unknown } | null)?.export_id;
-    if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, ok);
+  // An export whose announcement the endpoint refused shows webhook_failed, and done once a retry gets through.
+  if (work.eventName === 'messages_dump.status_update') {
+    for (const item of work.items) {
+      const exportId = (item.payload as { export_id?: unknown }).export_id;
+      if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, verdict.outcome === 'delivered');
+    }
   }
+  return verdict.outcome;
 }
 
 /**

@@ -29,10 +29,21 @@ const columns = (c: ChatRecord) => ({
 export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
   return {
     async insert(c) {
-      await db
+      const inserted = await db
         .insertInto('chats')
         .values({ id: c.id, account_id: c.accountId, channel_id: c.channelId, chat_type: c.chatType, created_at: c.createdAt, ...columns(c) })
-        .execute();
+        .onConflict((oc) => oc.columns(['channel_id', 'chat_type', 'chat_id']).where('chat_id', 'is not', null).doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) return toRecord(inserted);
+      const existing = await db
+        .selectFrom('chats')
+        .selectAll()
+        .where('channel_id', '=', c.channelId)
+        .where('chat_type', '=', c.chatType)
+        .where('chat_id', '=', c.chatId)
+        .executeTakeFirstOrThrow();
+      return toRecord(existing);
     },
     async get(accountId, id) {
       const row = await db.selectFrom('chats').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
