@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { TransportCapabilities, transports, type Transport } from './channels.ts';
+import { TransportCapabilities, tiers, transports, type Transport } from './channels.ts';
 
 const nonEmpty = (description: string) => Type.String({ minLength: 1, maxLength: 4096, pattern: '\\S', description });
 
@@ -83,7 +83,7 @@ export const Channel = Type.Object({
   messenger_id: nullableString,
   name: nullableString,
   url: Type.Optional(Type.String({ description: 'Authorization URL (wapi) while it must still be followed.' })),
-  tier: Type.Union([Type.Enum(['TIER_0', 'TIER_50', 'TIER_250', 'TIER_1K', 'TIER_10K', 'TIER_100K', 'TIER_UNLIMITED']), Type.Null()]),
+  tier: Type.Union([Type.Enum([...tiers]), Type.Null()]),
   tariff: Tariff,
   capabilities: TransportCapabilities,
 });

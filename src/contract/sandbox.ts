@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { tiers } from './channels.ts';
+import { chatTypes, tiers } from './channels.ts';
 
 /** The sandbox API: the simulated messenger network's other side (GAPS.md, "The sandbox"). */
 
@@ -33,7 +33,7 @@ export const PaymentBody = Type.Object(
 export const AuthorizeQuery = Type.Object({ state: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const Counterpart = {
-  chat_type: Type.Enum(['whatsapp', 'whatsgroup', 'viber', 'instagram', 'telegram', 'telegroup', 'vk', 'avito', 'max', 'maxgroup', 'cian']),
+  chat_type: Type.Enum([...chatTypes]),
   chat_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   username: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'telegram and max: the customer’s user name.' })),
   phone: Type.Optional(Phone),

@@ -38,17 +38,8 @@ export const SessionInfo = Type.Object({
 export type SessionInfo = Static<typeof SessionInfo>;
 
 /** A channel as the frame sees it: its state and what its transport can do (never credentials or billing). */
-export const BffChannel = Type.Object({
-  channel_id: Channel.properties.channel_id,
-  transport: Channel.properties.transport,
-  status: Channel.properties.status,
-  reason: Channel.properties.reason,
-  name: Channel.properties.name,
-  phone: Channel.properties.phone,
-  username: Channel.properties.username,
-  url: Channel.properties.url,
-  capabilities: TransportCapabilities,
-});
+/** A channel as the frames see it: the same view as GET /v2/channels, with its transport's capabilities. */
+export const BffChannel = Channel;
 export type BffChannel = Static<typeof BffChannel>;
 
 /** A transport the connect frame can offer. */

@@ -1,3 +1,4 @@
+import { exportAnnouncementObserver } from './core/exports/exports.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -169,7 +170,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages }, hub);
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
     await workSendMessages(startedBoss, messages);
@@ -182,6 +183,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       random: webhookOptions.random ?? Math.random,
       timeoutMs: webhookOptions.timeoutMs ?? 15_000,
       batchLimit: 100,
+      observers: [exportAnnouncementObserver(exports)],
     };
     const deliveries = startDeliveryLoop(startedBoss, deliveryDeps, {
       concurrency: webhookOptions.concurrency ?? 16,

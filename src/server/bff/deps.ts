@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { TransportRulesRegistry } from '../core/channels/transport-rules.ts';
 import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
@@ -9,8 +10,9 @@ export type SessionLimiter = (key: string, request: FastifyRequest, reply: Fasti
 export interface BffDeps extends EmbeddingDeps {
   rules: TransportRulesRegistry;
   limit: SessionLimiter;
-  /** The message use-cases /v2 uses too. */
+  /** The message and channel use-cases /v2 uses too. */
   messages: MessageDeps;
+  channels: ChannelDeps;
   /** The built widget; its index.html is the frame page. */
   widgetDir: string | null;
 }

@@ -37,10 +37,8 @@ export interface EventsTable {
   payload: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date, never>;
   dispatched_at: Date | null;
-  /** bigint identity: pg returns it as a string. */
+  /** Recording order, a bigint identity (pg returns it as a string). */
   position: ColumnType<string | number | bigint, never, never>;
-  /** Recording order (bigserial; strings from the driver). */
-  seq: ColumnType<string, never, never>;
 }
 
 export interface WebhookSettingsTable {

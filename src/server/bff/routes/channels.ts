@@ -3,25 +3,10 @@ import { Type } from 'typebox';
 import { transports } from '../../../contract/channels.ts';
 import { Envelope } from '../../../contract/envelope.ts';
 import { BffChannel, BffTransport } from '../../../contract/session.ts';
-import type { ChannelRecord } from '../../core/channels/ports.ts';
-import type { TransportRulesRegistry } from '../../core/channels/transport-rules.ts';
+import { listChannels } from '../../core/channels/channel-queries.ts';
 import type { BffDeps } from '../deps.ts';
 import { sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
-
-function toBffChannel(c: ChannelRecord, rules: TransportRulesRegistry): BffChannel {
-  return {
-    channel_id: c.id,
-    transport: c.transport,
-    status: c.state.status,
-    reason: c.state.reason,
-    name: c.name,
-    phone: c.phone,
-    username: c.username,
-    ...(c.authUrl && c.state.status === 'init' ? { url: c.authUrl } : {}),
-    capabilities: rules[c.transport].capabilities,
-  };
-}
 
 /**
  * Channels as the frames need them: the chat frame filters and composes by them, the connect frame lists and
@@ -37,9 +22,8 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       schema: { tags, summary: "The account's channels with what each transport can do", response: { 200: Envelope(Type.Array(BffChannel)), ...sessionErrors } },
     },
     async (request) => {
-      const session = sessionOf(request);
-      const channels = await deps.store.channels.list(session.accountId);
-      return ok(deps.clock, channels.map((c) => toBffChannel(c, deps.rules)));
+      // The same view as GET /v2/channels, overdue QR codes brought up to date.
+      return ok(deps.clock, await listChannels(deps.channels, sessionOf(request).accountId));
     },
   );
 

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Channel } from '../../../contract/channel-api.ts';
 import type { Tier } from '../../../contract/channels.ts';
+import { hashSecret, secretMatches } from '../accounts/token-secret.ts';
 import { AppError, validationError } from '../errors.ts';
 import { channelTierEvent } from './channel-events.ts';
 import { applyTrigger, channelNotFound, qrIsLive, withChannel, wrongStatus } from './channel-steps.ts';
@@ -89,11 +89,6 @@ export async function tierChanged(deps: ChannelDeps, accountId: string, channelI
   });
 }
 
-const sameText = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-
 /** wapi: the user followed the authorization URL. The URL itself is the proof; anything else is not found. */
 export async function authorizationCompleted(
   deps: ChannelDeps,
@@ -103,7 +98,7 @@ export async function authorizationCompleted(
 ): Promise<Channel> {
   return deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getByIdForUpdate(channelId);
-    if (!channel?.authUrl || !sameText(channel.authUrl, url)) throw channelNotFound(channelId);
+    if (!channel?.authUrl || !secretMatches(url, hashSecret(channel.authUrl))) throw channelNotFound(channelId);
     const { tier, ...rest } = profile;
     const next = await applyTrigger(tx, deps, channel, 'redirect_completed', { ...rest, tier, authUrl: null });
     await channelTierEvent(tx, deps.clock, next, tier);

@@ -1,3 +1,4 @@
+import type { AttemptObserver } from '../webhooks/delivery.ts';
 import { randomUUID } from 'node:crypto';
 import type { CreateExportBody, ExportStatus, ExportTask } from '../../../contract/exports.ts';
 import { channelNotFound } from '../channels/channel-steps.ts';
@@ -69,3 +70,14 @@ export async function exportWebhookOutcome(deps: { store: Store; clock: Clock },
     return next;
   });
 }
+
+/** An export whose announcement the endpoint refused shows webhook_failed, and done once a retry gets through. */
+export const exportAnnouncementObserver =
+  (deps: { store: Store; clock: Clock }): AttemptObserver =>
+  async ({ eventName, payloads, delivered }) => {
+    if (eventName !== 'messages_dump.status_update') return;
+    for (const payload of payloads) {
+      const exportId = (payload as { export_id?: unknown }).export_id;
+      if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, delivered);
+    }
+  };

@@ -40,5 +40,3 @@ export interface SandboxDelivery {
 export const sandboxChatIdFor = (by: { username?: string | null; phone?: string | null }): string =>
   String(BigInt(`0x${createHash('sha256').update(by.username ? `u:${by.username.toLowerCase()}` : `p:${by.phone}`).digest('hex').slice(0, 12)}`));
 
-/** Bot tokens are remembered only as digests, like every other secret. */
-export const sandboxTokenDigest = (token: string): string => createHash('sha256').update(token).digest('hex');

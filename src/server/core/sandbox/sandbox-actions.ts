@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Channel } from '../../../contract/channel-api.ts';
-import { channelNotFound, withChannel, wrongStatus } from '../channels/channel-steps.ts';
+import { hashSecret } from '../accounts/token-secret.ts';
+import { applyTrigger, channelNotFound, withChannel, wrongStatus } from '../channels/channel-steps.ts';
 import { toChannel } from '../channels/channel-view.ts';
-import { applyTrigger } from '../channels/channel-steps.ts';
 import { authorizationCompleted, qrScanned } from '../channels/messenger-events.ts';
 import type { ChannelDeps } from '../channels/ports.ts';
 import { validationError } from '../errors.ts';
-import { sandboxTokenDigest } from './ports.ts';
 
 /**
  * The sandbox API acting as the other side of the messenger network: the phone that scans, the user who
@@ -52,7 +51,7 @@ export async function revokeSandboxBotToken(deps: ChannelDeps, accountId: string
     const credentials = channel.credentials ? deps.cipher.open(channel.credentials) : {};
     const token = credentials.telegram_token ?? credentials.access_token;
     if (typeof token !== 'string') throw wrongStatus(channel, 'Only bot channels (telegram, maxbot) have a token to revoke');
-    await tx.sandbox.revokeToken(sandboxTokenDigest(token));
+    await tx.sandbox.revokeToken(hashSecret(token));
     return toChannel(await applyTrigger(tx, deps, channel, 'logged_out'), deps);
   });
 }

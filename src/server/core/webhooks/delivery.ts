@@ -1,6 +1,5 @@
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
-import { exportWebhookOutcome } from '../exports/exports.ts';
 import type { Clock, JobQueue, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
 import type { AttemptOutcome, ClaimedWork, DeliveryKick } from './ports.ts';
@@ -23,7 +22,11 @@ export interface DeliveryDeps extends WebhookSettingsDeps {
   timeoutMs: number;
   /** At most this many events in one batched POST. */
   batchLimit: number;
+  /** Told of every settled attempt, so the part of the domain that announced something can follow its fate. */
+  observers?: readonly AttemptObserver[];
 }
+
+export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]; delivered: boolean }) => Promise<void>;
 
 const LEASE_MARGIN_MS = 10_000;
 
@@ -129,13 +132,8 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
     const kicks = await tx.webhookDeliveries.settle({ work, at, latencyMs: response.latencyMs, ...verdict });
     await kick(tx.jobs, clock, kicks);
   });
-  // An export whose announcement the endpoint refused shows webhook_failed, and done once a retry gets through.
-  if (work.eventName === 'messages_dump.status_update') {
-    for (const item of work.items) {
-      const exportId = (item.payload as { export_id?: unknown }).export_id;
-      if (typeof exportId === 'string') await exportWebhookOutcome(deps, exportId, verdict.outcome === 'delivered');
-    }
-  }
+  const attempt = { eventName: work.eventName, payloads: work.items.map((i) => i.payload), delivered: verdict.outcome === 'delivered' };
+  for (const observe of deps.observers ?? []) await observe(attempt);
   return verdict.outcome;
 }
 

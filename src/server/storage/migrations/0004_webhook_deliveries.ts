@@ -5,9 +5,10 @@ import { sql, type Kysely } from 'kysely';
  * secret and settings, one delivery row per (event, subscription), and the log of every POST.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Recording order, the order of delivery within one ordering key (created_at can tie).
-  await sql`alter table events add column seq bigserial`.execute(db);
-  await sql`create index events_undispatched_key_idx on events (account_id, ordering_key, seq) where dispatched_at is null`.execute(db);
+  // Recording order (created_at can tie): the order of delivery within one ordering key, and the stream
+  // position a reconnecting frame resumes from. Existing rows are numbered too.
+  await sql`alter table events add column position bigint generated always as identity`.execute(db);
+  await sql`create index events_undispatched_key_idx on events (account_id, ordering_key, position) where dispatched_at is null`.execute(db);
 
   await db.schema
     .alterTable('webhook_subscriptions')
@@ -86,5 +87,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .dropColumn('failing_since')
     .execute();
   await sql`drop index events_undispatched_key_idx`.execute(db);
-  await sql`alter table events drop column seq`.execute(db);
+  await sql`alter table events drop column position`.execute(db);
 }

@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // The stream position of each event: the order a reconnecting frame resumes from. Existing rows are numbered too.
-  await sql`alter table events add column position bigint generated always as identity`.execute(db);
+  // A frame resumes its account's stream after a position (events.position, see 0004).
   await db.schema.createIndex('events_account_position_idx').on('events').columns(['account_id', 'position']).execute();
 
   await db.schema
@@ -62,5 +61,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['crm_contacts', 'crm_users', 'embed_sessions', 'embedding_origins']) await db.schema.dropTable(table).execute();
   await db.schema.dropIndex('events_account_position_idx').execute();
-  await sql`alter table events drop column position`.execute(db);
 }

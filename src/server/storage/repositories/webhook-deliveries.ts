@@ -63,13 +63,13 @@ export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
         event.orderingKey === null
           ? sql`e.id = ${event.id}`
           : sql`e.account_id = ${event.accountId} and e.ordering_key = ${event.orderingKey}
-                and (e.id = ${event.id} or (e.dispatched_at is null and e.seq < (select seq from events where id = ${event.id})))`;
+                and (e.id = ${event.id} or (e.dispatched_at is null and e.position < (select position from events where id = ${event.id})))`;
       // One statement routes the events, and names the new deliveries that head their lane: nothing open
       // before them, neither stored before nor inserted with them.
       const { rows } = await sql<{ id: string; endpoint: string }>`
         with inserted as (
           insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, kicked_at, created_at)
-          select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), ${lane}, e.seq, 'pending', 0, ${now}, ${now}, e.created_at
+          select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), ${lane}, e.position, 'pending', 0, ${now}, ${now}, e.created_at
           from events e
           join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
           where ${routed}

@@ -1,7 +1,8 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
+import { hashSecret, secretMatches } from '../../core/accounts/token-secret.ts';
 import type { ConnectDriver, ConnectOutcome } from '../../core/channels/ports.ts';
-import { sandboxTokenDigest, type SandboxStateRepository } from '../../core/sandbox/ports.ts';
+import type { SandboxStateRepository } from '../../core/sandbox/ports.ts';
 
 const TELEGRAM_TOKEN = /^(\d{1,20}):[A-Za-z0-9_-]{35}$/;
 const MAXBOT_TOKEN = /^\S{20,}$/;
@@ -9,11 +10,7 @@ const AVITO_CODE = /^[A-Za-z0-9_-]{6,}$/;
 
 const refused = (field: string, message: string): ConnectOutcome => ({ kind: 'refused', field, message });
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
-const sameSecret = (a: string, b: string) => {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-};
-const short = (secret: string) => sandboxTokenDigest(secret).slice(0, 10);
+const short = (secret: string) => hashSecret(secret).slice(0, 10);
 
 /**
  * The gateway's side of the simulated messenger network. It answers like the platforms do: bot tokens of
@@ -21,7 +18,8 @@ const short = (secret: string) => sandboxTokenDigest(secret).slice(0, 10);
  * user to an authorization page. Nothing here keeps state of its own; the network's memory is the repository.
  */
 export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; publicUrl: string }): ConnectDriver {
-  const revoked = (token: string) => deps.sandbox.isTokenRevoked(sandboxTokenDigest(token));
+  // Bot tokens are remembered only as digests, like every other secret.
+  const revoked = (token: string) => deps.sandbox.isTokenRevoked(hashSecret(token));
   const authorizationUrl = (channelId: string) =>
     `${deps.publicUrl}/sandbox/authorize/${channelId}?state=${randomBytes(16).toString('base64url')}`;
   return {
@@ -73,7 +71,7 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
     async checkTwoFactor({ phone, code }) {
       if (!phone) return false;
       const password = await deps.sandbox.twoFactorPassword(phone);
-      return password !== null && sameSecret(password, code);
+      return password !== null && secretMatches(code, hashSecret(password));
     },
     authorizationUrl,
   };
