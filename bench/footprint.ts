@@ -10,7 +10,7 @@ import { io, type Socket } from 'socket.io-client';
 import { realtimePath } from '../src/contract/realtime.ts';
 import { startChildServer } from './lib/child.ts';
 import { callOrThrow, rssOf, startBenchGateway } from './lib/gateway.ts';
-import { median, reportRows } from './lib/report.ts';
+import { median, reportRows, type BenchRow } from './lib/report.ts';
 
 const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -82,19 +82,31 @@ async function baselineRun(): Promise<{ idle: number; perThousand: number }> {
   }
 }
 
+/** Idle RSS of a process holding only an open PGlite. */
+async function pgliteAlone(): Promise<number> {
+  const db = await startChildServer(new URL('./lib/bare-pglite.ts', import.meta.url));
+  try {
+    return await settledRss(async () => (await db.ask<{ rss: number }>('rss')).rss);
+  } finally {
+    await db.stop();
+  }
+}
+
 const ours = { idle: [] as number[], perThousand: [] as number[] };
+const pglite: number[] = [];
 const bare = { idle: [] as number[], perThousand: [] as number[] };
 console.log(`footprint: idle RSS on PGlite and growth per 1,000 sockets (${sockets} connected), ${runs} runs, Node ${process.version}`);
 for (let run = 1; run <= runs; run++) {
   const g = await gatewayRun();
   const b = await baselineRun();
+  pglite.push(await pgliteAlone());
   for (const [into, r] of [[ours, g], [bare, b]] as const) {
     into.idle.push(r.idle);
     into.perThousand.push(r.perThousand);
   }
-  console.log(`  run ${run}: gateway idle ${mb(g.idle).toFixed(1)} MB, +${mb(g.perThousand).toFixed(1)} MB/1,000 sockets; bare idle ${mb(b.idle).toFixed(1)} MB, +${mb(b.perThousand).toFixed(1)} MB/1,000`);
+  console.log(`  run ${run}: gateway idle ${mb(g.idle).toFixed(1)} MB, +${mb(g.perThousand).toFixed(1)} MB/1,000 sockets; bare idle ${mb(b.idle).toFixed(1)} MB, +${mb(b.perThousand).toFixed(1)} MB/1,000; PGlite alone ${mb(pglite.at(-1)!).toFixed(1)} MB`);
 }
-const row = (metric: string, key: 'idle' | 'perThousand') => ({
+const row = (metric: string, key: 'idle' | 'perThousand'): BenchRow => ({
   row: 'footprint',
   metric,
   unit: 'MB',
@@ -106,6 +118,7 @@ const row = (metric: string, key: 'idle' | 'perThousand') => ({
   budget: null,
   met: null,
   runs,
+  details: key === 'idle' ? { pglite_alone_mb: Number(mb(median(pglite)).toFixed(1)) } : { sockets },
 });
 const rows = [row('idle RSS', 'idle'), row('RSS per 1,000 connected sockets', 'perThousand')];
 for (const r of rows) console.log(`${r.metric}: ${r.ours} MB against ${r.baseline} MB bare (×${r.ratio.toFixed(2)})`);
