@@ -121,5 +121,5 @@ const row = (metric: string, key: 'idle' | 'perThousand'): BenchRow => ({
   details: key === 'idle' ? { pglite_alone_mb: Number(mb(median(pglite)).toFixed(1)) } : { sockets },
 });
 const rows = [row('idle RSS', 'idle'), row('RSS per 1,000 connected sockets', 'perThousand')];
-for (const r of rows) console.log(`${r.metric}: ${r.ours} MB against ${r.baseline} MB bare (×${r.ratio.toFixed(2)})`);
+for (const r of rows) console.log(`${r.metric}: ${r.ours} MB against ${r.baseline} MB bare (×${r.ratio!.toFixed(2)})`);
 await reportRows(rows);
