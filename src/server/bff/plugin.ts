@@ -4,9 +4,11 @@ import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { chatRoutes } from './routes/chats.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
+import { templateRoutes } from './routes/templates.ts';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -34,4 +36,6 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(channelRoutes, deps);
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
+  await app.register(chatRoutes, deps);
+  await app.register(templateRoutes, deps);
 };
