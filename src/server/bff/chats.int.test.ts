@@ -190,3 +190,38 @@ describe(`the chat list of the chat frame (${databaseKind()})`, () => {
     expect((await t.call('GET', '/bff/chats', {})).statusCode).toBe(401);
   });
 });
+
+describe(`the rate limit of the frames' API (${databaseKind()})`, () => {
+  const clock = new ManualClock();
+  let t: TestGateway;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ clock });
+    token = (await t.newAccount('A')).token;
+  });
+  afterAll(() => t.close());
+
+  it("counts the chat, history, template and connect routes in the session's window", async () => {
+    const session = await openFrame(t, token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
+    for (let i = 0; i < 300; i++) await t.call('GET', '/bff/transports', { token: session });
+    for (const url of ['/bff/chats', '/bff/chats/00000000-0000-4000-8000-000000000000/messages', '/bff/templates', '/bff/channels']) {
+      const res = await t.call('GET', url, { token: session });
+      expect(res.statusCode, url).toBe(429);
+      expect(res.json().error).toBe('TOO_MANY_REQUESTS');
+    }
+    clock.advance(5_000);
+    expect((await t.call('GET', '/bff/chats', { token: session })).statusCode).toBe(200);
+  });
+
+  it('limits link exchanges per address, before the link is even read', async () => {
+    clock.advance(5_000);
+    for (let i = 0; i < 300; i++) expect((await t.call('POST', '/bff/session', { body: { link: 'forged' } })).statusCode).toBe(401);
+    const res = await t.call('POST', '/bff/session', { body: { link: 'forged' } });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    const other = await t.gateway.app.inject({ method: 'POST', url: '/bff/session', payload: { link: 'forged' }, remoteAddress: '10.0.0.9' });
+    expect(other.statusCode).toBe(401);
+    clock.advance(5_000);
+  });
+});
