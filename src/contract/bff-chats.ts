@@ -71,6 +71,13 @@ export const ChatPage = Type.Object({
 });
 export type ChatPage = Static<typeof ChatPage>;
 
+/** For the host's badge before any push arrives: the same sum the frame keeps from `chat.unanswered_update`. */
+export const UnansweredSummary = Type.Object({
+  total: Type.Integer({ minimum: 0, description: 'Unanswered messages over the session’s chats.' }),
+  chats: Type.Integer({ minimum: 0, description: 'Chats with at least one unanswered message.' }),
+});
+export type UnansweredSummary = Static<typeof UnansweredSummary>;
+
 export const MessagesQuery = Type.Object(
   {
     before: Type.Optional(Type.String({ ...Cursor, description: 'Messages older than this cursor (`older_cursor` of a page).' })),

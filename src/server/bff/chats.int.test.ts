@@ -169,6 +169,24 @@ describe(`the chat list of the chat frame (${databaseKind()})`, () => {
     expect(numbers(paged).sort()).toEqual(['380500000001', '79000000002']);
   });
 
+  it('sums the unanswered messages of the session’s chats for the badge', async () => {
+    const summary = async (token: string) => (await t.call('GET', '/bff/chats/unanswered', { token })).json().data;
+    const all = (await list(global)).chats;
+    const unanswered = all.filter((c) => c.unanswered_count > 0);
+    expect(unanswered.length).toBeGreaterThan(3);
+    expect(await summary(global)).toEqual({ total: unanswered.reduce((n, c) => n + c.unanswered_count, 0), chats: unanswered.length });
+    const card = await openFrame(t, a.token, 'chats', {
+      user: { id: 'agent-2' },
+      scope: 'card',
+      chats: [{ chat_type: 'whatsapp', chat_id: '79000000002' }, { chat_type: 'whatsapp', chat_id: '79000000003' }],
+    });
+    expect(await summary(card)).toEqual({ total: 1, chats: 1 });
+    const bGlobal = await openFrame(t, b.token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
+    expect(await summary(bGlobal)).toEqual({ total: 1, chats: 1 });
+    const channels = await openFrame(t, a.token, 'channels', {});
+    expect((await t.call('GET', '/bff/chats/unanswered', { token: channels })).statusCode).toBe(403);
+  });
+
   it("keeps accounts apart: B's sessions see only B's chats", async () => {
     const bGlobal = await openFrame(t, b.token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
     const chats = (await list(bGlobal)).chats;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ChatPage, ChatRefParams, ChatsQuery, MessagePage, MessagesQuery } from '../../../contract/bff-chats.ts';
+import { ChatPage, ChatRefParams, ChatsQuery, MessagePage, MessagesQuery, UnansweredSummary } from '../../../contract/bff-chats.ts';
 import { Envelope } from '../../../contract/envelope.ts';
 import { chatHistory } from '../../core/chats/chat-history.ts';
-import { listChats } from '../../core/chats/list-chats.ts';
+import { listChats, unansweredSummary, type ChatReadScope } from '../../core/chats/list-chats.ts';
+import type { EmbedSessionRecord } from '../../core/embedding/ports.ts';
 import { AppError } from '../../core/errors.ts';
 import type { BffDeps } from '../deps.ts';
 import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
@@ -14,6 +15,10 @@ import { ok, sessionErrors } from '../reply.ts';
  */
 export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
   const tags = ['bff'];
+  const readScope = (session: EmbedSessionRecord): ChatReadScope => {
+    assertChatsSession(session);
+    return { accountId: session.accountId, chats: session.scope === 'card' ? session.chats : null };
+  };
 
   app.get(
     '/chats',
@@ -29,12 +34,20 @@ export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
         response: { 200: Envelope(ChatPage), ...sessionErrors },
       },
     },
-    async (request) => {
-      const session = sessionOf(request);
-      assertChatsSession(session);
-      const scope = { accountId: session.accountId, chats: session.scope === 'card' ? session.chats : null };
-      return ok(deps.clock, await listChats(deps, scope, request.query));
+    async (request) => ok(deps.clock, await listChats(deps, readScope(sessionOf(request)), request.query)),
+  );
+
+  app.get(
+    '/chats/unanswered',
+    {
+      schema: {
+        tags,
+        summary: "Unanswered messages over the session's chats",
+        description: 'For the host’s badge when the frame opens; afterwards `chat.unanswered_update` keeps it current.',
+        response: { 200: Envelope(UnansweredSummary), ...sessionErrors },
+      },
     },
+    async (request) => ok(deps.clock, await unansweredSummary(deps, readScope(sessionOf(request)))),
   );
 
   app.get(

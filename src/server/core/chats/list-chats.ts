@@ -1,4 +1,4 @@
-import { chatPageLimits, type ChatPage, type ChatsQuery } from '../../../contract/bff-chats.ts';
+import { chatPageLimits, type ChatPage, type ChatsQuery, type UnansweredSummary } from '../../../contract/bff-chats.ts';
 import type { ChatRef } from '../../../contract/iframe-links.ts';
 import type { Store } from '../ports.ts';
 import { chatCursor, parseChatCursor } from './cursor.ts';
@@ -39,4 +39,9 @@ export async function listChats({ store }: { store: Store }, scope: ChatReadScop
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { chats: page.map(toBffChat), next_cursor: rows.length > limit && last ? chatCursor(last.position) : null };
+}
+
+/** What the host's badge shows when the frame opens: unanswered messages over the reader's chats. */
+export function unansweredSummary({ store }: { store: Store }, scope: ChatReadScope): Promise<UnansweredSummary> {
+  return store.chats.unansweredTotals({ accountId: scope.accountId, only: scope.chats === null ? null : chatKeysOf(scope.chats) });
 }

@@ -48,6 +48,8 @@ export interface ChatListRow {
 export interface ChatListing {
   /** Chats with unanswered messages first, then by last activity (newest first), then by id. */
   listPage(query: ChatListQuery): Promise<ChatListRow[]>;
+  /** Unanswered messages summed over the chats, and how many chats have any. */
+  unansweredTotals(query: Pick<ChatListQuery, 'accountId' | 'only'>): Promise<{ total: number; chats: number }>;
 }
 
 export interface HistoryRow extends MessageRecord {

@@ -188,5 +188,13 @@ export function chatListing(db: Kysely<DatabaseSchema>): ChatListing {
         limit ${q.limit}`.execute(db);
       return rows.map(toListRow);
     },
+    async unansweredTotals(q) {
+      if (q.only !== null && q.only.length === 0) return { total: 0, chats: 0 };
+      const scope = q.only === null ? sql`` : sql`and (${sql.join(q.only.map(matchesKey), sql` or `)})`;
+      const { rows } = await sql<{ total: number; chats: number }>`
+        select coalesce(sum(c.unanswered), 0)::int as total, count(*)::int as chats
+        from chats c where c.account_id = ${q.accountId} and c.unanswered > 0 ${scope}`.execute(db);
+      return rows[0] ?? { total: 0, chats: 0 };
+    },
   };
 }
