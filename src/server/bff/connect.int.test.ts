@@ -57,6 +57,8 @@ describe(`connecting channels from the connect frame (${databaseKind()})`, () =>
     expect(gone.json()).toMatchObject({ error: 'CHANNEL_QR_EXPIRED', data: { status: 'active', reason: null } });
     const listed = (await bff('GET', '/channels', frame)).json().data as { channel_id: string; status: string }[];
     expect(listed.find((c) => c.channel_id === created.channel_id)?.status).toBe('active');
+    const one = await bff('GET', `/channels/${created.channel_id}`, frame);
+    expect(one.json().data).toEqual([listed.find((c) => c.channel_id === created.channel_id)]);
   });
 
   it('gives a pairing code while a QR is live, and 409 once it is not', async () => {
@@ -140,6 +142,7 @@ describe(`connecting channels from the connect frame (${databaseKind()})`, () =>
       expect(res.json().error).toBe('CHANNEL_NOT_FOUND');
     }
     expect((await bff('GET', '/channels', other)).json().data).toEqual([]);
+    expect((await bff('GET', `/channels/${id}`, other)).json().error).toBe('CHANNEL_NOT_FOUND');
     expect((await channelClient(t, a.token).get(id)).status).toBe('init');
   });
 });

@@ -15,7 +15,7 @@ import { Envelope, NullEnvelope } from '../../../contract/envelope.ts';
 import { ErrorBody } from '../../../contract/errors.ts';
 import { BffChannel, BffChannelQr, BffTransport } from '../../../contract/session.ts';
 import { requestPairingCode, submitTwoFactor } from '../../core/channels/channel-auth.ts';
-import { deleteChannel, listChannels } from '../../core/channels/channel-queries.ts';
+import { deleteChannel, getChannel, listChannels } from '../../core/channels/channel-queries.ts';
 import { createChannel, reinitChannel } from '../../core/channels/connect-channel.ts';
 import { currentQr } from '../../core/channels/current-qr.ts';
 import type { BffDeps } from '../deps.ts';
@@ -48,6 +48,12 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       // The same view as GET /v2/channels, overdue QR codes brought up to date.
       return ok(deps.clock, await listChannels(deps.channels, sessionOf(request).accountId));
     },
+  );
+
+  app.get(
+    '/channels/:channel_id',
+    { schema: { tags, summary: 'One channel of the account, as in the list', params, response: { 200: Channels, ...sessionErrors } } },
+    async (request) => ok(deps.clock, await getChannel(deps.channels, sessionOf(request).accountId, request.params.channel_id)),
   );
 
   app.get(
