@@ -1,9 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ChatType, Transport } from '../../../contract/channels.ts';
+import type { ChatType } from '../../../contract/channels.ts';
+import type { ChatRecord, ChatRepository } from '../../core/messages/ports.ts';
+import type { ChatsTable, DatabaseSchema } from '../schema.ts';
+import type { Transport } from '../../../contract/channels.ts';
 import type { Attachment, MessageStatus } from '../../../contract/messages.ts';
 import type { ChatKey, ChatListing, ChatListRow } from '../../core/chats/ports.ts';
-import type { ChatRecord, ChatRepository, MessageContent } from '../../core/messages/ports.ts';
-import type { ChatsTable, DatabaseSchema } from '../schema.ts';
+import type { MessageContent } from '../../core/messages/ports.ts';
 
 const toRecord = (r: Selectable<ChatsTable>): ChatRecord => ({
   id: r.id,
