@@ -66,6 +66,8 @@ export interface HttpDeps {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** The HTTP composition root: plugins in dependency order, then routes per resource. */
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -76,7 +78,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: deps.trustProxy ?? false,
+    // A hop count trusts that many proxies nearest to us (what proxy-addr does with a number).
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     // Fastify's own 503 while closing has a body outside our error model; the hook below answers instead.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
