@@ -1,0 +1,110 @@
+/**
+ * Accept throughput: `POST /v2/messages` requests/s and p50/p99 latency under autocannon (in this process),
+ * against the gateway in a process of its own (sandbox transport, an active whatsapp channel, sends spread over
+ * BENCH_CHATS chats, so the send worker is sending while requests are accepted) and against a bare Fastify route
+ * answering the same envelope, in a third process. Alternating runs of each; medians and the ratio to the bare route.
+ *
+ *   node bench/accept.ts                                   # embedded PGlite in a temporary directory
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/accept.ts
+ *   BENCH_RUNS=5 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_CHATS=100 node bench/accept.ts
+ */
+import autocannon from 'autocannon';
+import { startChildServer } from './lib/child.ts';
+import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
+import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const CHATS = Number(process.env.BENCH_CHATS ?? 100);
+// The rate limit allows 100 requests/s per token; enough tokens that it never answers 429 here.
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 120);
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+async function load(url: string, channelId: string, tokens: string[], seconds: number): Promise<Run> {
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/v2/messages`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: 'POST',
+    requests: [
+      {
+        setupRequest: (req) => {
+          const i = n++;
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
+            body: JSON.stringify({ channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: benchChatId(i % CHATS) }, text: `bench message ${i}` }),
+          };
+        },
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+}
+
+const fmt = (r: Run) => `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(5)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failures ? `  (${r.failures} failed)` : ''}`;
+
+async function main() {
+  const database = databaseName(process.env.DATABASE_URL);
+  const bare = await startChildServer(new URL('./lib/bare-server.ts', import.meta.url));
+  const gateway = await startBenchGateway({ tokens: TOKENS });
+  try {
+    console.log(`accept benchmark: ${RUNS} runs × ${SECONDS} s, ${CONNECTIONS} connections, ${CHATS} chats, ${database}, Node ${process.version}`);
+    await load(bare.url, gateway.channelId, gateway.tokens, 2);
+    await load(gateway.baseURL, gateway.channelId, gateway.tokens, 3);
+    const ours: Run[] = [];
+    const base: Run[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      base.push(await load(bare.url, gateway.channelId, gateway.tokens, SECONDS));
+      ours.push(await load(gateway.baseURL, gateway.channelId, gateway.tokens, SECONDS));
+      console.log(`  run ${run}: gateway ${fmt(ours.at(-1)!)}   bare ${fmt(base.at(-1)!)}`);
+    }
+    const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+    const rps = m(ours, 'rps');
+    const bareRps = m(base, 'rps');
+    const p99 = m(ours, 'p99');
+    const budget = database === 'PGlite' ? 1000 : 4000;
+    console.log(`medians: gateway ${rps.toFixed(0)} req/s p50 ${m(ours, 'p50').toFixed(1)} ms p99 ${p99.toFixed(1)} ms; ` +
+      `bare ${bareRps.toFixed(0)} req/s p50 ${m(base, 'p50').toFixed(1)} ms p99 ${m(base, 'p99').toFixed(1)} ms; ratio ${(rps / bareRps).toFixed(3)}`);
+    console.log(`budget ≥ ${budget} req/s with p99 ≤ 50 ms: ${rps >= budget && p99 <= 50 ? 'met' : 'NOT met'}`);
+    const row: BenchRow = {
+      row: 'accept',
+      metric: 'POST /v2/messages requests/s',
+      unit: 'req/s',
+      database,
+      ours: Math.round(rps),
+      baseline: Math.round(bareRps),
+      baselineName: 'bare Fastify route, same envelope',
+      ratio: rps / bareRps,
+      budget: `≥ ${budget.toLocaleString('en')} req/s, p99 ≤ 50 ms`,
+      met: rps >= budget && p99 <= 50,
+      runs: RUNS,
+      details: {
+        p50_ms: m(ours, 'p50'),
+        p99_ms: p99,
+        bare_p50_ms: m(base, 'p50'),
+        bare_p99_ms: m(base, 'p99'),
+        connections: CONNECTIONS,
+        chats: CHATS,
+        seconds_per_run: SECONDS,
+        failed_requests: ours.reduce((s, r) => s + r.failures, 0),
+      },
+    };
+    await reportRows([row]);
+  } finally {
+    await bare.stop();
+    await gateway.stop().catch(() => {});
+    await gateway.cleanup();
+  }
+}
+
+await main();

@@ -1,0 +1,99 @@
+/**
+ * A gateway for benchmarks, in a process of its own (`node src/server/main.ts`), on a fresh database: PGlite in
+ * a temporary directory, or a new database on the PostgreSQL server named by DATABASE_URL. Set up with one
+ * account, an active whatsapp channel of the sandbox and many client tokens (the interface's rate limit is per
+ * token, and a benchmark must measure the gateway, not the limit).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database, type DatabaseTarget } from '../../src/server/storage/database.ts';
+import { callJson, spawnGateway, type SpawnedGateway } from '../../src/server/testing/spawned-gateway.ts';
+
+export interface BenchGateway {
+  baseURL: string;
+  target: DatabaseTarget;
+  accountId: string;
+  /** Client tokens of the account, to spread requests over rate-limit windows. */
+  tokens: string[];
+  channelId: string;
+  process: SpawnedGateway;
+  /** SIGTERM: a clean stop, which also writes a CPU profile when NODE_OPTIONS asked for one. */
+  stop(): Promise<void>;
+  /** Reads the database directly; on PGlite only after `stop` (one process at a time). */
+  inspect<T>(read: (db: Database['db']) => Promise<T>): Promise<T>;
+  /** Drops the database and the data directory. */
+  cleanup(): Promise<void>;
+}
+
+async function freshPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `gw_bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => client.end());
+    },
+  };
+}
+
+export async function startBenchGateway(options: { tokens: number; env?: Record<string, string> }): Promise<BenchGateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
+  const postgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : null;
+  const target: DatabaseTarget = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'pglite', dataDir };
+  const child = await spawnGateway({ dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}), env: { LOG_LEVEL: 'warn', ...options.env } });
+  const { baseURL, partnerKey } = child;
+  const account = await callJson<{ account_id: string }>(baseURL, 'POST', '/v2/accounts', partnerKey, { name: 'Bench' });
+  const accountId = account.data.account_id;
+  const tokens: string[] = [];
+  for (let i = 0; i < options.tokens; i++) {
+    tokens.push((await callJson<{ token: string }>(baseURL, 'POST', `/v2/accounts/${accountId}/tokens`, partnerKey, { kind: 'client' })).data.token);
+  }
+  const channelId = (await callJson<{ channel_id: string }[]>(baseURL, 'POST', '/v2/channels', tokens[0]!, { transport: 'whatsapp', credentials: {} })).data[0]!
+    .channel_id;
+  await callJson(baseURL, 'POST', `/v2/sandbox/channels/${channelId}/scan`, tokens[0]!, {});
+  for (let i = 0; ; i++) {
+    const { data } = await callJson<{ status: string }[]>(baseURL, 'GET', `/v2/channels/${channelId}`, tokens[0]!);
+    if (data[0]?.status === 'active') break;
+    if (i > 200) throw new Error('the bench channel did not become active');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  let stopped = false;
+  return {
+    baseURL,
+    target,
+    accountId,
+    tokens,
+    channelId,
+    process: child,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await child.stop();
+    },
+    async inspect(read) {
+      const database = await openDatabase(target);
+      try {
+        return await read(database.db);
+      } finally {
+        await database.close();
+      }
+    },
+    async cleanup() {
+      if (!stopped) await child.kill();
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A whatsapp chat id of the bench's `n`-th customer. */
+export const benchChatId = (n: number) => `7900300${String(n).padStart(4, '0')}`;
