@@ -19,7 +19,8 @@ import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/windo
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
-import { workSendMessages } from './jobs/workers/send-messages.ts';
+import { workSendMessages, type SendWorker } from './jobs/workers/send-messages.ts';
+import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
@@ -127,6 +128,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       rules: transportRules,
       driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
     };
+    let sendWorker: SendWorker | null = null;
+    // One transaction at a time on the embedded database (one connection); a few overlap on PostgreSQL.
+    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => sendWorker?.wake() });
     const exports: ExportDeps = {
       store,
       clock,
@@ -174,7 +178,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
-    await workSendMessages(startedBoss, messages);
+    sendWorker = await workSendMessages(startedBoss, messages);
     await workExports(startedBoss, exports);
     const deliveryDeps = {
       store,

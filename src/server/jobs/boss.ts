@@ -1,9 +1,10 @@
 import { PgBoss, fromKysely, fromPglite } from 'pg-boss';
 import type { Transaction } from 'kysely';
-import type { JobQueue } from '../core/ports.ts';
+import type { JobOptions, JobQueue } from '../core/ports.ts';
 import type { Database } from '../storage/database.ts';
 import type { DatabaseSchema } from '../storage/schema.ts';
 import type { TransactionalJobs } from '../storage/store.ts';
+import { orderedId } from './ordered-id.ts';
 import { jobNames, queueOptions } from './queues.ts';
 
 /** pg-boss on the same database as the state: the embedded PGlite instance, or its own pool on PostgreSQL. */
@@ -23,17 +24,30 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   }
 }
 
+/** Our job options in pg-boss's terms; ids in creation order (see orderedId). */
+function bossOptions(options: JobOptions) {
+  const { group, delaySeconds, ...rest } = options;
+  return {
+    ...rest,
+    id: orderedId(),
+    ...(group ? { group: { id: group } } : {}),
+    ...(delaySeconds ? { startAfter: Math.ceil(delaySeconds) } : {}),
+  };
+}
+
 /** A job queue whose sends run on the given transaction, so they commit or roll back with it. */
 export const transactionalJobs =
   (boss: PgBoss): TransactionalJobs =>
   (trx: Transaction<DatabaseSchema>): JobQueue => ({
     async enqueue(name, payload, options = {}) {
-      const { group, delaySeconds, ...rest } = options;
-      await boss.send(name, payload, {
-        ...rest,
-        ...(group ? { group: { id: group } } : {}),
-        ...(delaySeconds ? { startAfter: Math.ceil(delaySeconds) } : {}),
-        db: fromKysely(trx),
-      });
+      await boss.send(name, payload, { ...bossOptions(options), db: fromKysely(trx) });
+    },
+    async enqueueMany(name, jobs) {
+      if (jobs.length === 0) return;
+      await boss.insert(
+        name,
+        jobs.map((job) => ({ ...bossOptions(job.options ?? {}), data: job.payload })),
+        { db: fromKysely(trx) },
+      );
     },
   });

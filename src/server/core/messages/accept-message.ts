@@ -3,11 +3,11 @@ import type { FieldError } from '../../../contract/errors.ts';
 import { CONTENT_CONFLICT, type SendMessageBody, type SendMessageResult } from '../../../contract/messages.ts';
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { validationError } from '../errors.ts';
-import type { TransactionScope } from '../ports.ts';
 import { resolveTemplateForSend } from '../templates/resolve-template.ts';
 import { normalizeKeyboard } from './keyboards.ts';
-import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
-import { checkRecipient, type CheckedRecipient } from './recipient.ts';
+import { storeDrafts, type AcceptDraft } from './accept-batch.ts';
+import type { MessageDeps } from './ports.ts';
+import { checkRecipient } from './recipient.ts';
 
 const CONTENT_FIELDS = ['text', 'attachment', 'template'] as const;
 
@@ -22,31 +22,10 @@ function assertOneContent(body: SendMessageBody): void {
   );
 }
 
-/** The chat a send goes to: known by the messenger's id, or still waiting for a username or phone to resolve. */
-async function chatFor(tx: TransactionScope, deps: MessageDeps, accountId: string, channelId: string, to: CheckedRecipient): Promise<ChatRecord> {
-  const known = to.chatId !== null
-    ? await tx.chats.findByMessengerId(channelId, to.chatType, to.chatId)
-    : await tx.chats.findPending(channelId, to.chatType, to.username !== null ? { username: to.username } : { phone: to.phone ?? '' });
-  if (known) return known;
-  const chat: ChatRecord = {
-    id: randomUUID(),
-    accountId,
-    channelId,
-    chatType: to.chatType,
-    chatId: to.chatId,
-    username: to.username,
-    phone: to.phone,
-    name: to.name,
-    unanswered: 0,
-    lastMessageAt: null,
-    createdAt: deps.clock.now(),
-  };
-  return tx.chats.insert(chat);
-}
-
 /**
  * POST /v2/messages. Checks what the request itself breaks, then commits the message (`accepted`) and its send
- * job together: once this returns, the message will reach a final status even across crashes.
+ * job together (with other sends arriving at the same time, when a committer is given): once this returns,
+ * the message will reach a final status even across crashes.
  */
 export async function acceptMessage(deps: MessageDeps, accountId: string, body: SendMessageBody): Promise<SendMessageResult> {
   assertOneContent(body);
@@ -66,21 +45,16 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
 
   const now = deps.clock.now();
   const requestId = randomUUID();
-  await deps.store.transaction(async (tx) => {
-    const chat = await chatFor(tx, deps, accountId, channel.id, recipient);
-    const resetUnanswered = body.reset_unanswered ?? true;
-    await tx.chats.update({
-      ...chat,
-      name: recipient.name ?? chat.name,
-      unanswered: resetUnanswered ? 0 : chat.unanswered,
-      lastMessageAt: now,
-    });
-    const message: MessageRecord = {
+  const resetUnanswered = body.reset_unanswered ?? true;
+  const draft: AcceptDraft = {
+    accountId,
+    channelId: channel.id,
+    recipient,
+    message: {
       id: randomUUID(),
       requestId,
       accountId,
       channelId: channel.id,
-      chatRef: chat.id,
       direction: 'outbound',
       status: 'accepted',
       reason: null,
@@ -98,10 +72,9 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
       readAt: null,
       editedAt: null,
       deletedAt: null,
-    };
-    await tx.messages.insert(message);
-    // One chat's sends leave in the order they were accepted: the queue keeps FIFO per chat.
-    await tx.jobs.enqueue('messages.send', { messageId: message.id }, { singletonKey: chat.id });
-  });
+    },
+  };
+  if (deps.accepts) await deps.accepts.commit(draft);
+  else await deps.store.transaction((tx) => storeDrafts(tx, deps, [draft]));
   return { request_id: requestId, chat_id: recipient.chatId, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
 }

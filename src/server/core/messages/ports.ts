@@ -1,6 +1,7 @@
 import type { ChatType, Transport } from '../../../contract/channels.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
 import type { Clock, Store } from '../ports.ts';
+import type { AcceptCommitter } from './accept-batch.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
 /** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
@@ -59,10 +60,18 @@ export interface ChatRepository {
   findPending(channelId: string, chatType: ChatType, by: { username?: string; phone?: string }): Promise<ChatRecord | undefined>;
   update(chat: ChatRecord): Promise<void>;
   remove(id: string): Promise<void>;
+  /** The chats of a channel by the messenger's ids, in one read. */
+  findManyByMessengerIds(channelId: string, keys: { chatType: ChatType; chatId: string }[]): Promise<ChatRecord[]>;
+  /** Stores new chats in one statement; answers each one as stored, or as a concurrent transaction stored it first. */
+  insertMany(chats: ChatRecord[]): Promise<ChatRecord[]>;
+  /** Writes the changed columns of many chats in one statement. */
+  updateMany(chats: ChatRecord[]): Promise<void>;
 }
 
 export interface MessageRepository {
   insert(message: MessageRecord): Promise<void>;
+  /** Stores many messages in one statement. */
+  insertMany(messages: MessageRecord[]): Promise<void>;
   get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** Locks the row until the transaction ends. */
   getForUpdate(id: string): Promise<MessageRecord | undefined>;
@@ -114,4 +123,6 @@ export interface MessageDeps {
   clock: Clock;
   rules: TransportRulesRegistry;
   driver: MessagingDriver;
+  /** Commits accepted sends together (group commit); without it each send commits in its own transaction. */
+  accepts?: AcceptCommitter;
 }

@@ -3,26 +3,37 @@ import type { JobPayloads } from '../../core/jobs.ts';
 import type { MessageDeps } from '../../core/messages/ports.ts';
 import { sendAcceptedMessage } from '../../core/messages/send-message.ts';
 
+export interface SendWorker {
+  /** This process committed sends: fetch now rather than at the next poll or NOTIFY. */
+  wake(): void;
+}
+
 /**
  * Consumes `messages.send`. The queue hands out only the head of each chat's line, so one batch holds
  * different chats, sent in parallel, and one chat goes strictly in order. Each job settles on its own:
  * one chat's network error does not make the others' jobs retry.
+ *
+ * Wake-ups: sends accepted by this process wake the worker in process (`wake`); a finished batch fetches again
+ * at once, since completing a chat's head frees its next message. NOTIFY wakes for sends of other processes,
+ * and the poll is only the backstop for what neither announces (retries coming due, a lost notification).
  */
-export async function workSendMessages(boss: PgBoss, deps: MessageDeps): Promise<void> {
-  await boss.work(
+export async function workSendMessages(boss: PgBoss, deps: MessageDeps): Promise<SendWorker> {
+  let workerId: string | null = null;
+  const wake = () => {
+    if (workerId) boss.notifyWorker(workerId);
+  };
+  workerId = await boss.work(
     'messages.send',
     {
       batchSize: 20,
       includeMetadata: true,
       perJobResults: true,
-      // A full batch means more is waiting: fetch again at once. Otherwise a chat's next message (freed
-      // when its predecessor completes) and due retries are found by a short poll; NOTIFY wakes for new sends.
       burstWhenBatchFull: true,
       pollingIntervalSeconds: 0.5,
-      notifyPollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 1,
     },
-    async (jobs: JobWithMetadata<JobPayloads['messages.send']>[]): Promise<JobResult[]> =>
-      Promise.all(
+    async (jobs: JobWithMetadata<JobPayloads['messages.send']>[]): Promise<JobResult[]> => {
+      const results = await Promise.all(
         jobs.map(async (job): Promise<JobResult> => {
           try {
             await sendAcceptedMessage(deps, job.data.messageId, job.retryCount >= job.retryLimit);
@@ -31,6 +42,11 @@ export async function workSendMessages(boss: PgBoss, deps: MessageDeps): Promise
             return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
           }
         }),
-      ),
+      );
+      // Completing these frees each chat's next message: look for it right after, not at the next poll.
+      if (jobs.length > 0) wake();
+      return results;
+    },
   );
+  return { wake };
 }

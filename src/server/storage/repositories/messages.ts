@@ -47,24 +47,27 @@ const columns = (m: MessageRecord) => ({
   deleted_at: m.deletedAt,
 });
 
+const insertValues = (m: MessageRecord) => ({
+  id: m.id,
+  request_id: m.requestId,
+  account_id: m.accountId,
+  channel_id: m.channelId,
+  direction: m.direction,
+  quoted_message_id: m.quotedMessageId,
+  crm_user_id: m.crmUserId,
+  reset_unanswered: m.resetUnanswered,
+  created_at: m.createdAt,
+  ...columns(m),
+});
+
 export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository {
   return {
     async insert(m) {
-      await db
-        .insertInto('messages')
-        .values({
-          id: m.id,
-          request_id: m.requestId,
-          account_id: m.accountId,
-          channel_id: m.channelId,
-          direction: m.direction,
-          quoted_message_id: m.quotedMessageId,
-          crm_user_id: m.crmUserId,
-          reset_unanswered: m.resetUnanswered,
-          created_at: m.createdAt,
-          ...columns(m),
-        })
-        .execute();
+      await db.insertInto('messages').values(insertValues(m)).execute();
+    },
+    async insertMany(messages) {
+      if (messages.length === 0) return;
+      await db.insertInto('messages').values(messages.map(insertValues)).execute();
     },
     async get(accountId, id) {
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
