@@ -121,23 +121,36 @@ export function acceptCommitter(deps: MessageDeps, options: { flushes: number; m
 
   const store = (drafts: AcceptDraft[]) => deps.store.transaction((tx) => storeDrafts(tx, deps, drafts));
 
-  async function commitBatch(batch: Waiting[]): Promise<void> {
+  /** Retried one by one, so that one bad draft fails only its own request. */
+  async function oneByOne(batch: Waiting[]): Promise<void> {
+    for (const w of batch) await store([w.draft]).then(w.resolve, w.reject);
+  }
+
+  async function commitNext(): Promise<void> {
+    let batch: Waiting[] = [];
     try {
-      await store(batch.map((w) => w.draft));
+      // The batch is taken once the transaction holds its connection: sends that arrived while it waited join it.
+      await deps.store.transaction(async (tx) => {
+        batch = queue.splice(0, maxBatch);
+        if (batch.length > 0) await storeDrafts(tx, deps, batch.map((w) => w.draft));
+      });
       for (const w of batch) w.resolve();
     } catch (err) {
-      if (batch.length === 1) return batch[0]!.reject(err);
-      for (const w of batch) {
-        await store([w.draft]).then(w.resolve, w.reject);
-      }
+      if (batch.length === 1) batch[0]!.reject(err);
+      else await oneByOne(batch);
     }
-    options.committed?.();
+    if (batch.length > 0) options.committed?.();
   }
 
   async function drain(): Promise<void> {
     running++;
     try {
-      while (queue.length > 0) await commitBatch(queue.splice(0, maxBatch));
+      while (queue.length > 0) {
+        // Let requests waiting on I/O reach this queue first: an embedded database runs its queries on this
+        // thread, and a transaction chained through promises alone would otherwise keep them out every time.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        await commitNext();
+      }
     } finally {
       running--;
     }
