@@ -11,7 +11,7 @@
  */
 import { sql } from 'kysely';
 import { Agent, request } from 'undici';
-import { forkChild } from './lib/child.ts';
+import { startChildServer, type ChildServer } from './lib/child.ts';
 import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
 import { databaseName, median, percentile, reportRows } from './lib/report.ts';
 
@@ -62,7 +62,7 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 async function main() {
   const database = databaseName(process.env.DATABASE_URL);
-  const receiver = await forkChild<{ arrivals: Record<string, number> }>('./status-receiver.ts');
+  const receiver = await startChildServer(new URL('./lib/status-receiver.ts', import.meta.url));
   // 100 messages/s per token is the rate limit; a few tokens keep the load clear of it.
   const gateway = await startBenchGateway({ tokens: Math.max(2, Math.ceil((RATE * 2) / 100)) });
   const agent = new Agent({ connections: 64 });
@@ -154,10 +154,10 @@ async function main() {
 }
 
 /** Waits until the receiver has every request's `sent` status (60 s at most). */
-async function waitFor(receiver: { ask(type: string): Promise<{ arrivals: Record<string, number> }> }, sent: Sent[]): Promise<Record<string, number>> {
+async function waitFor(receiver: ChildServer, sent: Sent[]): Promise<Record<string, number>> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const { arrivals } = await receiver.ask('arrivals');
+    const { arrivals } = await receiver.ask<{ arrivals: Record<string, number> }>('arrivals');
     if (sent.every((s) => arrivals[s.requestId] !== undefined)) return arrivals;
     if (Date.now() > deadline) throw new Error(`only ${sent.filter((s) => arrivals[s.requestId] !== undefined).length} of ${sent.length} statuses arrived`);
     await sleep(100);
