@@ -60,6 +60,8 @@ export interface ChatRepository {
   findPending(channelId: string, chatType: ChatType, by: { username?: string; phone?: string }): Promise<ChatRecord | undefined>;
   update(chat: ChatRecord): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Chats by our ids, in one read (a send batch's chats). */
+  getMany(ids: string[]): Promise<ChatRecord[]>;
   /** The chats of a channel by the messenger's ids, in one read. */
   findManyByMessengerIds(channelId: string, keys: { chatType: ChatType; chatId: string }[]): Promise<ChatRecord[]>;
   /** Stores new chats in one statement; answers each one as stored, or as a concurrent transaction stored it first. */
@@ -72,6 +74,12 @@ export interface MessageRepository {
   insert(message: MessageRecord): Promise<void>;
   /** Stores many messages in one statement. */
   insertMany(messages: MessageRecord[]): Promise<void>;
+  /** Messages by id, in one read. */
+  getMany(ids: string[]): Promise<MessageRecord[]>;
+  /** Locks the rows until the transaction ends (in id order, so two batches never wait on each other in a circle). */
+  getManyForUpdate(ids: string[]): Promise<MessageRecord[]>;
+  /** Writes what sending decided (status, reason, messenger id, sent and delivered times) of many messages at once. */
+  updateOutcomes(messages: MessageRecord[]): Promise<void>;
   get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** Locks the row until the transaction ends. */
   getForUpdate(id: string): Promise<MessageRecord | undefined>;

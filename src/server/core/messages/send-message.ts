@@ -57,44 +57,111 @@ async function recordOutcome(deps: MessageDeps, messageId: string, outcome: Send
   });
 }
 
+export interface SendJob {
+  messageId: string;
+  /** The queue will not retry this job: a network failure becomes the final status. */
+  lastAttempt: boolean;
+}
+
+export type SendResult = 'sent' | 'failed' | 'skipped';
+
+interface Decided {
+  messageId: string;
+  outcome: SendOutcome;
+  /** The chat still waits for its messenger id: recorded on its own, since it may fold into another chat. */
+  learnsChat: boolean;
+}
+
+/** What the outcomes of a batch change, recorded in one transaction with multi-row writes. */
+async function recordOutcomes(deps: MessageDeps, decided: Decided[]): Promise<void> {
+  if (decided.length === 0) return;
+  await deps.store.transaction(async (tx) => {
+    const locked = new Map((await tx.messages.getManyForUpdate(decided.map((d) => d.messageId))).map((m) => [m.id, m]));
+    const changed: MessageRecord[] = [];
+    for (const { messageId, outcome } of decided) {
+      const message = locked.get(messageId);
+      if (message?.status !== 'accepted') continue;
+      const now = deps.clock.now();
+      if (outcome.kind === 'failed') {
+        const failed: MessageRecord = { ...message, status: 'failed', reason: outcome.reason };
+        changed.push(failed);
+        await messageStatusEvent(tx, deps.clock, failed);
+        continue;
+      }
+      const sent: MessageRecord = { ...message, status: 'sent', messengerMessageId: outcome.messengerMessageId, sentAt: now };
+      await messageStatusEvent(tx, deps.clock, sent);
+      if (!outcome.delivered) {
+        changed.push(sent);
+        continue;
+      }
+      const delivered: MessageRecord = { ...sent, status: 'delivered', deliveredAt: now };
+      changed.push(delivered);
+      await messageStatusEvent(tx, deps.clock, delivered);
+    }
+    await tx.messages.updateOutcomes(changed);
+  });
+}
+
 /**
- * The send job: hands one accepted message to the messenger and records the answer. Network failures are
- * retried by the queue with the same request id (the driver is idempotent per request); on the last attempt
- * they become `failed` / `network_error` (anything unexpected `unknown_error`), so every accepted message ends
- * with a final status.
+ * The send jobs of one batch (each of a different chat): hands each accepted message to the messenger, in
+ * parallel, and records the answers together. Reads and writes are shared by the batch, so the database sees a
+ * few statements per batch rather than a dozen per message. Network failures are retried by the queue with the
+ * same request id (the driver is idempotent per request); on the last attempt they become `failed` /
+ * `network_error` (anything unexpected `unknown_error`), so every accepted message ends with a final status.
+ * Answers per job its result, or the error that makes the queue retry it.
  */
-export async function sendAcceptedMessage(deps: MessageDeps, messageId: string, lastAttempt: boolean): Promise<'sent' | 'failed' | 'skipped'> {
-  const message = await deps.store.messages.getForUpdate(messageId);
-  if (message?.status !== 'accepted' || !message.requestId) return 'skipped';
-  const channel = await deps.store.channels.get(message.accountId, message.channelId);
-  const unavailable = channelUnavailable(channel);
-  const chat = await deps.store.chats.get(message.accountId, message.chatRef);
-  if (unavailable || !channel || !chat) {
-    await recordOutcome(deps, messageId, { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' });
-    return 'failed';
-  }
-  const quoted = message.quotedMessageId ? await deps.store.messages.get(message.accountId, message.quotedMessageId) : undefined;
-  let outcome: SendOutcome;
-  try {
-    outcome = await deps.driver.send({
-      requestId: message.requestId,
-      channelId: channel.id,
-      transport: channel.transport,
-      chatType: chat.chatType,
-      chatId: chat.chatId,
-      username: chat.username,
-      phone: chat.phone,
-      text: message.text,
-      attachment: message.attachment,
-      template: message.template,
-      keyboard: message.keyboard,
-      quotedMessengerId: quoted?.messengerMessageId ?? null,
-    });
-  } catch (err) {
-    // A failed job would hold back the chat's later messages for good: the last attempt settles as failed.
-    if (!lastAttempt) throw err;
-    outcome = { kind: 'failed', reason: err instanceof TransientSendError ? 'network_error' : 'unknown_error' };
-  }
-  await recordOutcome(deps, messageId, outcome);
-  return outcome.kind;
+export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): Promise<(SendResult | Error)[]> {
+  const messages = new Map((await deps.store.messages.getMany(jobs.map((j) => j.messageId))).map((m) => [m.id, m]));
+  const pending = [...messages.values()].filter((m) => m.status === 'accepted' && m.requestId);
+  const chats = new Map((await deps.store.chats.getMany([...new Set(pending.map((m) => m.chatRef))])).map((c) => [c.id, c]));
+  const channels = new Map<string, Promise<ChannelRecord | undefined>>();
+  const channelOf = (m: MessageRecord) => {
+    if (!channels.has(m.channelId)) channels.set(m.channelId, deps.store.channels.get(m.accountId, m.channelId));
+    return channels.get(m.channelId)!;
+  };
+
+  const decided: Decided[] = [];
+  const results = await Promise.all(
+    jobs.map(async (job): Promise<SendResult | Error> => {
+      const message = messages.get(job.messageId);
+      if (message?.status !== 'accepted' || !message.requestId) return 'skipped';
+      const channel = await channelOf(message);
+      const unavailable = channelUnavailable(channel);
+      const chat = chats.get(message.chatRef);
+      if (unavailable || !channel || !chat) {
+        decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, learnsChat: false });
+        return 'failed';
+      }
+      const quoted = message.quotedMessageId ? await deps.store.messages.get(message.accountId, message.quotedMessageId) : undefined;
+      let outcome: SendOutcome;
+      try {
+        outcome = await deps.driver.send({
+          requestId: message.requestId,
+          channelId: channel.id,
+          transport: channel.transport,
+          chatType: chat.chatType,
+          chatId: chat.chatId,
+          username: chat.username,
+          phone: chat.phone,
+          text: message.text,
+          attachment: message.attachment,
+          template: message.template,
+          keyboard: message.keyboard,
+          quotedMessengerId: quoted?.messengerMessageId ?? null,
+        });
+      } catch (err) {
+        // A failed job would hold back the chat's later messages for good: the last attempt settles as failed.
+        if (!job.lastAttempt) return err instanceof Error ? err : new Error(String(err));
+        outcome = { kind: 'failed', reason: err instanceof TransientSendError ? 'network_error' : 'unknown_error' };
+      }
+      decided.push({ messageId: message.id, outcome, learnsChat: outcome.kind === 'sent' && chat.chatId === null });
+      return outcome.kind;
+    }),
+  );
+  await recordOutcomes(
+    deps,
+    decided.filter((d) => !d.learnsChat),
+  );
+  for (const d of decided) if (d.learnsChat) await recordOutcome(deps, d.messageId, d.outcome);
+  return results;
 }

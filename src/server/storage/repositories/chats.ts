@@ -75,6 +75,11 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
     async remove(id) {
       await db.deleteFrom('chats').where('id', '=', id).execute();
     },
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('chats').selectAll().where('id', 'in', ids).execute();
+      return rows.map(toRecord);
+    },
     async findManyByMessengerIds(channelId, keys) {
       if (keys.length === 0) return [];
       const rows = await db

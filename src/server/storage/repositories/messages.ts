@@ -69,6 +69,30 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
       if (messages.length === 0) return;
       await db.insertInto('messages').values(messages.map(insertValues)).execute();
     },
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).execute();
+      return rows.map(toRecord);
+    },
+    async getManyForUpdate(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+      return rows.map(toRecord);
+    },
+    async updateOutcomes(messages) {
+      if (messages.length === 0) return;
+      const rows = [...messages]
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(
+          (m) =>
+            sql`(${m.id}::uuid, ${m.chatRef}::uuid, ${m.status}::text, ${m.reason}::text, ${m.messengerMessageId}::text, ${m.sentAt}::timestamptz, ${m.deliveredAt}::timestamptz)`,
+        );
+      await sql`
+        update messages as m set chat_ref = v.chat_ref, status = v.status, reason = v.reason,
+          messenger_message_id = v.messenger_message_id, sent_at = v.sent_at, delivered_at = v.delivered_at
+        from (values ${sql.join(rows)}) as v (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at)
+        where m.id = v.id`.execute(db);
+    },
     async get(accountId, id) {
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
       return row && toRecord(row);
