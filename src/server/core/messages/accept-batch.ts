@@ -136,7 +136,9 @@ export function acceptCommitter(deps: MessageDeps, options: { flushes: number; m
       });
       for (const w of batch) w.resolve();
     } catch (err) {
-      if (batch.length === 1) batch[0]!.reject(err);
+      // No transaction at all (the database is unreachable): the waiting sends fail now rather than loop.
+      if (batch.length === 0) for (const w of queue.splice(0, maxBatch)) w.reject(err);
+      else if (batch.length === 1) batch[0]!.reject(err);
       else await oneByOne(batch);
     }
     if (batch.length > 0) options.committed?.();
