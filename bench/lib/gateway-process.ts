@@ -50,7 +50,7 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
   const postgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : null;
   const target: DatabaseTarget = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'pglite', dataDir };
   // BENCH_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
+  const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
   const child = await spawnGateway({ dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}), env: { LOG_LEVEL: 'warn', ...profile, ...options.env } });
   const { baseURL, partnerKey } = child;
   const account = await callJson<{ account_id: string }>(baseURL, 'POST', '/v2/accounts', partnerKey, { name: 'Bench' });
