@@ -65,6 +65,9 @@ export interface SendJob {
 
 export type SendResult = 'sent' | 'failed' | 'skipped';
 
+/** Outcomes recorded per transaction. */
+const RECORD_CHUNK = 5;
+
 interface Decided {
   messageId: string;
   outcome: SendOutcome;
@@ -158,10 +161,11 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
       return outcome.kind;
     }),
   );
-  await recordOutcomes(
-    deps,
-    decided.filter((d) => !d.learnsChat),
-  );
+  // A few transactions side by side: each event is still its own statements, and on a pool of connections
+  // one transaction for the whole batch would make them wait in one line.
+  const batched = decided.filter((d) => !d.learnsChat);
+  const chunks = Array.from({ length: Math.ceil(batched.length / RECORD_CHUNK) }, (_, i) => batched.slice(i * RECORD_CHUNK, (i + 1) * RECORD_CHUNK));
+  await Promise.all(chunks.map((chunk) => recordOutcomes(deps, chunk)));
   for (const d of decided) if (d.learnsChat) await recordOutcome(deps, d.messageId, d.outcome);
   return results;
 }
