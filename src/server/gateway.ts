@@ -21,7 +21,7 @@ import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
 import { workSendMessages } from './jobs/workers/send-messages.ts';
 import { workExports } from './jobs/workers/exports.ts';
-import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
+import { webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
 import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
@@ -58,7 +58,7 @@ export interface WebhookOverrides {
   /** Jitter source of the retry schedule. */
   random?: () => number;
   timeoutMs?: number;
-  /** How often lost wake-ups are looked for; 0 turns the timer off (tests call `webhooks.sweep`). */
+  /** How often the delivery loop is nudged to look for work it was not told about; 0 turns the timer off (tests call `webhooks.sweep`). */
   sweepIntervalMs?: number;
   concurrency?: number;
   perEndpoint?: number;
@@ -80,8 +80,8 @@ export interface Gateway {
   /** The frames' socket.io hub (a sink of the event stream). */
   realtime: RealtimeHub;
   webhooks: {
-    /** Queues due deliveries whose job is overdue by `graceMs` (and sends whose lease ran out) now. */
-    sweep(graceMs?: number): Promise<number>;
+    /** Makes the delivery loop look for due deliveries (retries that came due, leases that ran out) now. */
+    sweep(): Promise<void>;
   };
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
@@ -185,7 +185,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       batchLimit: 100,
       observers: [exportAnnouncementObserver(exports)],
     };
-    const deliveries = startDeliveryLoop(startedBoss, deliveryDeps, {
+    const deliveries = startDeliveryLoop(deliveryDeps, {
       concurrency: webhookOptions.concurrency ?? 16,
       perEndpoint: webhookOptions.perEndpoint ?? 4,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
@@ -212,11 +212,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       secretKey,
       realtime: hub,
       webhooks: {
-        sweep: async (graceMs = 0) => {
-          const queued = await sweepDeliveries({ store, clock }, graceMs);
-          if (queued > 0) deliveries.wake();
-          return queued;
-        },
+        sweep: async () => deliveries.wake(),
       },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>

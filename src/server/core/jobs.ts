@@ -12,8 +12,6 @@ export interface JobPayloads {
   'exports.build': { exportId: string };
   /** Remove an export's file once its link expired. */
   'exports.purge': { exportId: string };
-  /** Send one webhook delivery (with its batch) if it heads its lane and is due. */
-  'webhooks.deliver': { deliveryId: string };
 }
 
 export type JobName = keyof JobPayloads;

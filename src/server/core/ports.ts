@@ -94,7 +94,9 @@ export interface WebhookRepository {
 export interface EventRepository {
   insert(event: EventRecord): Promise<void>;
   get(id: string): Promise<EventRecord | undefined>;
-  markDispatched(id: string, at: Date): Promise<void>;
+  /** The events among `ids` that exist, in recording order. */
+  getMany(ids: string[]): Promise<EventRecord[]>;
+  markDispatched(ids: string[], at: Date): Promise<void>;
 }
 
 export interface JobOptions {

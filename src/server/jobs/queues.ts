@@ -17,15 +17,6 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
   // A large export may take minutes; a retry starts the file over.
   'exports.build': { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 },
   'exports.purge': { notify: true, retryLimit: 10, retryDelay: 60, retryBackoff: true, expireInSeconds: 60 },
-  // Retries of the HTTP attempt are scheduled by the delivery itself (GAPS.md schedule); these cover a
-  // handler that failed before it could record the attempt (a database error).
-  'webhooks.deliver': {
-    notify: true,
-    retryLimit: 5,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: 60,
-  },
 };
 
 export const jobNames = Object.keys(queueOptions) as JobName[];

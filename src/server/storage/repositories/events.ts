@@ -33,8 +33,14 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEventRecord(row);
     },
-    async markDispatched(id, at) {
-      await db.updateTable('events').set({ dispatched_at: at }).where('id', '=', id).where('dispatched_at', 'is', null).execute();
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('position').execute();
+      return rows.map(toEventRecord);
+    },
+    async markDispatched(ids, at) {
+      if (ids.length === 0) return;
+      await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).where('dispatched_at', 'is', null).execute();
     },
   };
 }
