@@ -18,7 +18,7 @@ import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
-import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { startEventDispatch } from './jobs/workers/dispatch-events.ts';
 import { workSendMessages } from './jobs/workers/send-messages.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
@@ -29,6 +29,7 @@ import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
+import { EVENTS_RECORDED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -191,7 +192,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
     const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks });
+    const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
       sweepEvery > 0
@@ -223,6 +225,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           sweeper?.stop();
+          await recorded.close();
+          await dispatcher.stop();
           await deliveries.stop(config.shutdownTimeoutMs);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();

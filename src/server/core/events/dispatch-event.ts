@@ -14,13 +14,16 @@ export interface DispatchDeps {
   sinks: readonly EventSink[];
 }
 
+/** How long a dispatcher holds the events it took before another may take them over. */
+const DISPATCH_LEASE_SECONDS = 30;
+
 /**
- * Hands recorded events to every sink, in recording order, then marks them dispatched. Runs from durable
- * jobs, so a crash before the mark re-runs them: sinks must be idempotent per event id. Returns how many
- * events were handed over (those already dispatched or gone are skipped).
+ * Hands the oldest undispatched events (up to `limit`) to every sink, in recording order, then marks them
+ * dispatched. A crash before the mark hands them over again once their lease ran out, so sinks must be
+ * idempotent per event id. Returns how many events were handed over.
  */
-export async function dispatchEvents({ events, clock, sinks }: DispatchDeps, eventIds: string[]): Promise<number> {
-  const due = (await events.getMany([...new Set(eventIds)])).filter((e) => !e.dispatchedAt);
+export async function dispatchPending({ events, clock, sinks }: DispatchDeps, limit: number): Promise<number> {
+  const due = await events.leaseUndispatched(limit, DISPATCH_LEASE_SECONDS);
   if (due.length === 0) return 0;
   for (const sink of sinks) {
     if (sink.consumeMany) await sink.consumeMany(due);

@@ -87,10 +87,15 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
     attempts.add(attempt);
   };
 
+  // While attempts are in flight, a claim waits until a quarter of the slots are free: one claim (one
+  // scan of the lane heads) then serves several answers instead of each answer paying for its own.
+  const worthClaiming = Math.max(1, Math.floor(options.concurrency / 4));
   const loop = (async () => {
     while (!stopping) {
+      // Answers that arrived together free their slots together.
+      await new Promise((resolve) => setImmediate(resolve));
       const free = options.concurrency - posting;
-      if (free <= 0) {
+      if (free <= 0 || (posting > 0 && free < worthClaiming)) {
         await nextSignal(idlePollMs);
         signalled = false;
         continue;

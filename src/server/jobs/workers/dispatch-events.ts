@@ -1,21 +1,68 @@
-import type { PgBoss } from 'pg-boss';
-import { dispatchEvents, type DispatchDeps } from '../../core/events/dispatch-event.ts';
-import type { JobPayloads } from '../../core/jobs.ts';
+import { dispatchPending, type DispatchDeps } from '../../core/events/dispatch-event.ts';
+
+export interface DispatchLoopOptions {
+  /** Events handed over per round: one set-based webhook fan-out for all of them. */
+  batchSize?: number;
+  /** How often an idle dispatcher looks for events nobody told it about (a lost notification). */
+  idlePollMs?: number;
+  onError(err: unknown): void;
+}
+
+export interface DispatchLoop {
+  /** Events were recorded (a commit raised the notification): look now. */
+  wake(): void;
+  /** Takes no more events and waits for the round under way. */
+  stop(): Promise<void>;
+}
 
 /**
- * Consumes `events.dispatch`: hands the recorded events to the stream's sinks, a whole fetched batch at
- * once, so that the webhook fan-out is one set-based transaction per batch rather than one per event.
+ * Dispatches recorded events from the events table in batches: every round leases the oldest undispatched
+ * events, hands them to the sinks and marks them, and goes again at once while rounds come back full.
+ * A commit that recorded events wakes it; the poll is only a backstop.
  */
-export async function workDispatchEvents(boss: PgBoss, deps: DispatchDeps): Promise<string> {
-  return boss.work<JobPayloads['events.dispatch']>(
-    'events.dispatch',
-    // A full batch means more are waiting: fetch again at once instead of waiting for the next NOTIFY.
-    { batchSize: 200, localConcurrency: 1, burstWhenBatchFull: true },
-    async (jobs) => {
-      await dispatchEvents(
-        deps,
-        jobs.map((job) => job.data.eventId),
-      );
+export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOptions): DispatchLoop {
+  const batchSize = options.batchSize ?? 200;
+  const idlePollMs = options.idlePollMs ?? 1_000;
+  let stopping = false;
+  let signalled = false;
+  let interrupt: (() => void) | null = null;
+
+  const wake = () => {
+    signalled = true;
+    interrupt?.();
+  };
+  const nextSignal = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (signalled || stopping) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        interrupt = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      interrupt = done;
+    });
+
+  const loop = (async () => {
+    while (!stopping) {
+      signalled = false;
+      let handed = 0;
+      try {
+        handed = await dispatchPending(deps, batchSize);
+      } catch (err) {
+        // The leased events go again when their lease runs out.
+        options.onError(err);
+      }
+      if (handed < batchSize) await nextSignal(idlePollMs);
+    }
+  })();
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      interrupt?.();
+      await loop;
     },
-  );
+  };
 }

@@ -103,17 +103,24 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       // Due heads, at most as many per endpoint as its free room can carry (times the batch size where the
       // account batches), spread over endpoints: each endpoint's oldest first, then the next of each.
       const { rows: candidates } = await sql<Candidate>`
+        with heads as materialized (
+          -- Byte order ("C") sorts far faster than the locale's, and any consistent order finds the heads.
+          select distinct on (account_id, endpoint collate "C", lane collate "C") id, status, next_attempt_at, lease_until
+          from webhook_deliveries
+          where status in ('pending', 'sending')
+          order by account_id, endpoint collate "C", lane collate "C", seq),
+        due as materialized (select id from heads d where ${isDue(now)})
         select * from (
           select d.id, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
                  d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
                  ws.secret, ws.previous_secret, ws.previous_expires_at, d.seq,
                  row_number() over (partition by d.endpoint order by d.next_attempt_at, d.seq) as place,
                  ${perEndpoint} - coalesce(b.n, 0) as room
-          from webhook_deliveries d
+          from due h
+          join webhook_deliveries d on d.id = h.id
           join webhook_subscriptions s on s.id = d.subscription_id
           left join webhook_settings ws on ws.account_id = d.account_id
-          left join (values ${inFlight}) as b(endpoint, n) on b.endpoint = d.endpoint
-          where ${isDue(now)} and ${isHead}) c
+          left join (values ${inFlight}) as b(endpoint, n) on b.endpoint = d.endpoint) c
         where c.subscription_status <> 'active'
            or c.place <= c.room * (case when c.batching or c.batch_id is not null then ${batchLimit}::int else 1 end)
         order by c.place, c.seq
