@@ -1,7 +1,8 @@
 /**
- * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch job,
- * fan-out, delivery job, signed POST) to a local receiver in its own process, against a bare undici loop
- * POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and ratio.
+ * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch,
+ * fan-out, claim, signed POST, settlement) to a local receiver in its own process, against a bare undici
+ * loop POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and
+ * ratio. The clock runs from the first recording to the last event received, so recording is included.
  *
  *   npm run bench:webhooks                      # embedded PGlite in a temporary directory
  *   DATABASE_URL=postgres://… npm run bench:webhooks
@@ -18,6 +19,7 @@ import { loadConfig } from '../src/server/config.ts';
 import { recordEvent } from '../src/server/core/events/record-event.ts';
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
+import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -26,7 +28,6 @@ const CONCURRENCY = 16;
 const PER_ENDPOINT = 16;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function startReceiver(): Promise<{ url: string; child: ChildProcess; counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }> }> {
   const child = fork(fileURLToPath(new URL('./receiver.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -104,7 +105,7 @@ async function main() {
     const client = { authorization: `Bearer ${issued.token}` };
     await gateway.app.inject({ method: 'POST', url: '/v2/webhooks', headers: client, payload: { data: [{ url: receiver.url, event: 'message.add' }] } });
 
-    const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
+    const database = databaseName(config.databaseUrl ?? undefined);
     console.log(`webhook benchmark: ${EVENTS} events over ${CHATS} chats, ${RUNS} runs, concurrency ${CONCURRENCY}, ${database}, Node ${process.version}`);
     const results: Record<string, number[]> = { gateway: [], 'gateway, batching on': [], 'bare undici loop': [] };
     for (let run = 1; run <= RUNS; run++) {
@@ -121,6 +122,27 @@ async function main() {
     for (const [name, rates] of Object.entries(results)) {
       console.log(`  ${name.padEnd(22)} ${median(rates).toFixed(0).padStart(7)}/s   ${(median(rates) / bare).toFixed(3)} of the bare loop`);
     }
+    const row = (metric: string, rates: number[]): BenchRow => {
+      const ours = median(rates);
+      return {
+        row: 'webhooks',
+        metric,
+        unit: 'deliveries/s',
+        database,
+        ours,
+        baseline: bare,
+        baselineName: `bare undici loop, concurrency ${CONCURRENCY}`,
+        ratio: ours / bare,
+        budget: '≥ 2,000/s, ≥ 0.5 of bare',
+        met: ours >= 2000 && ours / bare >= 0.5,
+        runs: RUNS,
+        details: { events: EVENTS, chats: CHATS, concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT, min: Math.min(...rates), max: Math.max(...rates) },
+      };
+    };
+    await reportRows([
+      row('webhook deliveries/s, one event per POST', results.gateway!),
+      row('webhook deliveries/s, batching on (events/s)', results['gateway, batching on']!),
+    ]);
   } finally {
     await gateway.stop();
     receiver.child.send({ type: 'stop' });
