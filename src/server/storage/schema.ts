@@ -66,7 +66,6 @@ export interface WebhookDeliveriesTable {
   attempts: ColumnType<number, number | undefined>;
   next_attempt_at: Date | null;
   lease_until: Date | null;
-  kicked_at: Date | null;
   batch_id: string | null;
   created_at: ColumnType<Date, Date, never>;
   delivered_at: Date | null;

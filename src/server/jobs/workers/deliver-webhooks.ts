@@ -1,6 +1,7 @@
 import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
 import { attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
 import type { ClaimedWork, Settlement } from '../../core/webhooks/ports.ts';
+import { wakeSignal } from '../wake-signal.ts';
 import { groupCommit } from '../webhooks/group-commit.ts';
 
 export interface DeliveryLoopOptions {
@@ -36,25 +37,9 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
   const settler = groupCommit<Settlement>((settlements) => settleDeliveries(deps, settlements));
   let posting = 0;
   let stopping = false;
-  let signalled = false;
-  let interrupt: (() => void) | null = null;
-
-  const wake = () => {
-    signalled = true;
-    interrupt?.();
-  };
-  /** Until `wake` (or a wake that came meanwhile), or `ms` at most. */
-  const nextSignal = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (signalled || stopping) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        interrupt = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      interrupt = done;
-    });
+  const signal = wakeSignal();
+  const wake = signal.wake;
+  const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
 
   const release = (endpoint: string) => {
     posting--;
@@ -97,10 +82,10 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
       const free = options.concurrency - posting;
       if (free <= 0 || (posting > 0 && free < worthClaiming)) {
         await nextSignal(idlePollMs);
-        signalled = false;
+        signal.clear();
         continue;
       }
-      signalled = false;
+      signal.clear();
       let claimed = 0;
       try {
         const works = await claimDeliveries(deps, { limit: free, perEndpoint: options.perEndpoint, inFlight });
@@ -125,7 +110,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
     wake,
     async stop(graceMs) {
       stopping = true;
-      interrupt?.();
+      signal.interrupt();
       await loop;
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([Promise.allSettled([...attempts]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);

@@ -1,3 +1,4 @@
+import { wakeSignal } from '../wake-signal.ts';
 import { dispatchPending, type DispatchDeps } from '../../core/events/dispatch-event.ts';
 
 export interface DispatchLoopOptions {
@@ -24,28 +25,13 @@ export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOpti
   const batchSize = options.batchSize ?? 200;
   const idlePollMs = options.idlePollMs ?? 1_000;
   let stopping = false;
-  let signalled = false;
-  let interrupt: (() => void) | null = null;
-
-  const wake = () => {
-    signalled = true;
-    interrupt?.();
-  };
-  const nextSignal = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (signalled || stopping) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        interrupt = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      interrupt = done;
-    });
+  const signal = wakeSignal();
+  const wake = signal.wake;
+  const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
 
   const loop = (async () => {
     while (!stopping) {
-      signalled = false;
+      signal.clear();
       let handed = 0;
       try {
         handed = await dispatchPending(deps, batchSize);
@@ -61,7 +47,7 @@ export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOpti
     wake,
     async stop() {
       stopping = true;
-      interrupt?.();
+      signal.interrupt();
       await loop;
     },
   };
