@@ -122,16 +122,18 @@ export async function attemptDelivery(deps: DeliveryDeps, work: ClaimedWork): Pr
 }
 
 /**
- * Records finished attempts in one transaction (many attempts share one commit), then tells the observers.
- * Settling a head makes the next delivery of its lane the head, for the next claim.
+ * Records finished attempts in one transaction (many attempts share one commit). Settling a head makes
+ * the next delivery of its lane the head, for the next claim.
  */
-export async function settleDeliveries(deps: DeliveryDeps, settlements: Settlement[]): Promise<void> {
+export async function settleDeliveries(deps: Pick<DeliveryDeps, 'store'>, settlements: Settlement[]): Promise<void> {
   if (settlements.length === 0) return;
   await deps.store.transaction((tx) => tx.webhookDeliveries.settle(settlements));
-  for (const s of settlements) {
-    const attempt = { eventName: s.work.eventName, payloads: s.work.items.map((i) => i.payload), delivered: s.outcome === 'delivered' };
-    for (const observe of deps.observers ?? []) await observe(attempt);
-  }
+}
+
+/** Tells the observers what became of a settled attempt (once its outcome is committed). */
+export async function announceAttempt(deps: Pick<DeliveryDeps, 'observers'>, settlement: Settlement): Promise<void> {
+  const attempt = { eventName: settlement.work.eventName, payloads: settlement.work.items.map((i) => i.payload), delivered: settlement.outcome === 'delivered' };
+  for (const observe of deps.observers ?? []) await observe(attempt);
 }
 
 /** When the earliest delivery waiting for a retry is due, so an idle loop can sleep until then. */

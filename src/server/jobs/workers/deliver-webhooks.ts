@@ -1,5 +1,5 @@
 import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
-import { attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
+import { announceAttempt, attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
 import type { ClaimedWork, Settlement } from '../../core/webhooks/ports.ts';
 import { wakeSignal } from '../wake-signal.ts';
 import { groupCommit } from '../webhooks/group-commit.ts';
@@ -61,6 +61,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
         wake();
       }
       await settler.add(settlement);
+      await announceAttempt(deps, settlement);
     })()
       // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
       .catch(options.onError)
