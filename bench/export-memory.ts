@@ -7,19 +7,58 @@
  *   DATABASE_URL=postgres://… npx node --expose-gc bench/export-memory.ts 1000000
  *
  * The budget checked for 1,000,000 messages: at most 60 s and 100 MB of growth over the baseline.
+ * Baseline in the same run: the same number of rows generated in memory and written by the same CSV file
+ * writer, no database and no job: the floor of what an export can cost.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/server/config.ts';
+import { exportColumns } from '../src/contract/exports.ts';
 import { createGateway } from '../src/server/gateway.ts';
+import { exportFiles } from '../src/server/storage/export-files.ts';
 import { insertChat, insertSyntheticMessages } from '../src/server/testing/message-rows.ts';
+import { reportRows } from './lib/report.ts';
 
 const count = Number(process.argv[2] ?? 100_000);
 const budget = { seconds: 60, growthMb: 100 };
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Time and RSS growth of writing `n` rows generated in memory through the export's own CSV writer. */
+async function csvFloor(n: number): Promise<{ seconds: number; growthMb: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'gw-bench-csv-'));
+  gc?.();
+  const base = process.memoryUsage().rss;
+  let top = base;
+  const sampler = setInterval(() => (top = Math.max(top, process.memoryUsage().rss)), 50);
+  const started = performance.now();
+  async function* rows() {
+    for (let i = 0; i < n; i++) {
+      const row: Record<(typeof exportColumns)[number], string | null> = {
+        ...(Object.fromEntries(exportColumns.map((c) => [c, null])) as Record<(typeof exportColumns)[number], null>),
+        message_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        created_at: new Date(1_893_456_000_000 + i * 1000).toISOString(),
+        channel_id: '6f1c3a52-3f0e-4a3b-9e5d-6a0f3b2c1d4e',
+        transport: 'telegram',
+        channel_name: 'Bench',
+        chat_type: 'telegram',
+        chat_id: String(1000 + (i % 200)),
+        contact_name: `Клиент ${i % 200}`,
+        direction: i % 2 ? 'inbound' : 'outbound',
+        status: 'read',
+        text: `Здравствуйте! Сообщение номер ${i} ${'x'.repeat(50)}`,
+      };
+      yield row;
+    }
+  }
+  await exportFiles(dir).write('floor', exportColumns, rows());
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  await rm(dir, { recursive: true, force: true });
+  return { seconds, growthMb: mb(top - base) };
+}
 
 const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
 const partnerKey = randomBytes(24).toString('base64url');
@@ -51,6 +90,9 @@ try {
   }
   inserted = Date.now() - inserted;
   console.log(`inserted ${count} messages in ${(inserted / 1000).toFixed(1)} s (${config.databaseUrl ? 'PostgreSQL' : 'PGlite'})`);
+
+  const floor = await csvFloor(count);
+  console.log(`baseline: ${count} in-memory rows through the same CSV writer in ${floor.seconds.toFixed(1)} s, RSS growth ${floor.growthMb} MB`);
 
   gc?.();
   await new Promise((r) => setTimeout(r, 500));
@@ -91,6 +133,12 @@ try {
   );
   console.log(`rss: baseline ${mb(baseline)} MB, peak ${mb(peak)} MB, growth ${growth} MB${gc ? '' : ' (run with --expose-gc for a settled baseline)'}`);
   if (row.row_count !== count) throw new Error(`expected ${count} rows`);
+  const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
+  const metric = `${count.toLocaleString('en')} messages to CSV`;
+  await reportRows([
+    { row: 'export', metric: `${metric}, seconds`, unit: 's', database, ours: Number(seconds.toFixed(1)), baseline: Number(floor.seconds.toFixed(1)), baselineName: 'same CSV writer, rows from memory', ratio: seconds / floor.seconds, budget: count >= 1_000_000 ? `≤ ${budget.seconds} s` : null, met: count >= 1_000_000 ? seconds <= budget.seconds : null, runs: 1, details: { csv_mb: mb(size) } },
+    { row: 'export', metric: `${metric}, RSS growth`, unit: 'MB', database, ours: growth, baseline: floor.growthMb, baselineName: 'same CSV writer, rows from memory', ratio: floor.growthMb > 0 ? growth / floor.growthMb : null, budget: count >= 1_000_000 ? `≤ ${budget.growthMb} MB` : null, met: count >= 1_000_000 ? growth <= budget.growthMb : null, runs: 1, details: { rss_baseline_mb: mb(baseline), rss_peak_mb: mb(peak) } },
+  ]);
   if (count >= 1_000_000) {
     const ok = seconds <= budget.seconds && growth <= budget.growthMb;
     console.log(`budget (≤ ${budget.seconds} s, ≤ ${budget.growthMb} MB growth): ${ok ? 'met' : 'NOT met'}`);

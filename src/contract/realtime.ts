@@ -80,8 +80,13 @@ export interface StreamEventPayloads {
     old_attachment?: AttachmentPayload;
   };
   'message.delete': ChatOfEvent & { message_id: string; crm_user_id: string | null; timestamp: number };
-  /** The unanswered counter of one chat changed; the frame sums them for the host's badge. */
-  'chat.unanswered_update': Required<ChatOfEvent> & { unanswered_count: number };
+  /**
+   * The unanswered counter of one chat may have changed (a message arrived, a reply was sent); the frame sums
+   * them for the host's badge. Frames only (never a webhook): derived from the event that caused it, whose
+   * `position` it shares, with the id `<that event's id>.unanswered`. Keep, per chat, the value of the highest
+   * position seen: pushes may arrive out of order, the latest position always holds the current count.
+   */
+  'chat.unanswered_update': Required<ChatOfEvent> & { chat_ref: string; unanswered_count: number };
   'channel.status_update': { channel_id: string; status: ChannelStatus; reason: string | null };
   'channel.create': { channel_id: string; timestamp: number };
   'channel.delete': { channel_id: string; timestamp: number };

@@ -49,3 +49,12 @@ export const BffTransport = Type.Object({
   capabilities: TransportCapabilities,
 });
 export type BffTransport = Static<typeof BffTransport>;
+
+/** The QR a connecting channel shows now (GET /bff/channels/{id}/qr); later codes arrive as `channel.qr_update`. */
+export const BffChannelQr = Type.Object({
+  channel_id: Type.String({ format: 'uuid' }),
+  qr_code: Type.String({ description: 'PNG data URL, as in channel.qr_update.' }),
+  platform: Type.String({ description: 'As in channel.qr_update: whatsapp, telegram_api, viber, max.' }),
+  expires_at: Type.String({ format: 'date-time', description: 'When this code is replaced by the next one.' }),
+});
+export type BffChannelQr = Static<typeof BffChannelQr>;

@@ -64,4 +64,13 @@ describe('configuration', () => {
     }
     expect((error as ConfigError).problems).toHaveLength(5);
   });
+
+  it('reads which proxies to trust for the caller address', () => {
+    const base = { DATA_DIR: '/tmp/x' };
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.168.1.1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
+    expect(() => loadConfig({ ...base, TRUST_PROXY: 'the balancer' })).toThrow(/TRUST_PROXY/);
+  });
 });

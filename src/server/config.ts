@@ -17,6 +17,11 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
   sandboxLatencyMs: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the caller's address (per-address limits): none, all, a
+   * number of hops, or a list of addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export class ConfigError extends Error {
@@ -86,6 +91,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
   }
 
+  const trustProxy = ((): Config['trustProxy'] => {
+    const raw = text('TRUST_PROXY');
+    if (raw === null || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+    if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = list.filter((s) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(s));
+    if (bad.length > 0) problems.push(`TRUST_PROXY must be true, false, a hop count, or addresses/CIDR ranges separated by commas; not "${bad.join('", "')}"`);
+    return list;
+  })();
+
   const config: Config = {
     production,
     port,
@@ -101,6 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    trustProxy,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

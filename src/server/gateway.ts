@@ -164,6 +164,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       },
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
+      trustProxy: config.trustProxy,
       version,
       widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },

@@ -4,21 +4,26 @@ import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { chatRoutes } from './routes/chats.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
+import { templateRoutes } from './routes/templates.ts';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 /**
  * The frames' API (mounted at /bff). Every route but the link exchange needs `Authorization: Bearer <session
- * token>`; each session has its own rate-limit window. Routes are thin: they check the session's scope with
- * the guards and call the same core use-cases as /v2. One file per resource under routes/.
+ * token>`; each session has its own rate-limit window, the exchange one per address. Routes are thin: they
+ * check the session's scope with the guards and call the same core use-cases as /v2. One file per resource
+ * under routes/.
  */
 export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
   app.decorateRequest('embedSession', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.session === false) return;
+    // The link exchange has no session yet: its window is the caller's address, so no one can hammer the
+    // signature check.
+    if (request.routeOptions.config.session === false) return deps.limit(`bff-exchange:${request.ip}`, request, reply);
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const session = token ? await authenticateSession(deps, token) : null;
     if (!session) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
@@ -34,4 +39,6 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(channelRoutes, deps);
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
+  await app.register(chatRoutes, deps);
+  await app.register(templateRoutes, deps);
 };

@@ -4,6 +4,7 @@
  */
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
+import type { ChatListing, MessageHistory } from './chats/ports.ts';
 import type { ContactRepository } from './contacts/ports.ts';
 import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { GroupRepository } from './groups/ports.ts';
@@ -120,9 +121,9 @@ export interface JobQueue {
 export interface Repositories {
   accounts: AccountRepository;
   channels: ChannelRepository;
-  chats: ChatRepository;
+  chats: ChatRepository & ChatListing;
   groups: GroupRepository;
-  messages: MessageRepository;
+  messages: MessageRepository & MessageHistory;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;

@@ -60,9 +60,13 @@ export interface HttpDeps {
   logger: FastifyServerOptions['logger'];
   /** Iframe links, allowed origins and the frames' sessions (absent where only the HTTP shell is built). */
   embedding?: EmbeddingDeps;
+  /** Which proxies to believe about the caller's address (Config.trustProxy); none when absent. */
+  trustProxy?: boolean | number | string[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /** The HTTP composition root: plugins in dependency order, then routes per resource. */
 export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
@@ -74,6 +78,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // A hop count trusts that many proxies nearest to us (what proxy-addr does with a number).
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     // Fastify's own 503 while closing has a body outside our error model; the hook below answers instead.
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();

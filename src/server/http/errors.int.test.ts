@@ -83,7 +83,7 @@ describe(`error bodies (${databaseKind()})`, () => {
       },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'WEBHOOK_URL_NOT_ALLOWED', data: { fields: [{ field: '/data/1/url' }] } });
+    expect(res.json()).toMatchObject({ error: 'WEBHOOK_URL_NOT_ALLOWED', data: { fields: [{ field: 'data.1.url' }] } });
     expect((await t.call('GET', '/v2/webhooks', { token })).json().data).toEqual([]);
   });
 

@@ -66,7 +66,7 @@ describe(`subscription URLs (${databaseKind()})`, () => {
     expect(res.json()).toEqual({
       error: 'WEBHOOK_URL_NOT_ALLOWED',
       description: `Webhook URL is not allowed: ${reason}`,
-      data: { fields: [{ field: '/data/0/url', message: reason }] },
+      data: { fields: [{ field: 'data.0.url', message: reason }] },
     });
   });
 
@@ -96,12 +96,12 @@ describe(`subscription URLs (${databaseKind()})`, () => {
       },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().data.fields.map((f: { field: string }) => f.field)).toEqual(['/data/1/url', '/data/2/url']);
+    expect(bad.json().data.fields.map((f: { field: string }) => f.field)).toEqual(['data.1.url', 'data.2.url']);
     expect((await t.call('GET', '/v2/webhooks', { token })).json().data).toEqual(before);
 
     const patch = await t.call('PATCH', '/v2/webhooks', { token, body: { data: [{ id: before[0].id, url: 'https://[fd00::7]/x', event: 'message.add' }] } });
     expect(patch.statusCode).toBe(400);
-    expect(patch.json().data.fields).toEqual([{ field: '/data/0/url', message: 'unique local addresses are not allowed' }]);
+    expect(patch.json().data.fields).toEqual([{ field: 'data.0.url', message: 'unique local addresses are not allowed' }]);
     expect((await t.call('GET', '/v2/webhooks', { token })).json().data).toEqual(before);
   });
 

@@ -2,13 +2,13 @@ import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
-import { chatRepository } from './repositories/chats.ts';
+import { chatListing, chatRepository } from './repositories/chats.ts';
 import { contactRepository, crmUserRepository } from './repositories/crm.ts';
 import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
-import { messageRepository } from './repositories/messages.ts';
+import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { templateRepository } from './repositories/templates.ts';
@@ -25,9 +25,9 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
-    chats: chatRepository(db),
+    chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
-    messages: messageRepository(db),
+    messages: { ...messageRepository(db), ...messageHistory(db) },
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),

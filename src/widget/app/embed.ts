@@ -4,6 +4,7 @@ import type { SessionInfo } from '../../contract/session.ts';
 import { createBffClient, type BffClient } from '../lib/bff-client.ts';
 import { createHostBridge, resolveHostOrigin, type HostBridge } from '../lib/host-bridge.ts';
 import { connectRealtime } from '../lib/socket.ts';
+import { unansweredCounts } from '../lib/unanswered-counts.ts';
 
 /** What the screens build on: the session, its API client, the bridge to the host page and the event stream. */
 export interface EmbedContext {
@@ -80,15 +81,13 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
     bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
   }
 
-  const unanswered = new Map<string, number>();
+  const unanswered = unansweredCounts();
   connectRealtime({
     token: client.token,
     onEvent: (event) => {
       eventListeners.forEach((l) => l(event));
       if (event.name === 'chat.unanswered_update') {
-        const p = event.payload;
-        unanswered.set(`${p.channel_id}:${p.chat_type}:${p.chat_id}`, p.unanswered_count);
-        bridge?.post({ type: 'unanswered_count_changed', payload: { total: [...unanswered.values()].reduce((a, b) => a + b, 0) } });
+        if (unanswered.take(event)) bridge?.post({ type: 'unanswered_count_changed', payload: { total: unanswered.total() } });
       }
       if (event.name === 'channel.status_update' && session.kind === 'channels' && event.payload.status === 'active') {
         const channelId = event.payload.channel_id;

@@ -14,6 +14,7 @@ import type { EmbedSessionRecord, LiveSessions } from '../../core/embedding/port
 import { chatOfEvent } from '../../core/embedding/event-chat.ts';
 import { eventAudiences, sessionAudience, sessionAudiences } from '../../core/embedding/scope.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
+import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
 import type { Clock, Store } from '../../core/ports.ts';
 
@@ -101,7 +102,10 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event));
       if (audiences.length === 0) return;
       const stored = event.position === undefined ? await deps.store.events.get(event.id) : event;
-      if (stored) io.to(audiences).emit('event', toStreamEvent(stored));
+      if (!stored) return;
+      io.to(audiences).emit('event', toStreamEvent(stored));
+      const update = await unansweredUpdate(deps.store.chats, stored);
+      if (update) io.to(eventAudiences({ ...stored, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
     },
     async end(sessionIds) {
       if (sessionIds.length === 0) return;

@@ -1,7 +1,8 @@
 import { streamEventNames, type CaughtUp, type Resync, type StreamEvent } from '../../../contract/realtime.ts';
 import type { EventRecord } from '../ports.ts';
 import { embeddingPolicy } from './policy.ts';
-import type { ChatRepository } from '../messages/ports.ts';
+import type { ChatRecord, ChatRepository } from '../messages/ports.ts';
+import { unansweredUpdate } from './unanswered.ts';
 import { chatOfEvent } from './event-chat.ts';
 import type { ChatIdentity } from './scope.ts';
 import type { EmbedSessionRecord, EventLogRepository } from './ports.ts';
@@ -16,6 +17,25 @@ export const isStreamed = (name: string): boolean => STREAMED.has(name);
 export function toStreamEvent(event: EventRecord): StreamEvent {
   if (event.position === undefined) throw new Error(`event ${event.id} has no stream position`);
   return { id: event.id, position: event.position, name: event.name, payload: event.payload, created_at: event.createdAt.toISOString() } as StreamEvent;
+}
+
+/**
+ * The stream events of `visible` (already filtered for the session), each chat's counter-changing events
+ * followed, after the last of them, by one `chat.unanswered_update` with the chat's current count: a frame
+ * that missed several changes needs only where the counter stands now.
+ */
+async function withUnansweredUpdates(chats: Pick<ChatRepository, 'get'>, visible: EventRecord[]): Promise<StreamEvent[]> {
+  const cache = new Map<string, ChatRecord | null>();
+  const lastUpdate = new Map<string, { after: number; update: StreamEvent }>();
+  for (const [i, e] of visible.entries()) {
+    const update = await unansweredUpdate(chats, e, cache);
+    if (update) lastUpdate.set(update.event.payload.chat_ref, { after: i, update: update.event });
+  }
+  const updatesAfter = new Map([...lastUpdate.values()].map(({ after, update }) => [after, update]));
+  return visible.flatMap((e, i) => {
+    const update = updatesAfter.get(i);
+    return update ? [toStreamEvent(e), update] : [toStreamEvent(e)];
+  });
 }
 
 /**
@@ -41,10 +61,11 @@ export async function catchUp(
   const missed = await deps.eventLog.since(session.accountId, { after, overlapFrom, limit: limit + 1 });
   if (missed.length > limit) return { kind: 'resync', reason: 'too_far_behind', position: head };
   const chats = new Map<string, ChatIdentity | null>();
-  const events: StreamEvent[] = [];
+  const visible: EventRecord[] = [];
   for (const e of missed) {
-    if (isStreamed(e.name) && visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) events.push(toStreamEvent(e));
+    if (isStreamed(e.name) && visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) visible.push(e);
   }
+  const events = await withUnansweredUpdates(deps.chats, visible);
   const position = Math.max(head, ...missed.map((e) => e.position ?? 0));
   return { kind: 'caught_up', events, position };
 }

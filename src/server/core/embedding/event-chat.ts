@@ -4,6 +4,9 @@ import { chatOfPayload, isChatEvent, type ChatIdentity } from './scope.ts';
 
 const CHAT_KEY = /^chat:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
+/** The gateway's id of the chat an event was recorded for (its ordering key `chat:<chat id>`), if any. */
+export const chatRefOfEvent = (event: Pick<EventRecord, 'orderingKey'>): string | undefined => CHAT_KEY.exec(event.orderingKey ?? '')?.[1];
+
 /**
  * The chat a chat event is about. message.add names it in `recipient`; status, edit and delete events name
  * only the message, so their chat is found through the ordering key (`chat:<chat id>`). Lookups are cached
@@ -17,7 +20,7 @@ export async function chatOfEvent(
   if (!isChatEvent(event.name)) return null;
   const named = chatOfPayload(event.payload);
   if (named) return named;
-  const ref = CHAT_KEY.exec(event.orderingKey ?? '')?.[1];
+  const ref = chatRefOfEvent(event);
   if (!ref) return null;
   if (!cache.has(ref)) {
     const chat = await chats.get(event.accountId, ref);

@@ -44,7 +44,7 @@ async function assertUrls(items: { url: string }[], { urlPolicy, resolveHost }: 
   const problems = await Promise.all(items.map((item) => checkSubscriptionTarget(item.url, urlPolicy, resolveHost)));
   const fields: FieldError[] = [];
   problems.forEach((problem, index) => {
-    if (problem) fields.push({ field: `/data/${index}/url`, message: problem });
+    if (problem) fields.push({ field: `data.${index}.url`, message: problem });
   });
   if (fields.length > 0) {
     throw new AppError('WEBHOOK_URL_NOT_ALLOWED', `Webhook URL is not allowed: ${fields[0]!.message}`, { fields });

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { HistoryRow, MessageHistory } from '../../core/chats/ports.ts';
 import type { Attachment, FailureReason, Keyboard } from '../../../contract/messages.ts';
 import type { MessageContent, MessageRecord, MessageRepository } from '../../core/messages/ports.ts';
 import type { DatabaseSchema, MessagesTable } from '../schema.ts';
@@ -87,6 +88,68 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
     },
     async moveToChat(from, to) {
       await db.updateTable('messages').set({ chat_ref: to }).where('chat_ref', '=', from).execute();
+    },
+  };
+}
+
+/** The comparison operators a history bound may use, spelled out so nothing else reaches the SQL text. */
+const SEQ_OPS = { '<': '<', '>': '>', '>=': '>=' } as const;
+
+type HistoryResult = Selectable<MessagesTable> & {
+  seq_text: string;
+  q_id: string | null;
+  q_direction: 'inbound' | 'outbound' | null;
+  q_text: string | null;
+  q_attachment: unknown;
+  q_deleted_at: Date | null;
+  author_name: string | null;
+};
+
+const toHistoryRow = (r: HistoryResult): HistoryRow => ({
+  ...toRecord(r),
+  seq: r.seq_text,
+  quoted:
+    r.q_id === null
+      ? null
+      : { id: r.q_id, direction: r.q_direction!, text: r.q_text, attachment: r.q_attachment as Attachment | null, deletedAt: r.q_deleted_at },
+  authorName: r.author_name,
+});
+
+/**
+ * A chat's history for the frames, keyset-paged by seq on the (chat_ref, seq) index, each message with what
+ * it quotes and its author's CRM name.
+ */
+export function messageHistory(db: Kysely<DatabaseSchema>): MessageHistory {
+  return {
+    async historyPage(q) {
+      const bound = q.bound ? sql`and m.seq ${sql.raw(SEQ_OPS[q.bound.op])} ${q.bound.seq}::bigint` : sql``;
+      const { rows } = await sql<HistoryResult>`
+        select m.*, m.seq::text as seq_text, qm.id as q_id, qm.direction as q_direction, qm.text as q_text,
+          qm.attachment as q_attachment, qm.deleted_at as q_deleted_at, u.name as author_name
+        from messages m
+        left join messages qm on qm.id = m.quoted_message_id and qm.account_id = m.account_id
+        left join crm_users u on u.account_id = m.account_id and u.id = m.crm_user_id
+        where m.account_id = ${q.accountId} and m.chat_ref = ${q.chatRef} ${bound}
+        order by m.seq ${sql.raw(q.order === 'asc' ? 'asc' : 'desc')}
+        limit ${q.limit}`.execute(db);
+      return rows.map(toHistoryRow);
+    },
+    async historySeq(accountId, chatRef, messageId) {
+      const row = await db
+        .selectFrom('messages')
+        .select(sql<string>`seq::text`.as('seq'))
+        .where('id', '=', messageId)
+        .where('account_id', '=', accountId)
+        .where('chat_ref', '=', chatRef)
+        .executeTakeFirst();
+      return row?.seq;
+    },
+    async historyHas(accountId, chatRef, bound) {
+      const { rows } = await sql<{ one: number }>`
+        select 1 as one from messages
+        where account_id = ${accountId} and chat_ref = ${chatRef} and seq ${sql.raw(SEQ_OPS[bound.op])} ${bound.seq}::bigint
+        limit 1`.execute(db);
+      return rows.length > 0;
     },
   };
 }

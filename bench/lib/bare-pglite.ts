@@ -1,0 +1,17 @@
+/**
+ * The embedded database alone: a process that opens PGlite in a fresh data directory, as the gateway does,
+ * and answers its resident memory over IPC. Shows how much of the gateway's idle footprint is the database.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+
+const dir = await mkdtemp(join(tmpdir(), 'gw-bench-pglite-'));
+const db = await PGlite.create(join(dir, 'pgdata'));
+await db.query('select 1');
+process.send?.({ url: '' });
+process.on('message', (m: { type: 'rss' | 'stop' }) => {
+  if (m.type === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+  if (m.type === 'stop') void db.close().then(() => rm(dir, { recursive: true, force: true })).then(() => process.exit(0));
+});

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench`: every benchmark in a process of its own, on PGlite and (when one answers) on PostgreSQL,
+ * each on a fresh database; the rows go to bench/results.json (raw) and bench/results.md (a table), with
+ * the machine they were measured on. Not part of `npm test`: figures here are medians, not assertions.
+ *
+ *   npm run bench                              # everything (about 15–25 minutes on 2 cores)
+ *   BENCH_ONLY=accept,webhooks npm run bench   # some rows
+ *   BENCH_DATABASE_URL=postgres://…/test       # the PostgreSQL server to use (default: probe 127.0.0.1:5432)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createTestDatabase } from '../src/server/testing/test-database.ts';
+import { renderResults, type BenchResults } from './lib/results.ts';
+import type { BenchRow } from './lib/report.ts';
+
+interface Bench {
+  row: string;
+  script: string;
+  /** Node flags of the benchmark process. */
+  flags?: string[];
+  args?: string[];
+  databases: ('PGlite' | 'PostgreSQL')[];
+}
+
+const benches: Bench[] = [
+  { row: 'accept', script: 'accept.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'end-to-end', script: 'end-to-end.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'webhooks', script: 'webhooks.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'realtime', script: 'realtime.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'export', script: 'export-memory.ts', flags: ['--expose-gc'], args: ['1000000'], databases: ['PGlite'] },
+  { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
+  { row: 'footprint', script: 'footprint.ts', databases: ['PGlite'] },
+];
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+
+async function postgresServer(): Promise<string | null> {
+  const url = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return url;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** Runs one benchmark script to completion; its rows, or the reason it produced none. */
+async function runOne(bench: Bench, databaseUrl: string | null, outDir: string): Promise<{ rows: BenchRow[]; error: string | null }> {
+  const json = join(outDir, `${bench.row}-${databaseUrl ? 'pg' : 'pglite'}.json`);
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_JSON: json };
+  for (const name of ['DATABASE_URL', 'BENCH_DATABASE_URL', 'TEST_DATABASE_URL']) delete env[name];
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, BENCH_DATABASE_URL: databaseUrl });
+  const child = spawn(process.execPath, [...(bench.flags ?? []), join(here, bench.script), ...(bench.args ?? [])], { env, stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  try {
+    const { rows } = JSON.parse(await readFile(json, 'utf8')) as { rows: BenchRow[] };
+    return { rows, error: code === 0 ? null : `exited with ${code} after writing its rows` };
+  } catch {
+    return { rows: [], error: `exited with ${code} and wrote no rows` };
+  }
+}
+
+const started = new Date();
+const postgres = await postgresServer();
+const outDir = await mkdtemp(join(tmpdir(), 'gw-bench-results-'));
+const results: BenchResults = {
+  started: started.toISOString(),
+  finished: '',
+  machine: {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memory_gib: Number((totalmem() / 1024 ** 3).toFixed(1)),
+    node: process.version,
+    load_average_at_start: loadavg().map((l) => Number(l.toFixed(2))),
+    postgres: postgres ? 'yes' : 'no (PostgreSQL rows skipped)',
+  },
+  rows: [],
+  notMeasured: [
+    'widget, frame load → first chat rendered, and opening a 10,000-message chat: the chat screen is not built yet; ' +
+      'the widget row measures the frame up to `ready` (session exchanged, stream connected).',
+  ],
+  problems: [],
+};
+
+for (const bench of benches) {
+  if (only && !only.includes(bench.row)) continue;
+  for (const database of bench.databases) {
+    if (database === 'PostgreSQL' && !postgres) continue;
+    console.log(`\n=== ${bench.row} on ${database} ===`);
+    // Each PostgreSQL run gets a database of its own, dropped afterwards.
+    process.env.TEST_DATABASE_URL = postgres ?? '';
+    const fresh = database === 'PostgreSQL' ? await createTestDatabase() : null;
+    try {
+      const url = fresh && fresh.target.kind === 'postgres' ? fresh.target.url : null;
+      const { rows, error } = await runOne(bench, url, outDir);
+      results.rows.push(...rows);
+      if (error) results.problems.push(`${bench.row} on ${database}: ${error}`);
+    } finally {
+      await fresh?.drop();
+    }
+  }
+}
+results.finished = new Date().toISOString();
+await rm(outDir, { recursive: true, force: true });
+await writeFile(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(join(here, 'results.md'), renderResults(results));
+console.log(`\n${renderResults(results)}`);
+if (results.problems.length > 0) process.exitCode = 1;

@@ -1,0 +1,78 @@
+import type { ChatType, Transport } from '../../../contract/channels.ts';
+import type { MessageRecord } from '../messages/ports.ts';
+
+/** One key a chat may be recognised by, normalised as the session's chat refs are (see embedding/scope.ts). */
+export interface ChatKey {
+  chatType: ChatType;
+  kind: 'chat_id' | 'username' | 'phone';
+  value: string;
+}
+
+/** Where a page of the chat list starts: after the last row of the previous page, in list order. */
+export interface ChatListPosition {
+  unanswered: boolean;
+  /** The last activity as a UTC ISO instant with microseconds (the database's precision), so pages never slip. */
+  activity: string;
+  id: string;
+}
+
+export interface ChatListQuery {
+  accountId: string;
+  /** null: every chat of the account. Otherwise only chats matching one of these keys (empty: none). */
+  only: ChatKey[] | null;
+  channelId?: string | undefined;
+  /** Case-insensitive substring. */
+  search?: string | undefined;
+  after?: ChatListPosition | undefined;
+  limit: number;
+}
+
+export interface ChatListRow {
+  id: string;
+  channelId: string;
+  transport: Transport;
+  channelName: string | null;
+  chatType: ChatType;
+  chatId: string | null;
+  username: string | null;
+  phone: string | null;
+  messengerName: string | null;
+  contactName: string | null;
+  unanswered: number;
+  activityAt: Date;
+  position: ChatListPosition;
+  lastMessage: Pick<MessageRecord, 'id' | 'direction' | 'status' | 'text' | 'attachment' | 'template' | 'createdAt' | 'deletedAt'> | null;
+}
+
+/** Reading the chat list; implemented by the chat repository. */
+export interface ChatListing {
+  /** Chats with unanswered messages first, then by last activity (newest first), then by id. */
+  listPage(query: ChatListQuery): Promise<ChatListRow[]>;
+  /** Unanswered messages summed over the chats, and how many chats have any. */
+  unansweredTotals(query: Pick<ChatListQuery, 'accountId' | 'only'>): Promise<{ total: number; chats: number }>;
+}
+
+export interface HistoryRow extends MessageRecord {
+  /** Insertion order within the store (a bigint as text): the history's keyset. */
+  seq: string;
+  quoted: Pick<MessageRecord, 'id' | 'direction' | 'text' | 'attachment' | 'deletedAt'> | null;
+  authorName: string | null;
+}
+
+export interface HistoryQuery {
+  accountId: string;
+  chatRef: string;
+  /** Only messages whose seq compares so with `seq`. */
+  bound?: { op: '<' | '>' | '>='; seq: string } | undefined;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+/** Reading a chat's history; implemented by the message repository. */
+export interface MessageHistory {
+  historyPage(query: HistoryQuery): Promise<HistoryRow[]>;
+  /** The seq of a message of the chat; undefined when the chat has no such message. */
+  historySeq(accountId: string, chatRef: string, messageId: string): Promise<string | undefined>;
+  /** Whether the chat has a message beyond `seq` in that direction. */
+  historyHas(accountId: string, chatRef: string, bound: { op: '<' | '>'; seq: string }): Promise<boolean>;
+}
