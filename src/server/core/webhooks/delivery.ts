@@ -102,8 +102,8 @@ export interface DeliverySlots {
  */
 export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots): Promise<ClaimedWork[]> {
   const now = deps.clock.now();
-  const leaseUntil = new Date(now.getTime() + deps.timeoutMs + LEASE_MARGIN_MS);
-  return deps.store.transaction((tx) => tx.webhookDeliveries.claim({ now, leaseUntil, batchLimit: deps.batchLimit, ...slots }));
+  const leaseSeconds = (deps.timeoutMs + LEASE_MARGIN_MS) / 1000;
+  return deps.store.transaction((tx) => tx.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, ...slots }));
 }
 
 /** One signed POST of claimed work, and what its answer means. Touches no state. */

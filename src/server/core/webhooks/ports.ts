@@ -23,8 +23,8 @@ export interface WebhookSettingsRepository {
 /** What one claim may take: free attempt slots of this process, and how full each endpoint already is. */
 export interface ClaimRequest {
   now: Date;
-  /** Until when the claimed attempts are this process's; after that another process may take them over. */
-  leaseUntil: Date;
+  /** For how long the claimed attempts are this process's (database time); after that another process may take them over. */
+  leaseSeconds: number;
   /** At most this many POSTs. */
   limit: number;
   /** POSTs in flight to one endpoint at once, at most. */

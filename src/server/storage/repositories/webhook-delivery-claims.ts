@@ -11,9 +11,12 @@ const isHead = sql<boolean>`not exists (
   where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane and p.seq < d.seq
     and p.status in ('pending', 'sending'))`;
 
-/** Due for an attempt: pending and due, or being sent by a process whose lease ran out. */
+/**
+ * Due for an attempt: pending and due (domain time), or being sent by a process whose lease ran out. Leases
+ * are between processes, so they run on the database's clock, whatever the domain clock does.
+ */
 const isDue = (now: Date) => sql<boolean>`d.status in ('pending', 'sending') and d.next_attempt_at <= ${now}
-  and (d.status = 'pending' or d.lease_until <= ${now})`;
+  and (d.status = 'pending' or d.lease_until <= now())`;
 
 interface Candidate {
   id: string;
@@ -47,10 +50,10 @@ const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => s
 /** Marks rows as being sent under this lease, if they are still due heads nobody else holds. */
 async function take(db: Db, ids: string[], request: ClaimRequest): Promise<ClaimedRow[]> {
   if (ids.length === 0) return [];
-  const { now, leaseUntil } = request;
+  const { now, leaseSeconds } = request;
   // Rows another claim is taking right now are skipped, not waited for.
   const { rows } = await sql<ClaimedRow>`
-    update webhook_deliveries w set status = 'sending', lease_until = ${leaseUntil}
+    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
     from events e
     where e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
