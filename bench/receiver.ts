@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 
 let requests = 0;
 let events = 0;
+/** For events that carry `recorded_at` (ms since the epoch): how long after it each arrived. */
+let latencies: number[] = [];
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -15,7 +17,9 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     requests++;
     try {
-      events += (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: unknown[] }).data.length;
+      const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { recorded_at?: number }[] };
+      events += data.length;
+      for (const item of data) if (typeof item.recorded_at === 'number') latencies.push(Date.now() - item.recorded_at);
     } catch {
       events++;
     }
@@ -29,10 +33,12 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ url: `http://127.0.0.1:${port}/hooks` });
 });
 
-process.on('message', (m: { type: 'counts' | 'reset' | 'stop' }) => {
+process.on('message', (m: { type: 'counts' | 'reset' | 'stop' | 'latencies' }) => {
+  if (m.type === 'latencies') return process.send?.({ latencies });
   if (m.type === 'reset') {
     requests = 0;
     events = 0;
+    latencies = [];
   }
   if (m.type === 'stop') server.close(() => process.exit(0));
   process.send?.({ requests, events });

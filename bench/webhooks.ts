@@ -1,7 +1,9 @@
 /**
- * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch job,
- * fan-out, delivery job, signed POST) to a local receiver in its own process, against a bare undici loop
- * POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and ratio.
+ * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch,
+ * fan-out, claim, signed POST, settlement) to a local receiver in its own process, against a bare undici
+ * loop POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and
+ * ratio. The clock runs from the first recording to the last event received, so recording is included.
+ * Then the latency from recording to arrival at a steady 100 events/s (p50, p99).
  *
  *   npm run bench:webhooks                      # embedded PGlite in a temporary directory
  *   DATABASE_URL=postgres://… npm run bench:webhooks
@@ -18,6 +20,7 @@ import { loadConfig } from '../src/server/config.ts';
 import { recordEvent } from '../src/server/core/events/record-event.ts';
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
+import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -26,9 +29,16 @@ const CONCURRENCY = 16;
 const PER_ENDPOINT = 16;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-function startReceiver(): Promise<{ url: string; child: ChildProcess; counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }> }> {
+interface Receiver {
+  url: string;
+  child: ChildProcess;
+  counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }>;
+  /** Milliseconds from `recorded_at` to arrival, per event that carried it. */
+  latencies(): Promise<number[]>;
+}
+
+function startReceiver(): Promise<Receiver> {
   const child = fork(fileURLToPath(new URL('./receiver.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve) => {
     child.once('message', (m: { url: string }) => {
@@ -39,6 +49,11 @@ function startReceiver(): Promise<{ url: string; child: ChildProcess; counts(typ
           new Promise((done) => {
             child.once('message', (c: { requests: number; events: number }) => done(c));
             child.send({ type });
+          }),
+        latencies: () =>
+          new Promise((done) => {
+            child.once('message', (c: { latencies: number[] }) => done(c.latencies));
+            child.send({ type: 'latencies' });
           }),
       });
     });
@@ -55,7 +70,8 @@ const payload = (n: number) => ({
   text: 'Здравствуйте! Хочу уточнить статус заказа.',
 });
 
-async function oursOnce(gateway: Gateway, accountId: string, receiver: Awaited<ReturnType<typeof startReceiver>>): Promise<number> {
+/** Deliveries per second over the whole run, and how fast the recording alone went (it shares the process). */
+async function oursOnce(gateway: Gateway, accountId: string, receiver: Receiver): Promise<{ rate: number; recording: number }> {
   await receiver.counts('reset');
   const started = performance.now();
   // Recorded as state changes record them, in transactions of 50.
@@ -66,12 +82,34 @@ async function oursOnce(gateway: Gateway, accountId: string, receiver: Awaited<R
       }
     });
   }
+  const recording = EVENTS / ((performance.now() - started) / 1000);
   for (;;) {
     const { events } = await receiver.counts();
     if (events >= EVENTS) break;
     await sleep(5);
   }
-  return EVENTS / ((performance.now() - started) / 1000);
+  return { rate: EVENTS / ((performance.now() - started) / 1000), recording };
+}
+
+/**
+ * Latency at a steady 100 events/s, one event per transaction as a status change records it: from just
+ * before the recording transaction to the POST's arrival at the receiver.
+ */
+async function latencyOnce(gateway: Gateway, accountId: string, receiver: Receiver, count = 300): Promise<number[]> {
+  await receiver.counts('reset');
+  const started = performance.now();
+  for (let n = 0; n < count; n++) {
+    const due = started + n * 10;
+    if (due > performance.now()) await sleep(due - performance.now());
+    const event = { accountId, name: 'message.add', orderingKey: `chat:latency:${n % CHATS}`, payload: { ...payload(n), recorded_at: Date.now() } };
+    await gateway.store.transaction((tx) => recordEvent(tx, systemClock, event));
+  }
+  for (;;) {
+    const { events } = await receiver.counts();
+    if (events >= count) break;
+    await sleep(5);
+  }
+  return receiver.latencies();
 }
 
 async function bareOnce(url: string): Promise<number> {
@@ -104,23 +142,59 @@ async function main() {
     const client = { authorization: `Bearer ${issued.token}` };
     await gateway.app.inject({ method: 'POST', url: '/v2/webhooks', headers: client, payload: { data: [{ url: receiver.url, event: 'message.add' }] } });
 
-    const database = config.databaseUrl ? 'PostgreSQL' : 'PGlite';
+    const database = databaseName(config.databaseUrl ?? undefined);
     console.log(`webhook benchmark: ${EVENTS} events over ${CHATS} chats, ${RUNS} runs, concurrency ${CONCURRENCY}, ${database}, Node ${process.version}`);
     const results: Record<string, number[]> = { gateway: [], 'gateway, batching on': [], 'bare undici loop': [] };
+    const recordings: Record<string, number[]> = { gateway: [], 'gateway, batching on': [] };
+    const ours = async (name: 'gateway' | 'gateway, batching on') => {
+      const { rate, recording } = await oursOnce(gateway, account.account_id, receiver);
+      results[name]!.push(rate);
+      recordings[name]!.push(recording);
+    };
     for (let run = 1; run <= RUNS; run++) {
       await gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: false } });
-      results.gateway!.push(await oursOnce(gateway, account.account_id, receiver));
+      await ours('gateway');
       await gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: true } });
-      results['gateway, batching on']!.push(await oursOnce(gateway, account.account_id, receiver));
+      await ours('gateway, batching on');
       await receiver.counts('reset');
       results['bare undici loop']!.push(await bareOnce(receiver.url));
       console.log(`  run ${run}: ${Object.entries(results).map(([k, v]) => `${k} ${v.at(-1)!.toFixed(0)}/s`).join(', ')}`);
     }
+    await gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: false } });
+    const latencies = await latencyOnce(gateway, account.account_id, receiver);
+    const p50 = percentile(latencies, 0.5);
+    const p99 = percentile(latencies, 0.99);
     const bare = median(results['bare undici loop']!);
     console.log('medians (deliveries per second):');
     for (const [name, rates] of Object.entries(results)) {
       console.log(`  ${name.padEnd(22)} ${median(rates).toFixed(0).padStart(7)}/s   ${(median(rates) / bare).toFixed(3)} of the bare loop`);
     }
+    console.log(`  recorded → POST arrived at 100 events/s, one per transaction: p50 ${p50} ms, p99 ${p99} ms (${latencies.length} events)`);
+    for (const [name, rates] of Object.entries(recordings)) {
+      console.log(`  (${name}: recording alone went at ${median(rates).toFixed(0)} events/s while delivering)`);
+    }
+    const row = (metric: string, name: 'gateway' | 'gateway, batching on'): BenchRow => {
+      const rates = results[name]!;
+      const rate = median(rates);
+      return {
+        row: 'webhooks',
+        metric,
+        unit: 'deliveries/s',
+        database,
+        ours: rate,
+        baseline: bare,
+        baselineName: `bare undici loop, concurrency ${CONCURRENCY}`,
+        ratio: rate / bare,
+        budget: '≥ 2,000/s, ≥ 0.5 of bare',
+        met: rate >= 2000 && rate / bare >= 0.5,
+        runs: RUNS,
+        details: { events: EVENTS, chats: CHATS, concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT, min: Math.min(...rates), max: Math.max(...rates), recordingPerSecond: Math.round(median(recordings[name]!)), ...(name === 'gateway' ? { latencyP50Ms: p50, latencyP99Ms: p99 } : {}) },
+      };
+    };
+    await reportRows([
+      row('webhook deliveries/s, one event per POST', 'gateway'),
+      row('webhook deliveries/s, batching on (events/s)', 'gateway, batching on'),
+    ]);
   } finally {
     await gateway.stop();
     receiver.child.send({ type: 'stop' });

@@ -18,11 +18,11 @@ import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
-import { workDispatchEvents } from './jobs/workers/dispatch-events.ts';
+import { startEventDispatch } from './jobs/workers/dispatch-events.ts';
 import { workSendMessages, type SendWorker } from './jobs/workers/send-messages.ts';
 import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
-import { sweepDeliveries, webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
+import { webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
 import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
@@ -30,6 +30,7 @@ import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
+import { EVENTS_RECORDED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -59,7 +60,7 @@ export interface WebhookOverrides {
   /** Jitter source of the retry schedule. */
   random?: () => number;
   timeoutMs?: number;
-  /** How often lost wake-ups are looked for; 0 turns the timer off (tests call `webhooks.sweep`). */
+  /** How often the delivery loop is nudged to look for work it was not told about; 0 turns the timer off (tests call `webhooks.sweep`). */
   sweepIntervalMs?: number;
   concurrency?: number;
   perEndpoint?: number;
@@ -81,8 +82,8 @@ export interface Gateway {
   /** The frames' socket.io hub (a sink of the event stream). */
   realtime: RealtimeHub;
   webhooks: {
-    /** Queues due deliveries whose job is overdue by `graceMs` (and sends whose lease ran out) now. */
-    sweep(graceMs?: number): Promise<number>;
+    /** Makes the delivery loop look for due deliveries (retries that came due, leases that ran out) now. */
+    sweep(): Promise<void>;
   };
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
@@ -190,13 +191,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       batchLimit: 100,
       observers: [exportAnnouncementObserver(exports)],
     };
-    const deliveries = startDeliveryLoop(startedBoss, deliveryDeps, {
+    const deliveries = startDeliveryLoop(deliveryDeps, {
       concurrency: webhookOptions.concurrency ?? 16,
       perEndpoint: webhookOptions.perEndpoint ?? 4,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
     const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
-    await workDispatchEvents(startedBoss, { events: store.events, clock, sinks });
+    const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
       sweepEvery > 0
@@ -217,11 +219,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       secretKey,
       realtime: hub,
       webhooks: {
-        sweep: async (graceMs = 0) => {
-          const queued = await sweepDeliveries({ store, clock }, graceMs);
-          if (queued > 0) deliveries.wake();
-          return queued;
-        },
+        sweep: async () => deliveries.wake(),
       },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
@@ -232,6 +230,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           sweeper?.stop();
+          await recorded.close();
+          await dispatcher.stop();
           await deliveries.stop(config.shutdownTimeoutMs);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();

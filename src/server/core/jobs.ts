@@ -1,7 +1,5 @@
 /** The durable work the domain asks for, by name, with its payload. The jobs layer maps names to queues. */
 export interface JobPayloads {
-  /** Fan one recorded event out to its consumers (webhook deliveries, realtime). */
-  'events.dispatch': { eventId: string };
   /** A channel's QR reached the end of its life: show the next one, or stop after the last. */
   'channels.qr_tick': { channelId: string; shown: number };
   /** A scanned channel loads its history, then becomes active. */
@@ -12,8 +10,6 @@ export interface JobPayloads {
   'exports.build': { exportId: string };
   /** Remove an export's file once its link expired. */
   'exports.purge': { exportId: string };
-  /** Send one webhook delivery (with its batch) if it heads its lane and is due. */
-  'webhooks.deliver': { deliveryId: string };
 }
 
 export type JobName = keyof JobPayloads;

@@ -95,7 +95,12 @@ export interface WebhookRepository {
 export interface EventRepository {
   insert(event: EventRecord): Promise<void>;
   get(id: string): Promise<EventRecord | undefined>;
-  markDispatched(id: string, at: Date): Promise<void>;
+  /**
+   * Up to `limit` of the oldest events not dispatched yet, in recording order, leased to the caller for
+   * `leaseSeconds`: nobody else gets them meanwhile, and anyone may after (a dispatcher that died).
+   */
+  leaseUndispatched(limit: number, leaseSeconds: number): Promise<EventRecord[]>;
+  markDispatched(ids: string[], at: Date): Promise<void>;
 }
 
 export interface JobOptions {

@@ -7,7 +7,7 @@ import { databaseKind } from '../testing/test-database.ts';
 import { eventually } from '../testing/eventually.ts';
 import { systemClock } from '../core/ports.ts';
 
-describe(`events and their jobs commit together (${databaseKind()})`, () => {
+describe(`events are the dispatch queue, committed with the state change (${databaseKind()})`, () => {
   let t: TestGateway;
   let accountId: string;
   const consumed: EventRecord[] = [];
@@ -18,25 +18,22 @@ describe(`events and their jobs commit together (${databaseKind()})`, () => {
   });
   afterAll(() => t.close());
 
-  const jobsFor = async (eventId: string) => {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'events.dispatch' and data->>'eventId' = ${eventId}`.execute(
-      t.gateway.database.db,
-    );
+  const undispatched = async (eventId: string) => {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from events where id = ${eventId} and dispatched_at is null`.execute(t.gateway.database.db);
     return rows[0]!.n;
   };
 
-  it('enqueues the dispatch job in the same transaction, and the worker hands the event to the sinks', async () => {
+  it('records the event undispatched in the same transaction, and the dispatcher hands it to the sinks', async () => {
     const event = await t.gateway.store.transaction((tx) =>
       recordEvent(tx, systemClock, { accountId, name: 'channel.create', orderingKey: 'channel:1', payload: { channel_id: 'c1' } }),
     );
-    expect(await jobsFor(event.id)).toBe(1);
     const dispatched = await eventually(async () => (await t.gateway.store.events.get(event.id))?.dispatchedAt ?? undefined);
     expect(dispatched).toBeInstanceOf(Date);
     expect(consumed.map((e) => e.id)).toContain(event.id);
     expect(consumed.find((e) => e.id === event.id)?.payload).toEqual({ channel_id: 'c1' });
   });
 
-  it('leaves neither the event nor its job behind when the transaction rolls back', async () => {
+  it('leaves no event to dispatch behind when the transaction rolls back', async () => {
     let eventId = '';
     await expect(
       t.gateway.store.transaction(async (tx) => {
@@ -46,6 +43,6 @@ describe(`events and their jobs commit together (${databaseKind()})`, () => {
     ).rejects.toThrow('the state change failed');
     expect(eventId).not.toBe('');
     expect(await t.gateway.store.events.get(eventId)).toBeUndefined();
-    expect(await jobsFor(eventId)).toBe(0);
+    expect(await undispatched(eventId)).toBe(0);
   });
 });

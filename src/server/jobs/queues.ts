@@ -3,13 +3,6 @@ import type { JobName } from '../core/jobs.ts';
 
 /** pg-boss settings per job name. Every queue is woken by NOTIFY; polling is only a backstop. */
 export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
-  'events.dispatch': {
-    notify: true,
-    retryLimit: 10,
-    retryDelay: 1,
-    retryBackoff: true,
-    expireInSeconds: 60,
-  },
   'channels.qr_tick': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
   // FIFO per chat (singletonKey): a job waiting for a retry holds back the chat's later messages.
   'messages.send': { notify: true, policy: 'key_strict_fifo', retryLimit: 8, retryDelay: 1, retryBackoff: true, expireInSeconds: 20 },
@@ -17,15 +10,6 @@ export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
   // A large export may take minutes; a retry starts the file over.
   'exports.build': { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 },
   'exports.purge': { notify: true, retryLimit: 10, retryDelay: 60, retryBackoff: true, expireInSeconds: 60 },
-  // Retries of the HTTP attempt are scheduled by the delivery itself (GAPS.md schedule); these cover a
-  // handler that failed before it could record the attempt (a database error).
-  'webhooks.deliver': {
-    notify: true,
-    retryLimit: 5,
-    retryDelay: 2,
-    retryBackoff: true,
-    expireInSeconds: 60,
-  },
 };
 
 export const jobNames = Object.keys(queueOptions) as JobName[];

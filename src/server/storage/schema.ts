@@ -37,6 +37,8 @@ export interface EventsTable {
   payload: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date, never>;
   dispatched_at: Date | null;
+  /** While a dispatcher hands the event on; another may take it over after this moment. */
+  dispatch_lease_until: ColumnType<Date | null, never, Date | null>;
   /** Recording order, a bigint identity (pg returns it as a string). */
   position: ColumnType<string | number | bigint, never, never>;
 }
@@ -64,7 +66,6 @@ export interface WebhookDeliveriesTable {
   attempts: ColumnType<number, number | undefined>;
   next_attempt_at: Date | null;
   lease_until: Date | null;
-  kicked_at: Date | null;
   batch_id: string | null;
   created_at: ColumnType<Date, Date, never>;
   delivered_at: Date | null;

@@ -67,14 +67,14 @@ export async function driveDeliveries(t: TestGateway, clock: ManualClock, done: 
     const state = await queueState(t, clock.now());
     if (state.undispatched > 0 || state.sending > 0 || state.runnable > 0) {
       idleRounds = 0;
-      // A due head whose job is queued runs by itself; an overdue one (its job ran early) is swept.
-      if (state.runnable > 0 && state.sending === 0) await t.gateway.webhooks.sweep(0);
+      // Due heads are claimed by the delivery loop; a nudge saves waiting for its next look.
+      if (state.runnable > 0 && state.sending === 0) await t.gateway.webhooks.sweep();
       await sleep(15);
       continue;
     }
     if (state.nextDue) {
       clock.set(state.nextDue);
-      await t.gateway.webhooks.sweep(0);
+      await t.gateway.webhooks.sweep();
       continue;
     }
     if (++idleRounds > 10) return;

@@ -8,7 +8,6 @@ import type {
 } from '../../../contract/webhooks.ts';
 import { AppError } from '../errors.ts';
 import type { Clock, Store, WebhookSubscriptionRecord } from '../ports.ts';
-import { kick } from './delivery.ts';
 
 export interface DeliveryLogDeps {
   store: Store;
@@ -95,9 +94,7 @@ export async function redeliver(
     throw new AppError('WEBHOOK_DELIVERY_NOT_FOUND', 'No delivery of this event to this subscription', { event_id: body.event_id });
   }
   const which = 'event_id' in body ? { eventId: body.event_id } : { failedSince: new Date(body.failed_since) };
-  return store.transaction(async (tx) => {
-    const { eventIds, kicks } = await tx.webhookDeliveries.reopen(subscriptionId, which, clock.now());
-    await kick(tx.jobs, clock, kicks);
-    return { event_ids: eventIds };
-  });
+  // The delivery loops find the reopened deliveries at their next look (within a second).
+  const eventIds = await store.transaction((tx) => tx.webhookDeliveries.reopen(subscriptionId, which, clock.now()));
+  return { event_ids: eventIds };
 }

@@ -1,8 +1,8 @@
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
-import type { Clock, JobQueue, Store } from '../ports.ts';
+import type { Clock, EventRecord, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
-import type { AttemptOutcome, ClaimedWork, DeliveryKick } from './ports.ts';
+import type { AttemptOutcome, ClaimedWork, Settlement } from './ports.ts';
 import { disableAfterFailingMs, nextAttemptAt, parseRetryAfter } from './retry-policy.ts';
 import { signedHeaders } from './signing.ts';
 
@@ -30,31 +30,16 @@ export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]
 
 const LEASE_MARGIN_MS = 10_000;
 
-/** Enqueues the job of each delivery that may go now (or at its due time). */
-export async function kick(jobs: JobQueue, clock: Clock, kicks: DeliveryKick[]): Promise<void> {
-  const now = clock.now().getTime();
-  for (const k of kicks) {
-    const delaySeconds = Math.max(0, (k.notBefore.getTime() - now) / 1000);
-    await jobs.enqueue('webhooks.deliver', { deliveryId: k.deliveryId }, { group: k.endpoint, delaySeconds });
-  }
-}
-
 /**
  * The webhook side of the event stream: one delivery per matching subscription, queued in order per lane.
  * `queued` hears when deliveries were queued, after they committed (the local delivery loop looks at once).
  */
 export function webhookSink({ store, clock, queued }: { store: Store; clock: Clock; queued?: () => void }): EventSink {
-  return {
-    name: 'webhooks',
-    async consume(event) {
-      const kicks = await store.transaction(async (tx) => {
-        const found = await tx.webhookDeliveries.fanOut(event, clock.now());
-        await kick(tx.jobs, clock, found);
-        return found;
-      });
-      if (kicks.length > 0) queued?.();
-    },
+  const consumeMany = async (events: EventRecord[]) => {
+    const created = await store.transaction((tx) => tx.webhookDeliveries.fanOut(events, clock.now()));
+    if (created > 0) queued?.();
   };
+  return { name: 'webhooks', consume: (event) => consumeMany([event]), consumeMany };
 }
 
 /** The body of one POST; byte-identical on every retry (same items, same key, the events' own time). */
@@ -103,20 +88,27 @@ export function judge(work: ClaimedWork, response: WebhookResponse, now: Date, r
     : { outcome: 'failed', statusCode, error, nextAttemptAt: null, disabledReason: null };
 }
 
-export type DeliverResult = AttemptOutcome | 'skipped';
+/** Room this process has for attempts: free slots over all endpoints, and what each endpoint has in flight. */
+export interface DeliverySlots {
+  limit: number;
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
+}
 
 /**
- * One attempt of a delivery job: claim the delivery (and its batch) if it heads its lane and is due, POST
- * it signed, then record the outcome and queue what may go next, all in one transaction.
+ * Takes due lane heads (with their batches) for this process to send, in one transaction. Each claimed
+ * attempt is leased for its time limit and a margin; a process that dies mid-attempt loses it at the end
+ * of the lease, and whichever process claims next sends it again.
  */
-export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Promise<DeliverResult> {
-  const { store, clock } = deps;
-  const claimedAt = clock.now();
-  const leaseUntil = new Date(claimedAt.getTime() + deps.timeoutMs + LEASE_MARGIN_MS);
-  const claim = await store.transaction((tx) => tx.webhookDeliveries.claim(deliveryId, claimedAt, leaseUntil, deps.batchLimit));
-  if ('skipped' in claim) return 'skipped';
-  const work = claim.claimed;
+export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots): Promise<ClaimedWork[]> {
+  const now = deps.clock.now();
+  const leaseSeconds = (deps.timeoutMs + LEASE_MARGIN_MS) / 1000;
+  return deps.store.transaction((tx) => tx.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, ...slots }));
+}
 
+/** One signed POST of claimed work, and what its answer means. Touches no state. */
+export async function attemptDelivery(deps: DeliveryDeps, work: ClaimedWork): Promise<Settlement> {
+  const { clock } = deps;
   const body = envelopeOf(work);
   const secrets = await signingSecrets(deps, work.subscription.accountId, work.signing);
   const headers = {
@@ -125,27 +117,26 @@ export async function deliverWebhook(deps: DeliveryDeps, deliveryId: string): Pr
     ...signedHeaders(secrets, work.key, Math.floor(clock.now().getTime() / 1000), body),
   };
   const response = await deps.sender.post({ url: work.subscription.url, headers, body, timeoutMs: deps.timeoutMs });
-
   const at = clock.now();
-  const verdict = judge(work, response, at, deps.random);
-  await store.transaction(async (tx) => {
-    const kicks = await tx.webhookDeliveries.settle({ work, at, latencyMs: response.latencyMs, ...verdict });
-    await kick(tx.jobs, clock, kicks);
-  });
-  const attempt = { eventName: work.eventName, payloads: work.items.map((i) => i.payload), delivered: verdict.outcome === 'delivered' };
-  for (const observe of deps.observers ?? []) await observe(attempt);
-  return verdict.outcome;
+  return { work, at, latencyMs: response.latencyMs, ...judge(work, response, at, deps.random) };
 }
 
 /**
- * Backstop for lost wake-ups: lane heads that are due but whose job has not run `graceMs` after it should
- * have, and sends whose lease ran out (a process died mid-attempt). Returns how many were queued again.
+ * Records finished attempts in one transaction (many attempts share one commit). Settling a head makes
+ * the next delivery of its lane the head, for the next claim.
  */
-export async function sweepDeliveries({ store, clock }: { store: Store; clock: Clock }, graceMs: number, limit = 500): Promise<number> {
-  const now = clock.now();
-  return store.transaction(async (tx) => {
-    const kicks = await tx.webhookDeliveries.stalled(now, new Date(now.getTime() - graceMs), limit);
-    await kick(tx.jobs, clock, kicks);
-    return kicks.length;
-  });
+export async function settleDeliveries(deps: Pick<DeliveryDeps, 'store'>, settlements: Settlement[]): Promise<void> {
+  if (settlements.length === 0) return;
+  await deps.store.transaction((tx) => tx.webhookDeliveries.settle(settlements));
+}
+
+/** Tells the observers what became of a settled attempt (once its outcome is committed). */
+export async function announceAttempt(deps: Pick<DeliveryDeps, 'observers'>, settlement: Settlement): Promise<void> {
+  const attempt = { eventName: settlement.work.eventName, payloads: settlement.work.items.map((i) => i.payload), delivered: settlement.outcome === 'delivered' };
+  for (const observe of deps.observers ?? []) await observe(attempt);
+}
+
+/** When the earliest delivery waiting for a retry is due, so an idle loop can sleep until then. */
+export async function nextDeliveryDue({ store, clock }: { store: Store; clock: Clock }): Promise<Date | null> {
+  return store.webhookDeliveries.nextDue(clock.now());
 }

@@ -20,12 +20,19 @@ export interface WebhookSettingsRepository {
   update(record: WebhookSettingsRecord): Promise<void>;
 }
 
-/** A delivery that may be sent now: a job for it is enqueued, to run no earlier than `notBefore`. */
-export interface DeliveryKick {
-  deliveryId: string;
-  /** The endpoint the delivery goes to: deliveries to one endpoint share a concurrency limit. */
-  endpoint: string;
-  notBefore: Date;
+/** What one claim may take: free attempt slots of this process, and how full each endpoint already is. */
+export interface ClaimRequest {
+  now: Date;
+  /** For how long the claimed attempts are this process's (database time); after that another process may take them over. */
+  leaseSeconds: number;
+  /** At most this many POSTs. */
+  limit: number;
+  /** POSTs in flight to one endpoint at once, at most. */
+  perEndpoint: number;
+  /** POSTs this process has in flight, per endpoint. */
+  inFlight: ReadonlyMap<string, number>;
+  /** At most this many events in one batched POST. */
+  batchLimit: number;
 }
 
 export interface ClaimedItem {
@@ -49,8 +56,6 @@ export interface ClaimedWork {
   eventName: string;
   items: ClaimedItem[];
 }
-
-export type ClaimResult = { claimed: ClaimedWork } | { skipped: 'gone' | 'busy' | 'waiting' | 'not-due' | 'disabled' };
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'disabled';
 
@@ -89,27 +94,27 @@ export interface LogPage {
 /**
  * Deliveries in lanes: one lane per (account, endpoint URL, ordering key), so that every event of a chat
  * reaches one URL in order whichever subscriptions route it there. Only the head of a lane (its oldest
- * open delivery) is sent; settling it makes the next one the head. Every method that changes which
- * delivery heads a lane runs inside a transaction and serialises on the lane.
+ * open delivery) is sent; settling it makes the next one the head, which the next claim finds. The table
+ * is the queue: claims take due heads with row locks and a lease, so processes never send one twice at once.
  */
 export interface WebhookDeliveryRepository {
   /**
-   * Creates the deliveries of this event, and of earlier events with its ordering key that have not
+   * Creates the deliveries of these events, and of earlier events with their ordering keys that have not
    * been dispatched yet, for every active subscription to their names. Idempotent per (event, subscription).
+   * Returns how many deliveries were created.
    */
-  fanOut(event: EventRecord, now: Date): Promise<DeliveryKick[]>;
-  /** Marks the delivery (with its batch) as being sent, if it heads its lane, is due and not leased. */
-  claim(deliveryId: string, now: Date, leaseUntil: Date, batchLimit: number): Promise<ClaimResult>;
-  /** Records the attempt's outcome, subscription health included; returns the new lane heads to send. */
-  settle(settlement: Settlement): Promise<DeliveryKick[]>;
-  /** Lane heads that are due but whose job has not run within `staleBefore`, and sends whose lease ran out. */
-  stalled(now: Date, staleBefore: Date, limit: number): Promise<DeliveryKick[]>;
-  /** Queues finished deliveries of a subscription again; returns the event ids and the heads to send. */
-  reopen(
-    subscriptionId: string,
-    which: { eventId: string } | { failedSince: Date },
-    now: Date,
-  ): Promise<{ eventIds: string[]; kicks: DeliveryKick[] }>;
+  fanOut(events: EventRecord[], now: Date): Promise<number>;
+  /**
+   * Marks due lane heads as being sent (in batches where the account batches), within the free slots and
+   * each endpoint's room; heads of disabled subscriptions are failed on the way. One call, one transaction.
+   */
+  claim(request: ClaimRequest): Promise<ClaimedWork[]>;
+  /** Records the outcomes of finished attempts, subscription health included, all in the caller's transaction. */
+  settle(settlements: Settlement[]): Promise<void>;
+  /** When the earliest delivery waiting for a retry is due, if any. */
+  nextDue(now: Date): Promise<Date | null>;
+  /** Queues finished deliveries of a subscription again; returns their event ids, in lane order. */
+  reopen(subscriptionId: string, which: { eventId: string } | { failedSince: Date }, now: Date): Promise<string[]>;
   list(subscriptionId: string, filter: { status?: DeliveryStatus } & LogPage): Promise<DeliveryRow[]>;
   attempts(subscriptionId: string, page: LogPage): Promise<AttemptRow[]>;
   /** Removes attempts, and finished deliveries, older than `before`; returns how many rows went. */

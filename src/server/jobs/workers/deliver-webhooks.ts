@@ -1,102 +1,109 @@
-import type { Job, PgBoss } from 'pg-boss';
-import type { JobPayloads } from '../../core/jobs.ts';
 import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
-import { deliverWebhook, sweepDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
-
-const QUEUE = 'webhooks.deliver';
+import { announceAttempt, attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
+import type { ClaimedWork, Settlement } from '../../core/webhooks/ports.ts';
+import { wakeSignal } from '../wake-signal.ts';
+import { groupCommit } from '../webhooks/group-commit.ts';
 
 export interface DeliveryLoopOptions {
   /** Attempts in flight in this process, over all endpoints. */
   concurrency: number;
   /** Attempts in flight to one endpoint in this process (each to a different chat). */
   perEndpoint: number;
-  /** How often an idle loop looks for jobs queued by other processes. */
+  /**
+   * How often an idle loop looks for work nobody told it about: retries that came due, deliveries queued
+   * by other processes, attempts whose lease ran out. Work this process queues or settles wakes it at once.
+   */
   idlePollMs?: number;
   onError(err: unknown): void;
 }
 
 export interface DeliveryLoop {
-  /** A delivery job was just queued here: look now rather than at the next poll. */
+  /** Deliveries were just queued (or settled) here: look now rather than at the next poll. */
   wake(): void;
-  /** Takes no more jobs and waits up to `graceMs` for the attempts in flight (a cut one is retried after its lease). */
+  /** Takes no more work and waits up to `graceMs` for the attempts in flight (a cut one is retried after its lease). */
   stop(graceMs: number): Promise<void>;
 }
 
 /**
- * Consumes `webhooks.deliver` with one fetch loop and a pool of slots. Each attempt holds one slot until
- * its own answer (or time limit), never a batch's; one endpoint holds at most `perEndpoint` slots, and its
- * jobs are left in the queue while it is full, so an endpoint that hangs leaves every other slot to others.
+ * Sends webhooks straight from the deliveries table: one claim takes every due lane head this process
+ * has room for, the POSTs run concurrently (each holding one slot until its own answer or time limit, so
+ * an endpoint that hangs only ever holds its own `perEndpoint` slots), and finished attempts are settled
+ * in shared transactions. The state is in the table; the loop only decides when to look.
  */
-export function startDeliveryLoop(boss: PgBoss, deps: DeliveryDeps, options: DeliveryLoopOptions): DeliveryLoop {
-  const idlePollMs = options.idlePollMs ?? 250;
-  const perEndpoint = new Map<string, number>();
-  const running = new Set<Promise<void>>();
+export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptions): DeliveryLoop {
+  const idlePollMs = options.idlePollMs ?? 1_000;
+  const inFlight = new Map<string, number>();
+  const attempts = new Set<Promise<void>>();
+  const settler = groupCommit<Settlement>((settlements) => settleDeliveries(deps, settlements));
+  let posting = 0;
   let stopping = false;
-  let signalled = false;
-  let interrupt: (() => void) | null = null;
+  const signal = wakeSignal();
+  const wake = signal.wake;
+  const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
 
-  const wake = () => {
-    signalled = true;
-    interrupt?.();
+  const release = (endpoint: string) => {
+    posting--;
+    const left = (inFlight.get(endpoint) ?? 1) - 1;
+    if (left > 0) inFlight.set(endpoint, left);
+    else inFlight.delete(endpoint);
   };
-  /** Until `wake` (or a wake that came meanwhile), or `ms` at most. */
-  const nextSignal = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (signalled || stopping) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        interrupt = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      interrupt = done;
-    }).then(() => {
-      signalled = false;
-    });
 
-  const run = (job: Job<JobPayloads[typeof QUEUE]>) => {
-    const endpoint = job.groupId ?? '';
-    perEndpoint.set(endpoint, (perEndpoint.get(endpoint) ?? 0) + 1);
+  const run = (work: ClaimedWork) => {
+    posting++;
+    inFlight.set(work.endpoint, (inFlight.get(work.endpoint) ?? 0) + 1);
     const attempt: Promise<void> = (async () => {
+      let settlement: Settlement;
       try {
-        await deliverWebhook(deps, job.data.deliveryId);
-        await boss.complete(QUEUE, job.id);
-      } catch (err) {
-        options.onError(err);
-        await boss.fail(QUEUE, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(options.onError);
+        settlement = await attemptDelivery(deps, work);
+      } finally {
+        // The slot is the POST's; the lane stays closed until the settlement commits.
+        release(work.endpoint);
+        wake();
       }
-    })().finally(() => {
-      const left = (perEndpoint.get(endpoint) ?? 1) - 1;
-      if (left > 0) perEndpoint.set(endpoint, left);
-      else perEndpoint.delete(endpoint);
-      running.delete(attempt);
-      // A settled attempt usually queued the next one of its lane.
-      wake();
-    });
-    running.add(attempt);
+      await settler.add(settlement);
+      await announceAttempt(deps, settlement);
+    })()
+      // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
+      .catch(options.onError)
+      .finally(() => {
+        attempts.delete(attempt);
+        // The next delivery of the lane is the head now.
+        wake();
+      });
+    attempts.add(attempt);
   };
 
+  // While attempts are in flight, a claim waits until a quarter of the slots are free: one claim (one
+  // scan of the lane heads) then serves several answers instead of each answer paying for its own.
+  const worthClaiming = Math.max(1, Math.floor(options.concurrency / 4));
   const loop = (async () => {
     while (!stopping) {
-      const free = options.concurrency - running.size;
-      const full = [...perEndpoint].filter(([, n]) => n >= options.perEndpoint).map(([endpoint]) => endpoint);
-      const busiest = Math.max(0, ...[...perEndpoint.values()].filter((n) => n < options.perEndpoint));
-      // No endpoint may receive more jobs from one fetch than it has room for.
-      const batchSize = Math.min(free, options.perEndpoint - busiest);
-      if (batchSize <= 0) {
-        await nextSignal(idlePollMs); // a slot frees up
+      // Answers that arrived together free their slots together.
+      await new Promise((resolve) => setImmediate(resolve));
+      const free = options.concurrency - posting;
+      if (free <= 0 || (posting > 0 && free < worthClaiming)) {
+        await nextSignal(idlePollMs);
+        signal.clear();
         continue;
       }
-      signalled = false;
-      let fetched = 0;
+      signal.clear();
+      let claimed = 0;
       try {
-        const jobs = await boss.fetch<JobPayloads[typeof QUEUE]>(QUEUE, { batchSize, ignoreGroups: full });
-        fetched = jobs.length;
-        for (const job of jobs) run(job);
+        const works = await claimDeliveries(deps, { limit: free, perEndpoint: options.perEndpoint, inFlight });
+        claimed = works.length;
+        for (const work of works) run(work);
       } catch (err) {
         options.onError(err);
       }
-      if (fetched === 0) await nextSignal(idlePollMs);
+      if (claimed > 0 || stopping) continue;
+      let wait = idlePollMs;
+      try {
+        const due = await nextDeliveryDue(deps);
+        if (due) wait = Math.min(wait, Math.max(0, due.getTime() - deps.clock.now().getTime()));
+      } catch (err) {
+        options.onError(err);
+      }
+      await nextSignal(wait);
     }
   })();
 
@@ -104,10 +111,10 @@ export function startDeliveryLoop(boss: PgBoss, deps: DeliveryDeps, options: Del
     wake,
     async stop(graceMs) {
       stopping = true;
-      interrupt?.();
+      signal.interrupt();
       await loop;
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...running]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      await Promise.race([Promise.allSettled([...attempts]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
     },
   };
@@ -116,29 +123,23 @@ export function startDeliveryLoop(boss: PgBoss, deps: DeliveryDeps, options: Del
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Re-queues deliveries whose wake-up was lost (a process died mid-attempt, a job ran before its due time)
- * every `intervalMs`, and once an hour trims the delivery log to its retention. The state is in the
- * database; this only notices it.
+ * Once an hour trims the delivery log to its retention, and every `intervalMs` nudges the delivery loop,
+ * as a backstop for work it was not told about. The state is in the database; this only notices it.
  */
 export function startDeliverySweep(
-  deps: Parameters<typeof sweepDeliveries>[0],
+  deps: Parameters<typeof pruneDeliveryLog>[0],
   intervalMs: number,
   onError: (err: unknown) => void,
-  onQueued: () => void,
+  wake: () => void,
 ): { stop(): void } {
   let running = false;
   let prunedAt = 0;
   const timer = setInterval(() => {
-    if (running) return;
+    wake();
+    if (running || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
     running = true;
-    void (async () => {
-      // A queued job normally runs within moments; one still not run after a minute was lost.
-      if ((await sweepDeliveries(deps, Math.max(intervalMs * 2, 60_000))) > 0) onQueued();
-      if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
-        prunedAt = Date.now();
-        await pruneDeliveryLog(deps);
-      }
-    })()
+    prunedAt = Date.now();
+    pruneDeliveryLog(deps)
       .catch(onError)
       .finally(() => {
         running = false;

@@ -1,15 +1,54 @@
-import type { PgBoss } from 'pg-boss';
-import { dispatchEvent, type DispatchDeps } from '../../core/events/dispatch-event.ts';
-import type { JobPayloads } from '../../core/jobs.ts';
+import { wakeSignal } from '../wake-signal.ts';
+import { dispatchPending, type DispatchDeps } from '../../core/events/dispatch-event.ts';
 
-/** Consumes `events.dispatch`: hands each recorded event to the stream's sinks. */
-export async function workDispatchEvents(boss: PgBoss, deps: DispatchDeps): Promise<string> {
-  return boss.work<JobPayloads['events.dispatch']>(
-    'events.dispatch',
-    // A full batch means more are waiting: fetch again at once instead of waiting for the next NOTIFY.
-    { batchSize: 20, localConcurrency: 2, burstWhenBatchFull: true },
-    async (jobs) => {
-      for (const job of jobs) await dispatchEvent(deps, job.data.eventId);
+export interface DispatchLoopOptions {
+  /** Events handed over per round: one set-based webhook fan-out for all of them. */
+  batchSize?: number;
+  /** How often an idle dispatcher looks for events nobody told it about (a lost notification). */
+  idlePollMs?: number;
+  onError(err: unknown): void;
+}
+
+export interface DispatchLoop {
+  /** Events were recorded (a commit raised the notification): look now. */
+  wake(): void;
+  /** Takes no more events and waits for the round under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Dispatches recorded events from the events table in batches: every round leases the oldest undispatched
+ * events, hands them to the sinks and marks them, and goes again at once while rounds come back full.
+ * A commit that recorded events wakes it; the poll is only a backstop.
+ */
+export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOptions): DispatchLoop {
+  const batchSize = options.batchSize ?? 200;
+  const idlePollMs = options.idlePollMs ?? 1_000;
+  let stopping = false;
+  const signal = wakeSignal();
+  const wake = signal.wake;
+  const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
+
+  const loop = (async () => {
+    while (!stopping) {
+      signal.clear();
+      let handed = 0;
+      try {
+        handed = await dispatchPending(deps, batchSize);
+      } catch (err) {
+        // The leased events go again when their lease runs out.
+        options.onError(err);
+      }
+      if (handed < batchSize) await nextSignal(idlePollMs);
+    }
+  })();
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      signal.interrupt();
+      await loop;
     },
-  );
+  };
 }

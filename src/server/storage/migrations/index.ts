@@ -6,6 +6,7 @@ import * as embedding from './0005_embedding.ts';
 import * as templatesExports from './0006_templates_exports.ts';
 import * as webhookDeliveries from './0004_webhook_deliveries.ts';
 import * as chatList from './0007_chat_list.ts';
+import * as eventOutbox from './0008_event_outbox.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0006_templates_exports': templatesExports,
   '0004_webhook_deliveries': webhookDeliveries,
   '0007_chat_list': chatList,
+  '0008_event_outbox': eventOutbox,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
+import { EVENTS_RECORDED } from '../notifications.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
@@ -16,25 +17,33 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
 export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
   return {
     async insert(e) {
-      await db
-        .insertInto('events')
-        .values({
-          id: e.id,
-          account_id: e.accountId,
-          name: e.name,
-          ordering_key: e.orderingKey,
-          payload: JSON.stringify(e.payload),
-          created_at: e.createdAt,
-          dispatched_at: e.dispatchedAt,
-        })
-        .execute();
+      // The notification goes out when the transaction commits, and not at all if it rolls back.
+      await sql`
+        with recorded as (
+          insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
+          values (${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})
+          returning 1)
+        select pg_notify(${EVENTS_RECORDED}, '') from recorded`.execute(db);
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEventRecord(row);
     },
-    async markDispatched(id, at) {
-      await db.updateTable('events').set({ dispatched_at: at }).where('id', '=', id).where('dispatched_at', 'is', null).execute();
+    async leaseUndispatched(limit, leaseSeconds) {
+      // Database time, not the domain clock: the lease is between processes sharing this database.
+      const { rows } = await sql<Selectable<EventsTable>>`
+        update events set dispatch_lease_until = now() + make_interval(secs => ${leaseSeconds})
+        where id in (
+          select id from events
+          where dispatched_at is null and (dispatch_lease_until is null or dispatch_lease_until <= now())
+          order by position limit ${limit}
+          for update skip locked)
+        returning *`.execute(db);
+      return rows.map(toEventRecord).sort((a, b) => a.position! - b.position!);
+    },
+    async markDispatched(ids, at) {
+      if (ids.length === 0) return;
+      await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).where('dispatched_at', 'is', null).execute();
     },
   };
 }

@@ -1,0 +1,45 @@
+import pg from 'pg';
+import type { Database } from './database.ts';
+
+/** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
+export const EVENTS_RECORDED = 'gateway_events_recorded';
+
+/**
+ * Calls `onNotify` whenever a committed transaction raised `channel`, in this process or any other on the
+ * same database: PGlite's own LISTEN, or a dedicated connection on PostgreSQL. A dropped connection is
+ * opened again; notifications lost meanwhile are the pollers' to find.
+ */
+export async function listen(database: Database, channel: string, onNotify: () => void, onError: (err: unknown) => void): Promise<{ close(): Promise<void> }> {
+  if (database.pglite) {
+    const unlisten = await database.pglite.listen(channel, onNotify);
+    return { close: () => unlisten() };
+  }
+  if (database.target.kind !== 'postgres') throw new Error('unreachable: database target without a connection');
+  const url = database.target.url;
+  let closed = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', () => onNotify());
+    c.on('error', (err) => {
+      onError(err);
+      void c.end().catch(() => {});
+      if (!closed) retry = setTimeout(() => void connect().catch(onError), 1_000);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    client = c;
+    if (closed) await c.end();
+    // Whatever was raised while no connection listened.
+    else onNotify();
+  };
+  await connect();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
+import type { DatabaseSchema } from '../schema.ts';
+
+type Db = Kysely<DatabaseSchema>;
+
+/** No open delivery precedes `d` in its lane. */
+const isHead = sql<boolean>`not exists (
+  select 1 from webhook_deliveries p
+  where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane and p.seq < d.seq
+    and p.status in ('pending', 'sending'))`;
+
+/**
+ * Due for an attempt: pending and due (domain time), or being sent by a process whose lease ran out. Leases
+ * are between processes, so they run on the database's clock, whatever the domain clock does.
+ */
+const isDue = (now: Date) => sql<boolean>`d.status in ('pending', 'sending') and d.next_attempt_at <= ${now}
+  and (d.status = 'pending' or d.lease_until <= now())`;
+
+interface Candidate {
+  id: string;
+  subscription_id: string;
+  subscription_status: string;
+  account_id: string;
+  url: string;
+  failing_since: Date | null;
+  endpoint: string;
+  event_name: string;
+  batch_id: string | null;
+  batching: boolean;
+  secret: string | null;
+  previous_secret: string | null;
+  previous_expires_at: Date | null;
+}
+
+interface ClaimedRow {
+  id: string;
+  event_id: string;
+  attempts: number;
+  seq: string;
+  lane: string;
+  batch_id: string | null;
+  payload: unknown;
+  created_at: Date;
+}
+
+const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => sql`${id}::uuid`));
+
+/** Marks rows as being sent under this lease, if they are still due heads nobody else holds. */
+async function take(db: Db, ids: string[], request: ClaimRequest): Promise<ClaimedRow[]> {
+  if (ids.length === 0) return [];
+  const { now, leaseSeconds } = request;
+  // Rows another claim is taking right now are skipped, not waited for.
+  const { rows } = await sql<ClaimedRow>`
+    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
+    from events e
+    where e.id = w.event_id and w.id in (
+      select d.id from webhook_deliveries d
+      where d.id in (${uuids(ids)}) and ${isDue(now)} and ${isHead}
+      for update skip locked)
+    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.batch_id, e.payload, e.created_at`.execute(db);
+  return rows;
+}
+
+/** What one POST will carry, before its rows are taken. */
+interface Plan {
+  first: Candidate;
+  ids: string[];
+  /** A batch formed now gets its id once its rows are taken; a retried batch keeps its own. */
+  batch: 'new' | 'none' | string;
+}
+
+/**
+ * Groups candidates (in claim order) into POSTs: retried batches whole, new batches per (subscription,
+ * event name) where the account batches, single deliveries otherwise. No endpoint gets more POSTs than
+ * its room, the whole claim no more than `limit`.
+ */
+function plan(candidates: Candidate[], request: ClaimRequest): Plan[] {
+  const plans: Plan[] = [];
+  const open = new Map<string, Plan>();
+  const posts = new Map<string, number>();
+  for (const c of candidates) {
+    const key = c.batch_id ? `batch:${c.batch_id}` : c.batching && request.batchLimit > 1 ? `new:${c.subscription_id}:${c.event_name}` : null;
+    const joined = key ? open.get(key) : undefined;
+    if (joined && (joined.batch !== 'new' || joined.ids.length < request.batchLimit)) {
+      joined.ids.push(c.id);
+      continue;
+    }
+    const room = request.perEndpoint - (request.inFlight.get(c.endpoint) ?? 0) - (posts.get(c.endpoint) ?? 0);
+    if (room <= 0 || plans.length >= request.limit) continue;
+    const p: Plan = { first: c, ids: [c.id], batch: c.batch_id ?? (key ? 'new' : 'none') };
+    plans.push(p);
+    if (key) open.set(key, p);
+    posts.set(c.endpoint, (posts.get(c.endpoint) ?? 0) + 1);
+  }
+  return plans;
+}
+
+export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' | 'settle' | 'nextDue'> {
+  return {
+    async claim(request) {
+      const { now, perEndpoint, batchLimit } = request;
+      const busy = [...request.inFlight].filter(([, n]) => n > 0);
+      const inFlight = busy.length > 0 ? sql.join(busy.map(([endpoint, n]) => sql`(${endpoint}::text, ${n}::int)`)) : sql`(''::text, 0::int)`;
+      // Due heads, at most as many per endpoint as its free room can carry (times the batch size where the
+      // account batches), spread over endpoints: each endpoint's oldest first, then the next of each.
+      const { rows: candidates } = await sql<Candidate>`
+        with heads as materialized (
+          -- Byte order ("C") sorts far faster than the locale's, and any consistent order finds the heads.
+          select distinct on (account_id, endpoint collate "C", lane collate "C") id, status, next_attempt_at, lease_until
+          from webhook_deliveries
+          where status in ('pending', 'sending')
+          order by account_id, endpoint collate "C", lane collate "C", seq),
+        due as materialized (select id from heads d where ${isDue(now)})
+        select * from (
+          select d.id, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
+                 d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
+                 ws.secret, ws.previous_secret, ws.previous_expires_at, d.seq,
+                 row_number() over (partition by d.endpoint order by d.next_attempt_at, d.seq) as place,
+                 ${perEndpoint} - coalesce(b.n, 0) as room
+          from due h
+          join webhook_deliveries d on d.id = h.id
+          join webhook_subscriptions s on s.id = d.subscription_id
+          left join webhook_settings ws on ws.account_id = d.account_id
+          left join (values ${inFlight}) as b(endpoint, n) on b.endpoint = d.endpoint) c
+        where c.subscription_status <> 'active'
+           or c.place <= c.room * (case when c.batching or c.batch_id is not null then ${batchLimit}::int else 1 end)
+        order by c.place, c.seq
+        limit ${request.limit * Math.max(1, batchLimit)}`.execute(db);
+
+      // Heads of a disabled subscription would hold their lanes forever.
+      const orphans = candidates.filter((c) => c.subscription_status !== 'active').map((c) => c.id);
+      if (orphans.length > 0) {
+        await sql`
+          update webhook_deliveries d set status = 'failed', lease_until = null, last_error = 'subscription disabled'
+          where d.id in (${uuids(orphans)}) and ${isDue(now)}`.execute(db);
+      }
+      const plans = plan(
+        candidates.filter((c) => c.subscription_status === 'active'),
+        request,
+      );
+      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request)).map((r) => [r.id, r]));
+
+      // A batch is retried as it was formed: members the candidates missed come along.
+      const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
+      if (retried.length > 0) {
+        const { rows: members } = await sql<{ id: string; batch_id: string }>`
+          select id, batch_id from webhook_deliveries where batch_id in (${uuids(retried)}) and status in ('pending', 'sending')`.execute(db);
+        const missing = members.filter((m) => !taken.has(m.id));
+        for (const row of await take(db, missing.map((m) => m.id), request)) taken.set(row.id, row);
+        for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
+      }
+
+      const works: ClaimedWork[] = [];
+      const batchIds: { id: string; batch: string }[] = [];
+      for (const p of plans) {
+        const items = p.ids
+          .map((id) => taken.get(id))
+          .filter((r): r is ClaimedRow => r !== undefined)
+          .sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
+        if (items.length === 0) continue;
+        let key = items[0]!.event_id;
+        if (p.batch === 'new' && items.length > 1) {
+          key = randomUUID();
+          batchIds.push(...items.map((i) => ({ id: i.id, batch: key })));
+        } else if (p.batch !== 'new' && p.batch !== 'none') {
+          key = p.batch;
+        }
+        const c = p.first;
+        works.push({
+          subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since },
+          signing: c.secret ? { secret: c.secret, previousSecret: c.previous_secret, previousExpiresAt: c.previous_expires_at } : null,
+          endpoint: c.endpoint,
+          lanes: [...new Set(items.map((r) => r.lane))],
+          key,
+          eventName: c.event_name,
+          items: items.map((r) => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts })),
+        });
+      }
+      if (batchIds.length > 0) {
+        const values = sql.join(batchIds.map((b) => sql`(${b.id}::uuid, ${b.batch}::uuid)`));
+        await sql`update webhook_deliveries d set batch_id = v.batch from (values ${values}) as v(id, batch) where d.id = v.id`.execute(db);
+      }
+      return works;
+    },
+
+    async settle(settlements) {
+      const delivered = settlements.filter((s) => s.outcome === 'delivered');
+      if (delivered.length > 0) {
+        const values = sql.join(
+          delivered.flatMap((s) => s.work.items.map((i) => sql`(${i.deliveryId}::uuid, ${s.at}::timestamptz, ${s.statusCode}::int)`)),
+        );
+        await sql`
+          update webhook_deliveries d
+          set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
+          from (values ${values}) as v(id, at, code)
+          where d.id = v.id and d.status = 'sending'`.execute(db);
+        const recovered = [...new Set(delivered.filter((s) => s.work.subscription.failingSince).map((s) => s.work.subscription.id))];
+        if (recovered.length > 0) {
+          await sql`update webhook_subscriptions set failing_since = null where id in (${uuids(recovered)})`.execute(db);
+        }
+      }
+      for (const s of settlements) if (s.outcome !== 'delivered') await settleFailure(db, s);
+      // A subscription deleted while the POST was under way leaves nothing to log.
+      const attempts = sql.join(
+        settlements.map(
+          (s) => sql`(${randomUUID()}::uuid, ${s.work.subscription.id}::uuid, ${s.work.key}::uuid, ${s.work.eventName}::text,
+            ${JSON.stringify(s.work.items.map((i) => i.eventId))}::jsonb, ${s.at}::timestamptz, ${s.statusCode}::int,
+            ${Math.round(s.latencyMs)}::int, ${s.error}::text, ${s.outcome}::text)`,
+        ),
+      );
+      await sql`
+        insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
+        select v.* from (values ${attempts}) as v(id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
+        join webhook_subscriptions s on s.id = v.subscription_id`.execute(db);
+    },
+
+    async nextDue(now) {
+      const { rows } = await sql<{ due: Date | null }>`
+        select min(d.next_attempt_at) as due from webhook_deliveries d
+        where d.status = 'pending' and d.next_attempt_at > ${now}`.execute(db);
+      return rows[0]?.due ?? null;
+    },
+  };
+}
+
+/** A failed attempt: retry later, give up on the items, or disable the subscription (and drop what it had queued). */
+async function settleFailure(db: Db, s: Settlement): Promise<void> {
+  const ids = s.work.items.map((i) => i.deliveryId);
+  const subscriptionId = s.work.subscription.id;
+  const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error, attempts: sql<number>`attempts + 1` };
+  const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where('status', '=', 'sending');
+  await db
+    .updateTable('webhook_subscriptions')
+    .set({ failing_since: sql`coalesce(failing_since, ${s.at})` })
+    .where('id', '=', subscriptionId)
+    .execute();
+  if (s.outcome === 'retry' && s.nextAttemptAt) {
+    // The whole batch waits for the same moment, so that it is retried as it was formed.
+    await sending().set({ ...common, status: 'pending', next_attempt_at: s.nextAttemptAt }).execute();
+    return;
+  }
+  await sending().set({ ...common, status: 'failed' }).execute();
+  if (s.outcome !== 'disabled') return;
+  await db
+    .updateTable('webhook_subscriptions')
+    .set({ status: 'disabled', disabled_reason: s.disabledReason, disabled_at: s.at })
+    .where('id', '=', subscriptionId)
+    .execute();
+  // Rows other attempts hold are left to them: the next claim finds the subscription disabled.
+  await sql`
+    update webhook_deliveries set status = 'failed', lease_until = null, last_error = ${`subscription disabled: ${s.disabledReason ?? ''}`}
+    where id in (select id from webhook_deliveries where subscription_id = ${subscriptionId} and status in ('pending', 'sending')
+                 for update skip locked)`.execute(db);
+}
