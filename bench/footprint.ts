@@ -3,13 +3,17 @@
  * settling pause), and its growth per 1,000 connected frame sockets (each its own session, as frames are).
  * Baseline in the same run: a bare node:http + socket.io process (bench/lib/bare-realtime.ts), idle and with
  * the same 1,000 sockets. The gateway and the baseline run in processes of their own; this one holds the sockets.
+ * Every reading follows a full garbage collection (through the gateway's inspector, the baseline's --expose-gc).
  *
  *   npm run bench:footprint                  # BENCH_SOCKETS=1000 BENCH_RUNS=3
  */
 import { io, type Socket } from 'socket.io-client';
 import { realtimePath } from '../src/contract/realtime.ts';
+import { freePort } from '../src/server/testing/spawned-gateway.ts';
 import { startChildServer } from './lib/child.ts';
-import { callOrThrow, rssOf, startBenchGateway } from './lib/gateway.ts';
+import { inspectorOf } from './lib/inspector.ts';
+import { startBenchGateway } from './lib/gateway-process.ts';
+import { callOrThrow, rssOf } from './lib/calls.ts';
 import { median, reportRows, type BenchRow } from './lib/report.ts';
 
 const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -18,11 +22,12 @@ const SETTLE_MS = 3_000;
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Median of five samples a few hundred milliseconds apart, after a pause for start-up work to settle. */
-async function settledRss(sample: () => Promise<number>): Promise<number> {
+/** Median of five samples a few hundred milliseconds apart (each after a full collection when `collect` is given), after a pause for start-up work to settle. */
+async function settledRss(sample: () => Promise<number>, collect?: () => Promise<void>): Promise<number> {
   await sleep(SETTLE_MS);
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
+    await collect?.();
     samples.push(await sample());
     await sleep(200);
   }
@@ -46,35 +51,36 @@ async function connectAll(make: (i: number) => Promise<Socket>): Promise<Socket[
 }
 
 async function gatewayRun(): Promise<{ idle: number; perThousand: number }> {
-  const bench = await startBenchGateway();
+  // Links per token are rate limited (500 per 5 s): spread them over a few client tokens.
+  const inspectPort = await freePort();
+  const bench = await startBenchGateway({ tokens: Math.ceil(sockets / 400), env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } });
+  const inspector = await inspectorOf(inspectPort);
   try {
-    const pid = bench.gateway.child.pid!;
-    const idle = await settledRss(() => rssOf(pid));
-    // Links per token are rate limited (500 per 5 s): spread them over a few client tokens.
-    const tokens = [bench.token];
-    for (let i = 1; i < Math.ceil(sockets / 400); i++) {
-      tokens.push((await callOrThrow<{ token: string }>(bench.baseURL, 'POST', `/v2/accounts/${bench.accountId}/tokens`, bench.gateway.partnerKey, { kind: 'client' })).token);
-    }
+    const pid = bench.process.child.pid!;
+    const idle = await settledRss(() => rssOf(pid), inspector.collectGarbage);
+    const tokens = bench.tokens;
     const open = await connectAll(async (i) => {
       const link = await callOrThrow<{ url: string }>(bench.baseURL, 'POST', '/v2/iframe-links/chats', tokens[i % tokens.length]!, { user: { id: `agent-${i}` }, scope: 'global' });
       const session = await callOrThrow<{ token: string }>(bench.baseURL, 'POST', '/bff/session', '', { link: new URL(link.url).searchParams.get('link') });
       return io(bench.baseURL, { path: realtimePath, transports: ['websocket'], reconnection: false, auth: { token: session.token } });
     });
-    const loaded = await settledRss(() => rssOf(pid));
+    const loaded = await settledRss(() => rssOf(pid), inspector.collectGarbage);
     for (const s of open) s.close();
     return { idle, perThousand: ((loaded - idle) / sockets) * 1000 };
   } finally {
-    await bench.close();
+    inspector.close();
+    await bench.cleanup();
   }
 }
 
 async function baselineRun(): Promise<{ idle: number; perThousand: number }> {
-  const bare = await startChildServer(new URL('./lib/bare-realtime.ts', import.meta.url));
+  const bare = await startChildServer(new URL('./lib/bare-realtime.ts', import.meta.url), ['--expose-gc']);
+  const collect = async () => void (await bare.ask('gc'));
   try {
     const pid = bare.child.pid!;
-    const idle = await settledRss(() => rssOf(pid));
+    const idle = await settledRss(() => rssOf(pid), collect);
     const open = await connectAll(async () => io(bare.url, { path: realtimePath, transports: ['websocket'], reconnection: false }));
-    const loaded = await settledRss(() => rssOf(pid));
+    const loaded = await settledRss(() => rssOf(pid), collect);
     for (const s of open) s.close();
     return { idle, perThousand: ((loaded - idle) / sockets) * 1000 };
   } finally {

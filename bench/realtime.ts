@@ -5,7 +5,7 @@
  * (bench/lib/bare-realtime.ts) that pushes an event for every POST, measured the same way.
  *
  *   npm run bench:realtime                                   # PGlite
- *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:realtime
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:realtime
  *   BENCH_MESSAGES=200 BENCH_RUNS=3 npm run bench:realtime
  */
 import { performance } from 'node:perf_hooks';
@@ -13,13 +13,14 @@ import { io } from 'socket.io-client';
 import { realtimePath } from '../src/contract/realtime.ts';
 import { frameClient } from '../src/server/testing/frame-client.ts';
 import { startChildServer } from './lib/child.ts';
-import { callOrThrow, startBenchGateway } from './lib/gateway.ts';
+import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
+import { callOrThrow } from './lib/calls.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
 const count = Number(process.env.BENCH_MESSAGES ?? 1000);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const warmup = Math.min(50, Math.floor(count / 10));
-const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const databaseUrl = process.env.DATABASE_URL || undefined;
 
 type Roundtrip = (i: number) => Promise<number>;
 
@@ -65,9 +66,10 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 }
 
 async function gatewayRun(): Promise<number[]> {
-  const bench = await startBenchGateway(databaseUrl ? { databaseUrl } : {});
+  const bench = await startBenchGateway({ tokens: 1 });
+  const token = bench.tokens[0]!;
   try {
-    const link = await callOrThrow<{ url: string }>(bench.baseURL, 'POST', '/v2/iframe-links/chats', bench.token, { user: { id: 'bench' }, scope: 'global' });
+    const link = await callOrThrow<{ url: string }>(bench.baseURL, 'POST', '/v2/iframe-links/chats', token, { user: { id: 'bench' }, scope: 'global' });
     const session = await callOrThrow<{ token: string }>(bench.baseURL, 'POST', '/bff/session', '', { link: new URL(link.url).searchParams.get('link') });
     const client = frameClient(bench.baseURL, session.token);
     await client.connect();
@@ -75,16 +77,16 @@ async function gatewayRun(): Promise<number[]> {
     client.socket.on('event', (event) => {
       if (event.name === 'message.add') arrivals.arrive(event.payload.message_id);
     });
-    const auth = { authorization: `Bearer ${bench.token}` };
+    const auth = { authorization: `Bearer ${token}` };
     const latencies = await measure(async (i) => {
       const started = performance.now();
-      const id = await post(`${bench.baseURL}/v2/sandbox/channels/${bench.channelId}/inbound`, auth, { chat_type: 'telegram', username: `customer${i % 50}`, text: `message ${i}` });
+      const id = await post(`${bench.baseURL}/v2/sandbox/channels/${bench.channelId}/inbound`, auth, { chat_type: 'whatsapp', chat_id: benchChatId(i % 50), text: `message ${i}` });
       return (await arrivals.until(id)) - started;
     });
     client.close();
     return latencies;
   } finally {
-    await bench.close();
+    await bench.cleanup();
   }
 }
 

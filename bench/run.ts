@@ -58,7 +58,7 @@ async function runOne(bench: Bench, databaseUrl: string | null, outDir: string):
   const json = join(outDir, `${bench.row}-${databaseUrl ? 'pg' : 'pglite'}.json`);
   const env: NodeJS.ProcessEnv = { ...process.env, BENCH_JSON: json };
   for (const name of ['DATABASE_URL', 'BENCH_DATABASE_URL', 'TEST_DATABASE_URL']) delete env[name];
-  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, BENCH_DATABASE_URL: databaseUrl });
+  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, });
   const child = spawn(process.execPath, [...(bench.flags ?? []), join(here, bench.script), ...(bench.args ?? [])], { env, stdio: 'inherit' });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {

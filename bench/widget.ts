@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { callOrThrow, startBenchGateway } from './lib/gateway.ts';
+import { startBenchGateway } from './lib/gateway-process.ts';
+import { callOrThrow } from './lib/calls.ts';
 import { median, reportRows, type BenchRow } from './lib/report.ts';
 
 const loads = Number(process.env.BENCH_LOADS ?? 20);
@@ -56,17 +57,18 @@ async function hostPage(): Promise<{ origin: string; close(): Promise<void> }> {
 }
 
 async function loadTimes(): Promise<{ frame: number; bare: number }> {
-  const bench = await startBenchGateway();
+  const bench = await startBenchGateway({ tokens: 1 });
+  const token = bench.tokens[0]!;
   const host = await hostPage();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
-    await callOrThrow(bench.baseURL, 'PUT', '/v2/embedding/origins', bench.token, { origins: [host.origin] });
+    await callOrThrow(bench.baseURL, 'PUT', '/v2/embedding/origins', token, { origins: [host.origin] });
     const page = await browser.newPage();
     await page.goto(host.origin);
     const frame: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < loads + 2; i++) {
-      const link = await callOrThrow<{ url: string }>(bench.baseURL, 'POST', '/v2/iframe-links/chats', bench.token, { user: { id: 'bench' }, scope: 'global' });
+      const link = await callOrThrow<{ url: string }>(bench.baseURL, 'POST', '/v2/iframe-links/chats', token, { user: { id: 'bench' }, scope: 'global' });
       const openFrame = (src: string, until: string) => page.evaluate(([s, u]) => (window as unknown as { open_frame(s: string, u: string): Promise<number> }).open_frame(s!, u!), [src, until]);
       const f = await openFrame(link.url, 'ready');
       const b = await openFrame(`${bench.baseURL}/healthz`, 'load');
@@ -80,7 +82,7 @@ async function loadTimes(): Promise<{ frame: number; bare: number }> {
   } finally {
     await browser.close();
     await host.close();
-    await bench.close();
+    await bench.cleanup();
   }
 }
 

@@ -24,8 +24,13 @@ const io = new Server(server, { path: '/bff/socket.io', transports: ['websocket'
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 });
-process.on('message', (m: { type: 'rss' | 'stop' }) => {
+process.on('message', (m: { type: 'rss' | 'gc' | 'stop' }) => {
   if (m.type === 'rss') process.send?.({ rss: process.memoryUsage().rss });
+  // With --expose-gc: a full collection before memory is read.
+  if (m.type === 'gc') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({});
+  }
   if (m.type === 'stop') {
     void io.close();
     server.close(() => process.exit(0));
