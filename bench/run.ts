@@ -91,6 +91,17 @@ const results: BenchResults = {
   problems: [],
 };
 
+// With BENCH_ONLY the other rows of the last full run stay, and the table says which rows were measured again when.
+if (only) {
+  const previous = await readFile(join(here, 'results.json'), 'utf8').then((t) => JSON.parse(t) as BenchResults, () => null);
+  if (previous) {
+    results.started = previous.started;
+    results.rows = previous.rows.filter((r) => !only.includes(r.row));
+    results.problems = previous.problems.filter((p) => !only.some((row) => p.startsWith(`${row} on`)));
+    results.remeasured = [...(previous.remeasured ?? []), `${only.join(', ')} at ${started.toISOString()}`];
+  }
+}
+
 for (const bench of benches) {
   if (only && !only.includes(bench.row)) continue;
   for (const database of bench.databases) {
@@ -109,6 +120,8 @@ for (const bench of benches) {
     }
   }
 }
+const order = benches.map((b) => b.row);
+results.rows.sort((a, b) => order.indexOf(a.row) - order.indexOf(b.row));
 results.finished = new Date().toISOString();
 await rm(outDir, { recursive: true, force: true });
 await writeFile(join(here, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

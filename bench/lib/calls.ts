@@ -2,9 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { callJson } from '../../src/server/testing/spawned-gateway.ts';
 
-/** A JSON call that must succeed; answers the envelope's `data`. */
+/** A JSON call that must succeed; answers the envelope's `data`. Set-up is not what is measured: a 429 waits its Retry-After. */
 export async function callOrThrow<T>(baseURL: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
-  const res = await callJson<T>(baseURL, method, path, token, body);
+  let res = await callJson<T>(baseURL, method, path, token, body);
+  while (res.status === 429) {
+    const seconds = (res.data as { retry_after?: number } | undefined)?.retry_after ?? 1;
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    res = await callJson<T>(baseURL, method, path, token, body);
+  }
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.data)}`);
   return res.data;
 }

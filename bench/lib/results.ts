@@ -9,6 +9,8 @@ export interface BenchResults {
   /** Rows of the suite that cannot be measured yet, with the reason. */
   notMeasured: string[];
   problems: string[];
+  /** Rows measured again after the full run (`BENCH_ONLY`), with when. */
+  remeasured?: string[];
 }
 
 const figure = (n: number | null, unit = ''): string => {
@@ -24,7 +26,8 @@ export function renderResults(results: BenchResults): string {
   const lines = [
     '# Benchmark results',
     '',
-    `Measured by \`npm run bench\` from ${results.started} to ${results.finished}.`,
+    `Measured by \`npm run bench\` from ${results.started} to ${results.finished}.` +
+      (results.remeasured?.length ? ` Measured again: ${results.remeasured.join('; ')}.` : ''),
     '',
     `Machine: ${m.cores} cores (${m.cpu}), ${m.memory_gib} GiB, Node ${m.node}, load average at start ${String(m.load_average_at_start)}; PostgreSQL: ${m.postgres}.`,
     '',
