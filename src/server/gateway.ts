@@ -192,8 +192,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       observers: [exportAnnouncementObserver(exports)],
     };
     const deliveries = startDeliveryLoop(deliveryDeps, {
-      concurrency: webhookOptions.concurrency ?? 16,
-      perEndpoint: webhookOptions.perEndpoint ?? 4,
+      concurrency: webhookOptions.concurrency ?? 64,
+      perEndpoint: webhookOptions.perEndpoint ?? 8,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
     const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
