@@ -106,12 +106,16 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       // Due heads, at most as many per endpoint as its free room can carry (times the batch size where the
       // account batches), spread over endpoints: each endpoint's oldest first, then the next of each.
       const { rows: candidates } = await sql<Candidate>`
-        with heads as materialized (
-          -- Byte order ("C") sorts far faster than the locale's, and any consistent order finds the heads.
-          select distinct on (account_id, endpoint collate "C", lane collate "C") id, status, next_attempt_at, lease_until
-          from webhook_deliveries
-          where status in ('pending', 'sending')
-          order by account_id, endpoint collate "C", lane collate "C", seq),
+        with recursive heads as (
+          -- Each lane's head by a skip scan of the open-lane index: one probe per lane, however long the
+          -- queues behind the heads are (sorting every open delivery grew with the backlog and slowed every claim).
+          (select account_id, endpoint, lane, id, status, next_attempt_at, lease_until from webhook_deliveries
+           where status in ('pending', 'sending') order by account_id, endpoint, lane, seq limit 1)
+          union all
+          select n.* from heads l cross join lateral (
+            select w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until from webhook_deliveries w
+            where w.status in ('pending', 'sending') and (w.account_id, w.endpoint, w.lane) > (l.account_id, l.endpoint, l.lane)
+            order by w.account_id, w.endpoint, w.lane, w.seq limit 1) n),
         due as materialized (select id from heads d where ${isDue(now)})
         select * from (
           select d.id, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
