@@ -47,7 +47,7 @@ export function renderResults(results: BenchResults): string {
   if (detailed.length > 0) {
     lines.push('', '## Details', '');
     for (const r of detailed) {
-      lines.push(`- ${r.row}, ${r.metric}${r.database ? ` (${r.database})` : ''}: ${Object.entries(r.details!).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      lines.push(`- ${r.row}, ${r.metric}${r.database ? ` (${r.database})` : ''}: ${Object.entries(r.details!).map(([k, v]) => `${k.replaceAll('_', ' ')} ${typeof v === 'number' ? figure(v) : v}`).join(', ')}`);
     }
   }
   if (results.notMeasured.length > 0) lines.push('', '## Not measured', '', ...results.notMeasured.map((p) => `- ${p}`));

@@ -1,4 +1,4 @@
-import type { ChatRepository } from '../messages/ports.ts';
+import type { ChatRecord, ChatRepository } from '../messages/ports.ts';
 import type { EventRecord } from '../ports.ts';
 import { chatOfPayload, isChatEvent, type ChatIdentity } from './scope.ts';
 
@@ -27,4 +27,32 @@ export async function chatOfEvent(
     cache.set(ref, chat ? { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone } : null);
   }
   return cache.get(ref) ?? null;
+}
+
+/** What a batch of events needs to know of its chats, read once: the identities and the stored rows, by chat id. */
+export interface EventChats {
+  identities: Map<string, ChatIdentity | null>;
+  records: Map<string, ChatRecord | null>;
+}
+
+/**
+ * Reads every chat a batch of events names by its ordering key in one query, as caches for `chatOfEvent` and
+ * `unansweredUpdate` (a chat of another account than its event is treated as unknown).
+ */
+export async function eventChats(chats: Pick<ChatRepository, 'getMany'>, events: readonly Pick<EventRecord, 'accountId' | 'orderingKey'>[]): Promise<EventChats> {
+  const accountOf = new Map<string, string>();
+  for (const event of events) {
+    const ref = chatRefOfEvent(event);
+    if (ref && !accountOf.has(ref)) accountOf.set(ref, event.accountId);
+  }
+  const found = accountOf.size > 0 ? await chats.getMany([...accountOf.keys()]) : [];
+  const byId = new Map(found.map((c) => [c.id, c]));
+  const result: EventChats = { identities: new Map(), records: new Map() };
+  for (const [ref, accountId] of accountOf) {
+    const chat = byId.get(ref);
+    const mine = chat && chat.accountId === accountId ? chat : null;
+    result.records.set(ref, mine);
+    result.identities.set(ref, mine ? { chat_type: mine.chatType, chat_id: mine.chatId, username: mine.username, phone: mine.phone } : null);
+  }
+  return result;
 }
