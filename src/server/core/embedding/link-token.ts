@@ -4,19 +4,25 @@ import type { Transport } from '../../../contract/channels.ts';
 import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
 import type { SessionKind } from '../../../contract/session.ts';
 
-/** What an iframe link grants; signed, so the server trusts it when it comes back. */
-export interface LinkClaims {
-  /** The link's id: it is exchanged for a session once. */
-  id: string;
+/** What a frame may see and do: granted by a link, carried over into the session it is exchanged for. */
+export interface FrameGrant {
   accountId: string;
   kind: SessionKind;
   user: { id: string; name: string | null } | null;
+  /** chats frames: global or card; null for channels frames. */
   scope: 'global' | 'card' | null;
+  /** The chats a card frame may touch. */
   chats: ChatRef[];
   activeChat: ActiveChat | null;
   transport: Transport | null;
   channelId: string | null;
   options: EmbedOptions;
+}
+
+/** What an iframe link grants; signed, so the server trusts it when it comes back. */
+export interface LinkClaims extends FrameGrant {
+  /** The link's id: it is exchanged for a session once. */
+  id: string;
   expiresAt: Date;
 }
 

@@ -1,26 +1,12 @@
-import type { Transport } from '../../../contract/channels.ts';
-import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
-import type { SessionKind } from '../../../contract/session.ts';
 import type { Clock, EventRecord, Store } from '../ports.ts';
-import type { LinkSigner } from './link-token.ts';
+import type { FrameGrant, LinkSigner } from './link-token.ts';
 
 /** A frame's session: what a link was exchanged for. Only the hash of its secret is stored. */
-export interface EmbedSessionRecord {
+export interface EmbedSessionRecord extends FrameGrant {
   id: string;
-  accountId: string;
-  kind: SessionKind;
   secretHash: string;
   /** The link's id: a link is exchanged once. */
   linkId: string;
-  user: { id: string; name: string | null } | null;
-  /** chats sessions: global or card; null for channels sessions. */
-  scope: 'global' | 'card' | null;
-  /** The chats a card session may touch. */
-  chats: ChatRef[];
-  activeChat: ActiveChat | null;
-  transport: Transport | null;
-  channelId: string | null;
-  options: EmbedOptions;
   createdAt: Date;
   expiresAt: Date;
   /** Renewals never extend a session past this. */
