@@ -40,8 +40,8 @@ describe.skipIf(!redisUrl)(`realtime fan-out across gateway processes through Re
   it('delivers an event dispatched by another process to a frame connected here, within its scope', async () => {
     const other = event('8', 1);
     const mine = event('7', 2);
-    await two.gateway.realtime.consume(other);
-    await two.gateway.realtime.consume(mine);
+    await two.gateway.realtime.consume([other]);
+    await two.gateway.realtime.consume([mine]);
     await client.until(() => client.events.length > 0, 'the event through Redis');
     expect(client.events.map((e) => e.id)).toEqual([mine.id]);
   });

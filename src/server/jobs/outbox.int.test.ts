@@ -13,7 +13,7 @@ describe(`events are the dispatch queue, committed with the state change (${data
   const consumed: EventRecord[] = [];
 
   beforeAll(async () => {
-    t = await startTestGateway({ sinks: [{ name: 'probe', consume: async (e) => void consumed.push(e) }] });
+    t = await startTestGateway({ sinks: [{ name: 'probe', consume: async (events) => void consumed.push(...events) }] });
     ({ accountId } = await t.newAccount());
   });
   afterAll(() => t.close());

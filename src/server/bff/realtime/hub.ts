@@ -96,21 +96,19 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   sweeping.unref();
 
   /** Pushes one event, and the unanswered count it may have changed, to the frames allowed to see it. */
-  const push = async (event: EventRecord, chats?: EventChats) => {
+  const push = async (event: EventRecord, chats: EventChats) => {
     if (!isStreamed(event.name)) return;
-    const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event, chats?.identities));
+    const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event, chats.identities));
     if (audiences.length === 0) return;
-    const stored = event.position === undefined ? await deps.store.events.get(event.id) : event;
-    if (!stored) return;
-    io.to(audiences).emit('event', toStreamEvent(stored));
-    const update = await unansweredUpdate(deps.store.chats, stored, chats?.records);
-    if (update) io.to(eventAudiences({ ...stored, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
+    // Dispatched events come from the table, with their stream position.
+    io.to(audiences).emit('event', toStreamEvent(event));
+    const update = await unansweredUpdate(deps.store.chats, event, chats.records);
+    if (update) io.to(eventAudiences({ ...event, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
   };
 
   const hub: RealtimeHub = {
     name: 'realtime',
-    consume: (event) => push(event),
-    async consumeMany(events) {
+    async consume(events) {
       const streamed = events.filter((e) => isStreamed(e.name));
       if (streamed.length === 0) return;
       // One read of the batch's chats instead of two per event.

@@ -3,9 +3,8 @@ import type { Clock, EventRecord, EventRepository } from '../ports.ts';
 /** A consumer of the event stream (webhook deliveries, the realtime hub). */
 export interface EventSink {
   readonly name: string;
-  consume(event: EventRecord): Promise<void>;
-  /** Several events at once, in recording order; sinks that can do set-based work offer it. */
-  consumeMany?(events: EventRecord[]): Promise<void>;
+  /** A batch of events in recording order, so that a sink can do set-based work for all of them. */
+  consume(events: EventRecord[]): Promise<void>;
 }
 
 export interface DispatchDeps {
@@ -25,10 +24,7 @@ const DISPATCH_LEASE_SECONDS = 30;
 export async function dispatchPending({ events, clock, sinks }: DispatchDeps, limit: number): Promise<number> {
   const due = await events.leaseUndispatched(limit, DISPATCH_LEASE_SECONDS);
   if (due.length === 0) return 0;
-  for (const sink of sinks) {
-    if (sink.consumeMany) await sink.consumeMany(due);
-    else for (const event of due) await sink.consume(event);
-  }
+  for (const sink of sinks) await sink.consume(due);
   await events.markDispatched(
     due.map((e) => e.id),
     clock.now(),

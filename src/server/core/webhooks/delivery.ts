@@ -1,6 +1,6 @@
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
-import type { Clock, EventRecord, Store } from '../ports.ts';
+import type { Clock, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
 import type { AttemptOutcome, ClaimedWork, Settlement } from './ports.ts';
 import { disableAfterFailingMs, nextAttemptAt, parseRetryAfter } from './retry-policy.ts';
@@ -35,11 +35,13 @@ const LEASE_MARGIN_MS = 10_000;
  * `queued` hears when deliveries were queued, after they committed (the local delivery loop looks at once).
  */
 export function webhookSink({ store, clock, queued }: { store: Store; clock: Clock; queued?: () => void }): EventSink {
-  const consumeMany = async (events: EventRecord[]) => {
-    const created = await store.transaction((tx) => tx.webhookDeliveries.fanOut(events, clock.now()));
-    if (created > 0) queued?.();
+  return {
+    name: 'webhooks',
+    async consume(events) {
+      const created = await store.transaction((tx) => tx.webhookDeliveries.fanOut(events, clock.now()));
+      if (created > 0) queued?.();
+    },
   };
-  return { name: 'webhooks', consume: (event) => consumeMany([event]), consumeMany };
 }
 
 /** The body of one POST; byte-identical on every retry (same items, same key, the events' own time). */
