@@ -9,17 +9,16 @@
  *   DATABASE_URL=postgres://… npm run bench:webhooks
  *   BENCH_EVENTS=2000 BENCH_RUNS=5 BENCH_CHATS=100 npm run bench:webhooks
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/server/config.ts';
 import { recordEvent } from '../src/server/core/events/record-event.ts';
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
+import { startChildServer } from './lib/child.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -32,32 +31,20 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Receiver {
   url: string;
-  child: ChildProcess;
   counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }>;
   /** Milliseconds from `recorded_at` to arrival, per event that carried it. */
   latencies(): Promise<number[]>;
+  stop(): Promise<void>;
 }
 
-function startReceiver(): Promise<Receiver> {
-  const child = fork(fileURLToPath(new URL('./receiver.ts', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve) => {
-    child.once('message', (m: { url: string }) => {
-      resolve({
-        url: m.url,
-        child,
-        counts: (type = 'counts') =>
-          new Promise((done) => {
-            child.once('message', (c: { requests: number; events: number }) => done(c));
-            child.send({ type });
-          }),
-        latencies: () =>
-          new Promise((done) => {
-            child.once('message', (c: { latencies: number[] }) => done(c.latencies));
-            child.send({ type: 'latencies' });
-          }),
-      });
-    });
-  });
+async function startReceiver(): Promise<Receiver> {
+  const child = await startChildServer(new URL('./receiver.ts', import.meta.url));
+  return {
+    url: child.url,
+    counts: (type = 'counts') => child.ask(type),
+    latencies: async () => (await child.ask<{ latencies: number[] }>('latencies')).latencies,
+    stop: child.stop,
+  };
 }
 
 const payload = (n: number) => ({
@@ -197,7 +184,7 @@ async function main() {
     ]);
   } finally {
     await gateway.stop();
-    receiver.child.send({ type: 'stop' });
+    await receiver.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
