@@ -29,31 +29,32 @@ async function resolveChat(tx: TransactionScope, chat: ChatRecord, chatId: strin
   return resolved;
 }
 
-/** Records the messenger's answer, once: a second run finds the message no longer `accepted` and does nothing. */
-async function recordOutcome(deps: MessageDeps, messageId: string, outcome: SendOutcome): Promise<void> {
+/**
+ * The states a message passes through on the messenger's answer, in order: `failed`, or `sent` and (when the
+ * messenger reported it at once) `delivered`. Each gets its status event; the last is what is stored.
+ */
+function answeredStates(message: MessageRecord, outcome: SendOutcome, now: Date): MessageRecord[] {
+  if (outcome.kind === 'failed') return [{ ...message, status: 'failed', reason: outcome.reason }];
+  const sent: MessageRecord = { ...message, status: 'sent', messengerMessageId: outcome.messengerMessageId, sentAt: now };
+  return outcome.delivered ? [sent, { ...sent, status: 'delivered', deliveredAt: now }] : [sent];
+}
+
+/**
+ * Records a send that taught a pending chat (username or phone) its messenger id, once: a second run finds the
+ * message no longer `accepted`. The chat may fold into one that exists, so this goes on its own.
+ */
+async function recordChatLearned(deps: MessageDeps, messageId: string, outcome: Extract<SendOutcome, { kind: 'sent' }>): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const message = await tx.messages.getForUpdate(messageId);
     if (message?.status !== 'accepted') return;
-    const now = deps.clock.now();
-    if (outcome.kind === 'failed') {
-      const failed: MessageRecord = { ...message, status: 'failed', reason: outcome.reason };
-      await tx.messages.update(failed);
-      await messageStatusEvent(tx, deps.clock, failed);
-      return;
-    }
-    let chat = await tx.chats.get(message.accountId, message.chatRef);
-    const learnedChat = chat !== undefined && chat.chatId === null;
-    if (chat && learnedChat) chat = await resolveChat(tx, chat, outcome.chatId);
-    const sent: MessageRecord = { ...message, chatRef: chat?.id ?? message.chatRef, status: 'sent', messengerMessageId: outcome.messengerMessageId, sentAt: now };
-    await tx.messages.update(sent);
-    await messageStatusEvent(tx, deps.clock, sent);
+    const pending = await tx.chats.get(message.accountId, message.chatRef);
+    const chat = pending && pending.chatId === null ? await resolveChat(tx, pending, outcome.chatId) : undefined;
+    const [sent, ...later] = answeredStates({ ...message, chatRef: chat?.id ?? message.chatRef }, outcome, deps.clock.now());
+    await messageStatusEvent(tx, deps.clock, sent!);
     // The interface reports the customer's chat_id of a send that had none through message.add.
-    if (chat && learnedChat) await messageAddedEvent(tx, deps.clock, sent, chat);
-    if (outcome.delivered) {
-      const delivered: MessageRecord = { ...sent, status: 'delivered', deliveredAt: now };
-      await tx.messages.update(delivered);
-      await messageStatusEvent(tx, deps.clock, delivered);
-    }
+    if (chat) await messageAddedEvent(tx, deps.clock, sent!, chat);
+    for (const state of later) await messageStatusEvent(tx, deps.clock, state);
+    await tx.messages.update(later.at(-1) ?? sent!);
   });
 }
 
@@ -84,22 +85,9 @@ async function recordOutcomes(deps: MessageDeps, decided: Decided[]): Promise<vo
     for (const { messageId, outcome } of decided) {
       const message = locked.get(messageId);
       if (message?.status !== 'accepted') continue;
-      const now = deps.clock.now();
-      if (outcome.kind === 'failed') {
-        const failed: MessageRecord = { ...message, status: 'failed', reason: outcome.reason };
-        changed.push(failed);
-        await messageStatusEvent(tx, deps.clock, failed);
-        continue;
-      }
-      const sent: MessageRecord = { ...message, status: 'sent', messengerMessageId: outcome.messengerMessageId, sentAt: now };
-      await messageStatusEvent(tx, deps.clock, sent);
-      if (!outcome.delivered) {
-        changed.push(sent);
-        continue;
-      }
-      const delivered: MessageRecord = { ...sent, status: 'delivered', deliveredAt: now };
-      changed.push(delivered);
-      await messageStatusEvent(tx, deps.clock, delivered);
+      const states = answeredStates(message, outcome, deps.clock.now());
+      for (const state of states) await messageStatusEvent(tx, deps.clock, state);
+      changed.push(states.at(-1)!);
     }
     await tx.messages.updateOutcomes(changed);
   });
@@ -166,6 +154,6 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
   const batched = decided.filter((d) => !d.learnsChat);
   const chunks = Array.from({ length: Math.ceil(batched.length / RECORD_CHUNK) }, (_, i) => batched.slice(i * RECORD_CHUNK, (i + 1) * RECORD_CHUNK));
   await Promise.all(chunks.map((chunk) => recordOutcomes(deps, chunk)));
-  for (const d of decided) if (d.learnsChat) await recordOutcome(deps, d.messageId, d.outcome);
+  for (const d of decided) if (d.learnsChat && d.outcome.kind === 'sent') await recordChatLearned(deps, d.messageId, d.outcome);
   return results;
 }
