@@ -49,8 +49,13 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
   const postgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : null;
   const target: DatabaseTarget = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'pglite', dataDir };
-  // BENCH_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops.
-  const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {};
+  // BENCH_CPU_PROF=<dir>: the gateway writes a V8 CPU profile there when it stops. BENCH_GATEWAY_NODE_OPTIONS:
+  // any other Node options for the gateway (say, an --import that counts queries).
+  const nodeOptions = [
+    process.env.BENCH_CPU_PROF ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` : '',
+    process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
+  ].filter(Boolean);
+  const profile: Record<string, string> = nodeOptions.length > 0 ? { NODE_OPTIONS: nodeOptions.join(' ') } : {};
   const child = await spawnGateway({ dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}), env: { LOG_LEVEL: 'warn', ...profile, ...options.env } });
   const { baseURL, partnerKey } = child;
   const account = await callJson<{ account_id: string }>(baseURL, 'POST', '/v2/accounts', partnerKey, { name: 'Bench' });

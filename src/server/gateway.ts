@@ -19,7 +19,7 @@ import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/windo
 import { createBoss, createQueues, transactionalJobs } from './jobs/boss.ts';
 import { workChannelTimers } from './jobs/workers/channel-timers.ts';
 import { startEventDispatch } from './jobs/workers/dispatch-events.ts';
-import { workSendMessages, type SendWorker } from './jobs/workers/send-messages.ts';
+import { startSendLoop, type SendLoop } from './jobs/workers/send-messages.ts';
 import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
@@ -30,7 +30,7 @@ import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
-import { EVENTS_RECORDED, listen } from './storage/notifications.ts';
+import { EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -129,9 +129,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       rules: transportRules,
       driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
     };
-    let sendWorker: SendWorker | null = null;
-    // One transaction at a time on the embedded database (one connection); a few overlap on PostgreSQL.
-    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => sendWorker?.wake() });
+    let sendLoop: SendLoop | null = null;
+    // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
+    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => sendLoop?.wake() });
     const exports: ExportDeps = {
       store,
       clock,
@@ -179,7 +179,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
-    sendWorker = await workSendMessages(startedBoss, messages);
+    const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
+    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));
     await workExports(startedBoss, exports);
     const deliveryDeps = {
       store,
@@ -231,6 +232,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           clearTimeout(cut);
           sweeper?.stop();
           await recorded.close();
+          await accepted.close();
+          await sends.stop(config.shutdownTimeoutMs);
           await dispatcher.stop();
           await deliveries.stop(config.shutdownTimeoutMs);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });

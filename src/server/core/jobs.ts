@@ -4,8 +4,6 @@ export interface JobPayloads {
   'channels.qr_tick': { channelId: string; shown: number };
   /** A scanned channel loads its history, then becomes active. */
   'channels.sync': { channelId: string };
-  /** Hand one accepted message to the messenger. Keyed by chat: one chat's messages leave in order. */
-  'messages.send': { messageId: string };
   /** Write an export's CSV file, then announce it. */
   'exports.build': { exportId: string };
   /** Remove an export's file once its link expired. */

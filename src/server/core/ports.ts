@@ -10,7 +10,7 @@ import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogReposit
 import type { GroupRepository } from './groups/ports.ts';
 import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
-import type { ChatRepository, MessageRepository } from './messages/ports.ts';
+import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
 import type { TemplateRepository } from './templates/ports.ts';
@@ -93,7 +93,8 @@ export interface WebhookRepository {
 }
 
 export interface EventRepository {
-  insert(event: EventRecord): Promise<void>;
+  /** In the order given: a batch's events take their stream positions in that order. */
+  insert(events: EventRecord[]): Promise<void>;
   get(id: string): Promise<EventRecord | undefined>;
   /**
    * Up to `limit` of the oldest events not dispatched yet, in recording order, leased to the caller for
@@ -126,6 +127,7 @@ export interface Repositories {
   chats: ChatRepository & ChatListing;
   groups: GroupRepository;
   messages: MessageRepository & MessageHistory;
+  sends: SendQueue;
   tokens: TokenRepository;
   webhooks: WebhookRepository;
   events: EventRepository;

@@ -4,8 +4,6 @@ import type { JobName } from '../core/jobs.ts';
 /** pg-boss settings per job name. Every queue is woken by NOTIFY; polling is only a backstop. */
 export const queueOptions: Record<JobName, Omit<Queue, 'name'>> = {
   'channels.qr_tick': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
-  // FIFO per chat (singletonKey): a job waiting for a retry holds back the chat's later messages.
-  'messages.send': { notify: true, policy: 'key_strict_fifo', retryLimit: 8, retryDelay: 1, retryBackoff: true, expireInSeconds: 20 },
   'channels.sync': { notify: true, retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
   // A large export may take minutes; a retry starts the file over.
   'exports.build': { notify: true, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60 },

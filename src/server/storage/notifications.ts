@@ -4,6 +4,9 @@ import type { Database } from './database.ts';
 /** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
 export const EVENTS_RECORDED = 'gateway_events_recorded';
 
+/** Raised (at commit) by every statement or transaction that stored sends: the send loops look at once. */
+export const SENDS_ACCEPTED = 'gateway_sends_accepted';
+
 /**
  * Calls `onNotify` whenever a committed transaction raised `channel`, in this process or any other on the
  * same database: PGlite's own LISTEN, or a dedicated connection on PostgreSQL. A dropped connection is

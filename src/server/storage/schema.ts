@@ -151,6 +151,9 @@ export interface MessagesTable {
   read_at: Date | null;
   edited_at: Date | null;
   deleted_at: Date | null;
+  send_attempts: ColumnType<number, number | undefined, number>;
+  send_after: Date | null;
+  send_lease_until: Date | null;
 }
 
 export interface SandboxReceivedTable {

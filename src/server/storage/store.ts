@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { JobQueue, Repositories, Store } from '../core/ports.ts';
+import { coalesceHotReads } from './coalesced-reads.ts';
 import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { chatListing, chatRepository } from './repositories/chats.ts';
@@ -10,6 +11,7 @@ import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
 import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
+import { sendQueueRepository } from './repositories/send-queue.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
@@ -28,6 +30,7 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
+    sends: sendQueueRepository(db),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db),
@@ -46,7 +49,7 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
 
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs): Store {
   return {
-    ...repositories(db),
+    ...coalesceHotReads(db, repositories(db)),
     transaction: (work) =>
       db.transaction().execute((trx) => work({ ...repositories(trx), jobs: jobsWithin(trx) })),
   };

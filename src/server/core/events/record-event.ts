@@ -7,7 +7,11 @@ import type { Clock, EventRecord, NewEvent, TransactionScope } from '../ports.ts
  * commit) fan it out from there. The event id is the webhook `meta.idempotency_key`.
  */
 export async function recordEvent(tx: TransactionScope, clock: Clock, event: NewEvent): Promise<EventRecord> {
-  const record: EventRecord = { ...event, id: randomUUID(), createdAt: clock.now(), dispatchedAt: null };
-  await tx.events.insert(record);
-  return record;
+  const [record] = newEventRecords(clock, [event]);
+  await tx.events.insert([record!]);
+  return record!;
 }
+
+/** Events given their ids and recording time, for a caller that stores them in a statement of its own. */
+export const newEventRecords = (clock: Clock, events: NewEvent[]): EventRecord[] =>
+  events.map((event) => ({ ...event, id: randomUUID(), createdAt: clock.now(), dispatchedAt: null }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Store, TransactionScope } from '../ports.ts';
+import type { Store } from '../ports.ts';
 import { acceptCommitter, type AcceptDraft } from './accept-batch.ts';
-import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import type { MessageDeps } from './ports.ts';
 
 const at = new Date('2026-03-01T10:00:00Z');
 
@@ -37,41 +37,26 @@ function draft(text: string): AcceptDraft {
 }
 
 /**
- * A store whose transactions wait until the test lets them commit, and whose database refuses a message
- * with the text `refused`. It notes the texts of every committed transaction.
+ * A store whose statements wait until the test lets them commit, and whose database refuses a message with
+ * the text `refused`. It notes the texts of every committed statement.
  */
 function heldStore() {
   const committed: string[][] = [];
   const gates: (() => void)[] = [];
-  const tx = {
-    chats: {
-      findManyByMessengerIds: async () => [],
-      insertMany: async (chats: ChatRecord[]) => chats,
-      updateMany: async () => {},
-    },
-    messages: {
-      insertMany: async (messages: MessageRecord[]) => {
-        if (messages.some((m) => m.text === 'refused')) throw new Error('check constraint violated');
-        texts = messages.map((m) => m.text ?? '');
-      },
-    },
-    jobs: { enqueueMany: async () => {} },
-  } as unknown as TransactionScope;
-  let texts: string[] = [];
   const store = {
-    async transaction<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T> {
-      await new Promise<void>((resolve) => gates.push(resolve));
-      texts = [];
-      const result = await work(tx);
-      if (texts.length > 0) committed.push(texts);
-      return result;
+    sends: {
+      async acceptToKnownChats(_chats: unknown, messages: { message: { text: string | null } }[]) {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        if (messages.some((m) => m.message.text === 'refused')) throw new Error('check constraint violated');
+        committed.push(messages.map((m) => m.message.text ?? ''));
+      },
     },
   } as unknown as Store;
   const deps = { store, clock: { now: () => at } } as unknown as MessageDeps;
   return {
     deps,
     committed,
-    /** Lets the oldest waiting transaction run, once it waits. */
+    /** Lets the oldest waiting statement run, once it waits. */
     async release() {
       while (gates.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       gates.shift()!();
@@ -94,7 +79,7 @@ describe('group commit of accepted sends', () => {
     const { deps, committed, release } = heldStore();
     const committer = acceptCommitter(deps, { flushes: 1 });
     const first = settled(committer.commit(draft('a')));
-    await release(); // the first transaction begins and takes `a` …
+    await release(); // the first statement takes `a` …
     const later = ['b', 'cc', 'ddd'].map((t) => settled(committer.commit(draft(t))));
     expect(first.done).toBe(true);
     expect(later.some((s) => s.done)).toBe(false); // … while b, cc, ddd wait for the next one
@@ -116,8 +101,8 @@ describe('group commit of accepted sends', () => {
     expect(committed).toEqual([['a'], ['b'], ['dd']]);
   });
 
-  it('with no transaction to be had, fails the waiting sends instead of retrying forever', async () => {
-    const store = { transaction: async () => Promise.reject(new Error('connection refused')) } as unknown as Store;
+  it('with no database to be had, fails the waiting sends instead of retrying forever', async () => {
+    const store = { sends: { acceptToKnownChats: async () => Promise.reject(new Error('connection refused')) } } as unknown as Store;
     const committer = acceptCommitter({ store, clock: { now: () => at } } as unknown as MessageDeps, { flushes: 1 });
     await expect(Promise.all([committer.commit(draft('a')), committer.commit(draft('b'))])).rejects.toThrow('connection refused');
   });

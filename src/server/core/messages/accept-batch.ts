@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TransactionScope } from '../ports.ts';
-import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import type { ChatRecord, KnownChatEffect, MessageDeps, MessageRecord } from './ports.ts';
 import type { CheckedRecipient } from './recipient.ts';
 
 /** A checked send, ready to be stored: its message (without a chat yet) and where it goes. */
@@ -15,8 +15,6 @@ export interface AcceptDraft {
 export interface AcceptCommitter {
   commit(draft: AcceptDraft): Promise<void>;
 }
-
-const knownKey = (channelId: string, chatType: string, chatId: string) => `${channelId}|${chatType}|${chatId}`;
 
 /** The chat a pending send (username or phone, no messenger id yet) goes to. */
 async function pendingChat(tx: TransactionScope, deps: MessageDeps, draft: AcceptDraft): Promise<ChatRecord> {
@@ -42,45 +40,22 @@ function newChat(deps: MessageDeps, draft: AcceptDraft): ChatRecord {
   };
 }
 
-/** Finds or creates the chats of a batch with one read and one insert per channel; one record per chat. */
-async function chatsOf(tx: TransactionScope, deps: MessageDeps, drafts: AcceptDraft[]): Promise<ChatRecord[]> {
-  const known = new Map<string, ChatRecord>();
-  const channels = new Set(drafts.filter((d) => d.recipient.chatId !== null).map((d) => d.channelId));
-  for (const channelId of channels) {
-    const ofChannel = drafts.filter((d) => d.channelId === channelId && d.recipient.chatId !== null);
-    const keys = [...new Map(ofChannel.map((d) => [knownKey(channelId, d.recipient.chatType, d.recipient.chatId!), d])).values()];
-    const found = await tx.chats.findManyByMessengerIds(
-      channelId,
-      keys.map((d) => ({ chatType: d.recipient.chatType, chatId: d.recipient.chatId! })),
-    );
-    for (const chat of found) known.set(knownKey(channelId, chat.chatType, chat.chatId!), chat);
-    // New chats in key order, so concurrent transactions creating the same chats wait on each other in one order.
-    const missing = keys
-      .filter((d) => !known.has(knownKey(channelId, d.recipient.chatType, d.recipient.chatId!)))
-      .sort((a, b) => (a.recipient.chatId! < b.recipient.chatId! ? -1 : 1));
-    for (const chat of await tx.chats.insertMany(missing.map((d) => newChat(deps, d)))) known.set(knownKey(channelId, chat.chatType, chat.chatId!), chat);
-  }
-  const pending = new Map<string, ChatRecord>();
+/** The chats of pending sends (username or phone): one record per distinct recipient. */
+async function pendingChats(tx: TransactionScope, deps: MessageDeps, drafts: AcceptDraft[]): Promise<ChatRecord[]> {
+  const found = new Map<string, ChatRecord>();
   const chats: ChatRecord[] = [];
   for (const draft of drafts) {
     const to = draft.recipient;
-    if (to.chatId !== null) {
-      chats.push(known.get(knownKey(draft.channelId, to.chatType, to.chatId))!);
-      continue;
-    }
     const key = `${draft.channelId}|${to.chatType}|${to.username ?? ''}|${to.phone ?? ''}`;
-    if (!pending.has(key)) pending.set(key, await pendingChat(tx, deps, draft));
-    chats.push(pending.get(key)!);
+    if (!found.has(key)) found.set(key, await pendingChat(tx, deps, draft));
+    chats.push(found.get(key)!);
   }
   return chats;
 }
 
-/**
- * Stores a batch of drafts in the caller's transaction: chats found or created, each chat updated once with the
- * effect of its drafts in order, the messages and their send jobs inserted in one statement each.
- */
-export async function storeDrafts(tx: TransactionScope, deps: MessageDeps, drafts: AcceptDraft[]): Promise<void> {
-  const chats = await chatsOf(tx, deps, drafts);
+/** Sends to pending chats, in one transaction: such a chat is looked up by name or phone, not by a unique key. */
+async function storePending(tx: TransactionScope, deps: MessageDeps, drafts: AcceptDraft[]): Promise<void> {
+  const chats = await pendingChats(tx, deps, drafts);
   const touched = new Map<string, ChatRecord>();
   const messages: MessageRecord[] = [];
   drafts.forEach((draft, i) => {
@@ -95,11 +70,47 @@ export async function storeDrafts(tx: TransactionScope, deps: MessageDeps, draft
   });
   await tx.chats.updateMany([...touched.values()]);
   await tx.messages.insertMany(messages);
-  // One chat's sends leave in the order they were accepted: the queue keeps FIFO per chat.
-  await tx.jobs.enqueueMany(
-    'messages.send',
-    messages.map((m) => ({ payload: { messageId: m.id }, options: { singletonKey: m.chatRef } })),
-  );
+  await tx.sends.announce();
+}
+
+/** What a batch's sends do to each chat known by messenger id, in the order the sends came. */
+function knownChatEffects(drafts: AcceptDraft[]): KnownChatEffect[] {
+  const effects = new Map<string, KnownChatEffect>();
+  for (const { accountId, channelId, recipient: to, message } of drafts) {
+    const key = `${channelId}|${to.chatType}|${to.chatId}`;
+    const before = effects.get(key);
+    effects.set(key, {
+      newId: before?.newId ?? randomUUID(),
+      accountId,
+      channelId,
+      chatType: to.chatType,
+      chatId: to.chatId!,
+      name: to.name ?? before?.name ?? null,
+      resetUnanswered: message.resetUnanswered || (before?.resetUnanswered ?? false),
+      lastMessageAt: message.createdAt,
+    });
+  }
+  return [...effects.values()];
+}
+
+/**
+ * Stores a batch of checked sends (the messages `accepted`, which is what queues them): those to chats known
+ * by messenger id with one atomic statement (chats found or created and updated, messages inserted), those to
+ * a username or phone in one transaction. Resolves once both are committed; when one fails the other may have
+ * committed, so a caller that retries passes the two kinds apart.
+ */
+export async function storeDrafts(deps: MessageDeps, drafts: AcceptDraft[]): Promise<void> {
+  const known = drafts.filter((d) => d.recipient.chatId !== null);
+  const pending = drafts.filter((d) => d.recipient.chatId === null);
+  await Promise.all([
+    known.length > 0
+      ? deps.store.sends.acceptToKnownChats(
+          knownChatEffects(known),
+          known.map((d) => ({ message: d.message, chatType: d.recipient.chatType, chatId: d.recipient.chatId! })),
+        )
+      : null,
+    pending.length > 0 ? deps.store.transaction((tx) => storePending(tx, deps, pending)) : null,
+  ]);
 }
 
 interface Waiting {
@@ -109,39 +120,42 @@ interface Waiting {
 }
 
 /**
- * Group commit: sends that arrive while a transaction is being committed wait and are stored together in the
- * next one, with multi-row statements. Every caller is answered only after the transaction holding its draft
- * has committed. A batch that fails is retried one draft at a time, so one bad draft fails only its own request.
- * `flushes` transactions may run at once (one on the single-connection embedded database).
+ * Group commit: sends that arrive while a batch is being stored wait and are stored together in the next
+ * one, with multi-row statements. Every caller is answered only after the statement or transaction holding
+ * its draft has committed. A batch that fails is retried one draft at a time, so one bad draft fails only its
+ * own request. `flushes` batches may be stored at once (one on the single-connection embedded database).
  */
 export function acceptCommitter(deps: MessageDeps, options: { flushes: number; maxBatch?: number; committed?: () => void }): AcceptCommitter {
   const maxBatch = options.maxBatch ?? 200;
   const queue: Waiting[] = [];
   let running = 0;
 
-  const store = (drafts: AcceptDraft[]) => deps.store.transaction((tx) => storeDrafts(tx, deps, drafts));
+  const store = (drafts: AcceptDraft[]) => storeDrafts(deps, drafts);
 
   /** Retried one by one, so that one bad draft fails only its own request. */
   async function oneByOne(batch: Waiting[]): Promise<void> {
     for (const w of batch) await store([w.draft]).then(w.resolve, w.reject);
   }
 
-  async function commitNext(): Promise<void> {
-    let batch: Waiting[] = [];
+  async function commitGroup(group: Waiting[]): Promise<void> {
     try {
-      // The batch is taken once the transaction holds its connection: sends that arrived while it waited join it.
-      await deps.store.transaction(async (tx) => {
-        batch = queue.splice(0, maxBatch);
-        if (batch.length > 0) await storeDrafts(tx, deps, batch.map((w) => w.draft));
-      });
-      for (const w of batch) w.resolve();
+      await store(group.map((w) => w.draft));
+      for (const w of group) w.resolve();
     } catch (err) {
-      // No transaction at all (the database is unreachable): the waiting sends fail now rather than loop.
-      if (batch.length === 0) for (const w of queue.splice(0, maxBatch)) w.reject(err);
-      else if (batch.length === 1) batch[0]!.reject(err);
-      else await oneByOne(batch);
+      if (group.length === 1) group[0]!.reject(err);
+      else await oneByOne(group);
     }
-    if (batch.length > 0) options.committed?.();
+  }
+
+  async function commitNext(): Promise<void> {
+    const batch = queue.splice(0, maxBatch);
+    if (batch.length === 0) return;
+    // Sends to known chats and to pending ones are stored apart (one statement, one transaction), so a
+    // failure of one never leaves the other half-stored when it is retried one by one.
+    const known = batch.filter((w) => w.draft.recipient.chatId !== null);
+    const pending = batch.filter((w) => w.draft.recipient.chatId === null);
+    await Promise.all([known, pending].filter((g) => g.length > 0).map(commitGroup));
+    options.committed?.();
   }
 
   async function drain(): Promise<void> {

@@ -23,9 +23,9 @@ function assertOneContent(body: SendMessageBody): void {
 }
 
 /**
- * POST /v2/messages. Checks what the request itself breaks, then commits the message (`accepted`) and its send
- * job together (with other sends arriving at the same time, when a committer is given): once this returns,
- * the message will reach a final status even across crashes.
+ * POST /v2/messages. Checks what the request itself breaks, then commits the message as `accepted` (with other
+ * sends arriving at the same time, when a committer is given), which queues it: once this returns, the message
+ * will reach a final status even across crashes.
  */
 export async function acceptMessage(deps: MessageDeps, accountId: string, body: SendMessageBody): Promise<SendMessageResult> {
   assertOneContent(body);
@@ -75,6 +75,6 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
     },
   };
   if (deps.accepts) await deps.accepts.commit(draft);
-  else await deps.store.transaction((tx) => storeDrafts(tx, deps, [draft]));
+  else await storeDrafts(deps, [draft]);
   return { request_id: requestId, chat_id: recipient.chatId, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
 }

@@ -1,5 +1,5 @@
 import { recordEvent } from '../events/record-event.ts';
-import type { Clock, TransactionScope } from '../ports.ts';
+import type { Clock, NewEvent, TransactionScope } from '../ports.ts';
 import type { ChatRecord, MessageRecord } from './ports.ts';
 
 /** A chat's events share one ordering key: a CRM sees one conversation in the order it happened. */
@@ -28,13 +28,16 @@ export function messageAddedEvent(tx: TransactionScope, clock: Clock, message: M
   });
 }
 
+/** `message.status_update` of a message in the state given, to record (with others) by the caller. */
+export const statusUpdateOf = (message: MessageRecord): NewEvent => ({
+  accountId: message.accountId,
+  name: 'message.status_update',
+  orderingKey: chatOrderingKey(message.chatRef),
+  payload: { message_id: message.id, request_id: message.requestId, status: message.status, reason: message.reason },
+});
+
 export function messageStatusEvent(tx: TransactionScope, clock: Clock, message: MessageRecord) {
-  return recordEvent(tx, clock, {
-    accountId: message.accountId,
-    name: 'message.status_update',
-    orderingKey: chatOrderingKey(message.chatRef),
-    payload: { message_id: message.id, request_id: message.requestId, status: message.status, reason: message.reason },
-  });
+  return recordEvent(tx, clock, statusUpdateOf(message));
 }
 
 export function messageEditedEvent(tx: TransactionScope, clock: Clock, before: MessageRecord, after: MessageRecord) {

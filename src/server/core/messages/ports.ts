@@ -1,6 +1,6 @@
 import type { ChatType, Transport } from '../../../contract/channels.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
-import type { Clock, Store } from '../ports.ts';
+import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
@@ -76,10 +76,6 @@ export interface MessageRepository {
   insertMany(messages: MessageRecord[]): Promise<void>;
   /** Messages by id, in one read. */
   getMany(ids: string[]): Promise<MessageRecord[]>;
-  /** Locks the rows until the transaction ends (in id order, so two batches never wait on each other in a circle). */
-  getManyForUpdate(ids: string[]): Promise<MessageRecord[]>;
-  /** Writes what sending decided (status, reason, messenger id, sent and delivered times) of many messages at once. */
-  updateOutcomes(messages: MessageRecord[]): Promise<void>;
   get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** Locks the row until the transaction ends. */
   getForUpdate(id: string): Promise<MessageRecord | undefined>;
@@ -87,6 +83,55 @@ export interface MessageRepository {
   update(message: MessageRecord): Promise<void>;
   /** Moves every message of one chat to another (a pending chat resolved into a known one). */
   moveToChat(fromChatRef: string, toChatRef: string): Promise<void>;
+}
+
+/** What accepting sends to chats known by messenger id does to each chat, applied in the same statement. */
+export interface KnownChatEffect {
+  /** The id the chat gets if it does not exist yet. */
+  newId: string;
+  accountId: string;
+  channelId: string;
+  chatType: ChatType;
+  chatId: string;
+  /** The last name a send gave the recipient, if any. */
+  name: string | null;
+  /** Some send answered the chat: its unanswered count goes to zero. */
+  resetUnanswered: boolean;
+  lastMessageAt: Date;
+}
+
+/** A message leased to one sender: it is the head of its chat's line, and this is its `attempt`-th try. */
+export interface ClaimedSend {
+  message: MessageRecord;
+  attempt: number;
+}
+
+/**
+ * The messages table as the send queue: an outbound message that is still `accepted` waits to leave, and
+ * each chat's messages leave one after another in the order they were accepted.
+ */
+export interface SendQueue {
+  /**
+   * Stores sends to chats known by their messenger id with one atomic statement: each chat found or created
+   * and given its effect, the messages inserted in the order given. Tells the senders at commit.
+   */
+  acceptToKnownChats(chats: KnownChatEffect[], messages: { message: Omit<MessageRecord, 'chatRef'>; chatType: ChatType; chatId: string }[]): Promise<void>;
+  /** Tells the senders (at commit, in a transaction) that sends were stored. */
+  announce(): Promise<void>;
+  /**
+   * Leases up to `limit` chat heads that are due at `now` for `leaseSeconds` (database time: the lease is
+   * between processes) and counts the attempt. A head that is leased or waits for its retry holds its chat.
+   */
+  claim(request: { limit: number; leaseSeconds: number; now: Date }): Promise<ClaimedSend[]>;
+  /**
+   * Writes the messenger's answers with one statement: each message's new state and its events, for the
+   * messages still `accepted` only (one that another sender settled meanwhile is left alone, events and all).
+   */
+  recordAnswers(answers: { message: MessageRecord; events: EventRecord[] }[]): Promise<void>;
+  /** Puts leased sends back, each due again at its time. */
+  retryLater(items: { messageId: string; at: Date }[]): Promise<void>;
+  /** When the next send that waits for a retry after `now` comes due (null: none waits). */
+  nextDue(now: Date): Promise<Date | null>;
 }
 
 /** What the messenger answered to one send. */

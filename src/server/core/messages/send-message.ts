@@ -1,8 +1,9 @@
 import type { FailureReason } from '../../../contract/messages.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
+import { newEventRecords } from '../events/record-event.ts';
 import type { TransactionScope } from '../ports.ts';
-import { messageAddedEvent, messageStatusEvent } from './message-events.ts';
-import { TransientSendError, type ChatRecord, type MessageDeps, type MessageRecord, type SendOutcome } from './ports.ts';
+import { messageAddedEvent, messageStatusEvent, statusUpdateOf } from './message-events.ts';
+import { TransientSendError, type ChatRecord, type ClaimedSend, type MessageDeps, type MessageRecord, type SendOutcome } from './ports.ts';
 
 /** Why a message cannot leave through a channel that is no longer active. */
 function channelUnavailable(channel: ChannelRecord | undefined): FailureReason | null {
@@ -59,15 +60,12 @@ async function recordChatLearned(deps: MessageDeps, messageId: string, outcome: 
 }
 
 export interface SendJob {
-  messageId: string;
-  /** The queue will not retry this job: a network failure becomes the final status. */
+  message: MessageRecord;
+  /** No retry follows: a network failure becomes the final status. */
   lastAttempt: boolean;
 }
 
 export type SendResult = 'sent' | 'failed' | 'skipped';
-
-/** Outcomes recorded per transaction. */
-const RECORD_CHUNK = 5;
 
 interface Decided {
   messageId: string;
@@ -76,21 +74,13 @@ interface Decided {
   learnsChat: boolean;
 }
 
-/** What the outcomes of a batch change, recorded in one transaction with multi-row writes. */
-async function recordOutcomes(deps: MessageDeps, decided: Decided[]): Promise<void> {
-  if (decided.length === 0) return;
-  await deps.store.transaction(async (tx) => {
-    const locked = new Map((await tx.messages.getManyForUpdate(decided.map((d) => d.messageId))).map((m) => [m.id, m]));
-    const changed: MessageRecord[] = [];
-    for (const { messageId, outcome } of decided) {
-      const message = locked.get(messageId);
-      if (message?.status !== 'accepted') continue;
-      const states = answeredStates(message, outcome, deps.clock.now());
-      for (const state of states) await messageStatusEvent(tx, deps.clock, state);
-      changed.push(states.at(-1)!);
-    }
-    await tx.messages.updateOutcomes(changed);
+/** What the outcomes of a batch change: each message's answered state and its status events, in one statement. */
+async function recordOutcomes(deps: MessageDeps, messages: Map<string, MessageRecord>, decided: Decided[]): Promise<void> {
+  const answers = decided.map(({ messageId, outcome }) => {
+    const states = answeredStates(messages.get(messageId)!, outcome, deps.clock.now());
+    return { message: states.at(-1)!, events: newEventRecords(deps.clock, states.map(statusUpdateOf)) };
   });
+  await deps.store.sends.recordAnswers(answers);
 }
 
 /**
@@ -102,8 +92,7 @@ async function recordOutcomes(deps: MessageDeps, decided: Decided[]): Promise<vo
  * Answers per job its result, or the error that makes the queue retry it.
  */
 export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): Promise<(SendResult | Error)[]> {
-  const messages = new Map((await deps.store.messages.getMany(jobs.map((j) => j.messageId))).map((m) => [m.id, m]));
-  const pending = [...messages.values()].filter((m) => m.status === 'accepted' && m.requestId);
+  const pending = jobs.map((j) => j.message).filter((m) => m.status === 'accepted' && m.requestId);
   const chats = new Map((await deps.store.chats.getMany([...new Set(pending.map((m) => m.chatRef))])).map((c) => [c.id, c]));
   const channels = new Map<string, Promise<ChannelRecord | undefined>>();
   const channelOf = (m: MessageRecord) => {
@@ -114,8 +103,8 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
   const decided: Decided[] = [];
   const results = await Promise.all(
     jobs.map(async (job): Promise<SendResult | Error> => {
-      const message = messages.get(job.messageId);
-      if (message?.status !== 'accepted' || !message.requestId) return 'skipped';
+      const message = job.message;
+      if (message.status !== 'accepted' || !message.requestId) return 'skipped';
       const channel = await channelOf(message);
       const unavailable = channelUnavailable(channel);
       const chat = chats.get(message.chatRef);
@@ -149,11 +138,38 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
       return outcome.kind;
     }),
   );
-  // A few transactions side by side: each event is still its own statements, and on a pool of connections
-  // one transaction for the whole batch would make them wait in one line.
-  const batched = decided.filter((d) => !d.learnsChat);
-  const chunks = Array.from({ length: Math.ceil(batched.length / RECORD_CHUNK) }, (_, i) => batched.slice(i * RECORD_CHUNK, (i + 1) * RECORD_CHUNK));
-  await Promise.all(chunks.map((chunk) => recordOutcomes(deps, chunk)));
+  await recordOutcomes(
+    deps,
+    new Map(jobs.map((j) => [j.message.id, j.message])),
+    decided.filter((d) => !d.learnsChat),
+  );
   for (const d of decided) if (d.learnsChat && d.outcome.kind === 'sent') await recordChatLearned(deps, d.messageId, d.outcome);
   return results;
+}
+
+/** Tries per message before a network failure becomes its final status (`failed` / `network_error`). */
+export const MAX_SEND_ATTEMPTS = 9;
+
+/** Waits between tries: 1 s, doubling, at most 5 minutes (about 4 minutes over all nine). */
+export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 300) * 1000;
+
+/**
+ * Sends claimed chat heads and records the answers; those that met a network failure before their last try
+ * go back to the queue, due after their delay, still holding their chats' later messages behind them.
+ */
+export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Promise<void> {
+  const later = (c: ClaimedSend) => ({ messageId: c.message.id, at: new Date(deps.clock.now().getTime() + retryDelayMs(c.attempt)) });
+  let results: (SendResult | Error)[];
+  try {
+    results = await sendAcceptedMessages(
+      deps,
+      claims.map((c) => ({ message: c.message, lastAttempt: c.attempt >= MAX_SEND_ATTEMPTS })),
+    );
+  } catch (err) {
+    // Recording failed (the database): the whole batch goes again after its delay; the driver is idempotent
+    // per request id. Should even this fail, the leases run out and the sends are claimed again.
+    await deps.store.sends.retryLater(claims.map(later)).catch(() => {});
+    throw err;
+  }
+  await deps.store.sends.retryLater(claims.filter((_, i) => results[i] instanceof Error).map(later));
 }

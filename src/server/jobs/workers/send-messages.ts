@@ -1,57 +1,94 @@
-import type { JobResult, JobWithMetadata, PgBoss } from 'pg-boss';
-import type { JobPayloads } from '../../core/jobs.ts';
 import type { MessageDeps } from '../../core/messages/ports.ts';
-import { sendAcceptedMessages } from '../../core/messages/send-message.ts';
+import { sendClaimed } from '../../core/messages/send-message.ts';
+import { wakeSignal } from '../wake-signal.ts';
 
-export interface SendWorker {
-  /** This process committed sends: fetch now rather than at the next poll or NOTIFY. */
+export interface SendLoopOptions {
+  /** Sends in flight in this process (claimed, not yet recorded). */
+  concurrency?: number;
+  /** Chat heads claimed and recorded together. */
+  batchSize?: number;
+  /** How long a claimed send is this process's before another may take it over (a process that died). */
+  leaseSeconds?: number;
+  /** How often an idle loop looks for sends nobody told it about (a lost notification, an expired lease). */
+  idlePollMs?: number;
+  onError(err: unknown): void;
+}
+
+export interface SendLoop {
+  /** Sends were accepted (here, or announced by another process): look now. */
   wake(): void;
+  /** Claims no more and waits up to `graceMs` for the batches in flight (a cut one is sent again after its lease). */
+  stop(graceMs: number): Promise<void>;
 }
 
 /**
- * Consumes `messages.send`. The queue hands out only the head of each chat's line, so one batch holds
- * different chats, sent in parallel and recorded together, and one chat goes strictly in order. Each job
- * settles on its own: one chat's network error does not make the others' jobs retry.
- *
- * Wake-ups: sends accepted by this process wake the worker in process (`wake`); a finished batch fetches again
- * at once, since completing a chat's head frees its next message. NOTIFY wakes for sends of other processes,
- * and the poll is only the backstop for what neither announces (retries coming due, a lost notification).
+ * Sends accepted messages straight from the messages table: every round claims the due head of each chat
+ * (as many as there is room for), hands them to the messenger in parallel and records the answers in one
+ * transaction. Recording a head frees its chat's next message, so a finished batch looks again at once.
+ * The state is in the table; the loop only decides when to look.
  */
-export async function workSendMessages(boss: PgBoss, deps: MessageDeps): Promise<SendWorker> {
-  let workerId: string | null = null;
-  const wake = () => {
-    if (workerId) boss.notifyWorker(workerId);
+export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): SendLoop {
+  const concurrency = options.concurrency ?? 64;
+  const batchSize = options.batchSize ?? 32;
+  const leaseSeconds = options.leaseSeconds ?? 30;
+  const idlePollMs = options.idlePollMs ?? 1_000;
+  const batches = new Set<Promise<void>>();
+  let inFlight = 0;
+  let stopping = false;
+  const signal = wakeSignal();
+  const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
+
+  const run = (claims: Awaited<ReturnType<MessageDeps['store']['sends']['claim']>>) => {
+    inFlight += claims.length;
+    const batch: Promise<void> = sendClaimed(deps, claims)
+      .catch(options.onError)
+      .finally(() => {
+        inFlight -= claims.length;
+        batches.delete(batch);
+        signal.wake();
+      });
+    batches.add(batch);
   };
-  workerId = await boss.work(
-    'messages.send',
-    {
-      batchSize: 20,
-      includeMetadata: true,
-      perJobResults: true,
-      burstWhenBatchFull: true,
-      pollingIntervalSeconds: 0.5,
-      notifyPollingIntervalSeconds: 1,
-    },
-    async (jobs: JobWithMetadata<JobPayloads['messages.send']>[]): Promise<JobResult[]> => {
-      const failed = (id: string, err: unknown): JobResult => ({ id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
-      let results: JobResult[];
-      try {
-        const outcomes = await sendAcceptedMessages(
-          deps,
-          jobs.map((job) => ({ messageId: job.data.messageId, lastAttempt: job.retryCount >= job.retryLimit })),
-        );
-        results = jobs.map((job, i) => {
-          const outcome = outcomes[i];
-          return outcome instanceof Error ? failed(job.id, outcome) : { id: job.id, status: 'completed' };
-        });
-      } catch (err) {
-        // Recording failed (the database): every job of the batch is tried again; the driver is idempotent.
-        results = jobs.map((job) => failed(job.id, err));
+
+  const loop = (async () => {
+    while (!stopping) {
+      // Sends accepted together (and batches finished together) are claimed together.
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.clear();
+      const room = Math.min(batchSize, concurrency - inFlight);
+      if (room <= 0) {
+        await nextSignal(idlePollMs);
+        continue;
       }
-      // Completing these frees each chat's next message: look for it right after, not at the next poll.
-      if (jobs.length > 0) wake();
-      return results;
+      let claimed = 0;
+      try {
+        const claims = await deps.store.sends.claim({ limit: room, leaseSeconds, now: deps.clock.now() });
+        claimed = claims.length;
+        if (claimed > 0) run(claims);
+      } catch (err) {
+        options.onError(err);
+      }
+      if (claimed > 0 || stopping) continue;
+      let wait = idlePollMs;
+      try {
+        const due = await deps.store.sends.nextDue(deps.clock.now());
+        if (due) wait = Math.min(wait, Math.max(0, due.getTime() - deps.clock.now().getTime()));
+      } catch (err) {
+        options.onError(err);
+      }
+      await nextSignal(wait);
+    }
+  })();
+
+  return {
+    wake: signal.wake,
+    async stop(graceMs) {
+      stopping = true;
+      signal.interrupt();
+      await loop;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...batches]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
     },
-  );
-  return { wake };
+  };
 }

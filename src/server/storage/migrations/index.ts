@@ -7,6 +7,7 @@ import * as templatesExports from './0006_templates_exports.ts';
 import * as webhookDeliveries from './0004_webhook_deliveries.ts';
 import * as chatList from './0007_chat_list.ts';
 import * as eventOutbox from './0008_event_outbox.ts';
+import * as sendQueue from './0009_send_queue.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0004_webhook_deliveries': webhookDeliveries,
   '0007_chat_list': chatList,
   '0008_event_outbox': eventOutbox,
+  '0009_send_queue': sendQueue,
 };
 
 export const migrationProvider: MigrationProvider = {

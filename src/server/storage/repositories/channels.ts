@@ -39,6 +39,21 @@ const columns = (c: ChannelRecord) => ({
   updated_at: c.updatedAt,
 });
 
+/** Visible channels by account and id, in the order asked (undefined where none, or of another account). */
+export async function channelsByKey(db: Kysely<DatabaseSchema>, keys: readonly { accountId: string; id: string }[]): Promise<(ChannelRecord | undefined)[]> {
+  const rows = await db
+    .selectFrom('channels')
+    .selectAll()
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', [...new Set(keys.map((k) => k.id))])
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
+  return keys.map((k) => {
+    const channel = byId.get(k.id);
+    return channel?.accountId === k.accountId ? channel : undefined;
+  });
+}
+
 export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository {
   const visible = () => db.selectFrom('channels').selectAll().where('deleted_at', 'is', null);
   return {

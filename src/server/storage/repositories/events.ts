@@ -16,14 +16,19 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
 
 export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
   return {
-    async insert(e) {
-      // The notification goes out when the transaction commits, and not at all if it rolls back.
+    async insert(events) {
+      if (events.length === 0) return;
+      // One statement for the batch; rows take their positions in the order of the values. The notification
+      // goes out when the transaction commits, and not at all if it rolls back.
+      const rows = events.map(
+        (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})`,
+      );
       await sql`
         with recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
-          values (${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})
+          values ${sql.join(rows)}
           returning 1)
-        select pg_notify(${EVENTS_RECORDED}, '') from recorded`.execute(db);
+        select pg_notify(${EVENTS_RECORDED}, '') where exists (select 1 from recorded)`.execute(db);
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();

@@ -6,7 +6,7 @@ import type { DatabaseSchema, MessagesTable } from '../schema.ts';
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
-const toRecord = (r: Selectable<MessagesTable>): MessageRecord => ({
+export const toMessageRecord = (r: Selectable<MessagesTable>): MessageRecord => ({
   id: r.id,
   requestId: r.request_id,
   accountId: r.account_id,
@@ -47,7 +47,7 @@ const columns = (m: MessageRecord) => ({
   deleted_at: m.deletedAt,
 });
 
-const insertValues = (m: MessageRecord) => ({
+export const insertValues = (m: MessageRecord) => ({
   id: m.id,
   request_id: m.requestId,
   account_id: m.accountId,
@@ -72,34 +72,15 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
     async getMany(ids) {
       if (ids.length === 0) return [];
       const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).execute();
-      return rows.map(toRecord);
-    },
-    async getManyForUpdate(ids) {
-      if (ids.length === 0) return [];
-      const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
-      return rows.map(toRecord);
-    },
-    async updateOutcomes(messages) {
-      if (messages.length === 0) return;
-      const rows = [...messages]
-        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .map(
-          (m) =>
-            sql`(${m.id}::uuid, ${m.chatRef}::uuid, ${m.status}::text, ${m.reason}::text, ${m.messengerMessageId}::text, ${m.sentAt}::timestamptz, ${m.deliveredAt}::timestamptz)`,
-        );
-      await sql`
-        update messages as m set chat_ref = v.chat_ref, status = v.status, reason = v.reason,
-          messenger_message_id = v.messenger_message_id, sent_at = v.sent_at, delivered_at = v.delivered_at
-        from (values ${sql.join(rows)}) as v (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at)
-        where m.id = v.id`.execute(db);
+      return rows.map(toMessageRecord);
     },
     async get(accountId, id) {
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-      return row && toRecord(row);
+      return row && toMessageRecord(row);
     },
     async getForUpdate(id) {
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-      return row && toRecord(row);
+      return row && toMessageRecord(row);
     },
     async findByMessengerId(channelId, messengerMessageId) {
       const row = await db
@@ -108,7 +89,7 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
         .where('channel_id', '=', channelId)
         .where('messenger_message_id', '=', messengerMessageId)
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toMessageRecord(row);
     },
     async update(m) {
       await db.updateTable('messages').set(columns(m)).where('id', '=', m.id).execute();
@@ -133,7 +114,7 @@ type HistoryResult = Selectable<MessagesTable> & {
 };
 
 const toHistoryRow = (r: HistoryResult): HistoryRow => ({
-  ...toRecord(r),
+  ...toMessageRecord(r),
   seq: r.seq_text,
   quoted:
     r.q_id === null

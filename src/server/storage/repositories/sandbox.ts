@@ -1,6 +1,60 @@
-import type { Kysely } from 'kysely';
-import type { SandboxStateRepository } from '../../core/sandbox/ports.ts';
-import type { DatabaseSchema } from '../schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { SandboxCustomer, SandboxDelivery, SandboxStateRepository } from '../../core/sandbox/ports.ts';
+import type { DatabaseSchema, SandboxCustomersTable, SandboxReceivedTable } from '../schema.ts';
+
+export interface CustomerKey {
+  channelId: string;
+  chatType: string;
+  chatId: string;
+}
+
+const customerKey = (k: CustomerKey) => `${k.channelId}|${k.chatType}|${k.chatId}`;
+const toCustomer = (r: Selectable<SandboxCustomersTable>): SandboxCustomer => ({ wroteFirst: r.wrote_first, state: r.state, lastInboundAt: r.last_inbound_at });
+const toDelivery = (r: Selectable<SandboxReceivedTable>): SandboxDelivery => ({
+  requestId: r.request_id,
+  channelId: r.channel_id,
+  chatId: r.chat_id,
+  messengerMessageId: r.messenger_message_id,
+  receivedAt: r.received_at,
+});
+
+/** Customers by channel and chat, in the order asked (undefined for those the network does not know). */
+export async function customersByKey(db: Kysely<DatabaseSchema>, keys: readonly CustomerKey[]): Promise<(SandboxCustomer | undefined)[]> {
+  const rows = await db
+    .selectFrom('sandbox_customers')
+    .selectAll()
+    .where((eb) => eb(eb.refTuple('channel_id', 'chat_type', 'chat_id'), 'in', keys.map((k) => eb.tuple(k.channelId, k.chatType, k.chatId))))
+    .execute();
+  const found = new Map(rows.map((r) => [customerKey({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toCustomer(r)]));
+  return keys.map((k) => found.get(customerKey(k)));
+}
+
+/**
+ * Receives many deliveries at once, each request id once: a request received before (or twice in this batch)
+ * answers with its first record. In the order given.
+ */
+export async function receiveManyOnce(db: Kysely<DatabaseSchema>, deliveries: readonly SandboxDelivery[]): Promise<SandboxDelivery[]> {
+  const inserted = await db
+    .insertInto('sandbox_received')
+    .values(
+      deliveries.map((d) => ({
+        request_id: d.requestId,
+        channel_id: d.channelId,
+        chat_id: d.chatId,
+        messenger_message_id: d.messengerMessageId,
+        received_at: d.receivedAt,
+      })),
+    )
+    .onConflict((oc) => oc.column('request_id').doNothing())
+    .returningAll()
+    .execute();
+  const byRequest = new Map(inserted.map((r) => [r.request_id, toDelivery(r)]));
+  const earlier = [...new Set(deliveries.map((d) => d.requestId).filter((id) => !byRequest.has(id)))];
+  if (earlier.length > 0) {
+    for (const r of await db.selectFrom('sandbox_received').selectAll().where('request_id', 'in', earlier).execute()) byRequest.set(r.request_id, toDelivery(r));
+  }
+  return deliveries.map((d) => byRequest.get(d.requestId)!);
+}
 
 export function sandboxStateRepository(db: Kysely<DatabaseSchema>): SandboxStateRepository {
   return {
@@ -23,14 +77,7 @@ export function sandboxStateRepository(db: Kysely<DatabaseSchema>): SandboxState
       await db.insertInto('sandbox_revoked_tokens').values({ token_hash: tokenHash }).onConflict((oc) => oc.doNothing()).execute();
     },
     async customer(channelId, chatType, chatId) {
-      const row = await db
-        .selectFrom('sandbox_customers')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where('chat_type', '=', chatType)
-        .where('chat_id', '=', chatId)
-        .executeTakeFirst();
-      return row && { wroteFirst: row.wrote_first, state: row.state, lastInboundAt: row.last_inbound_at };
+      return (await customersByKey(db, [{ channelId, chatType, chatId }]))[0];
     },
     async setCustomer(channelId, chatType, chatId, change) {
       const set = {
@@ -45,14 +92,7 @@ export function sandboxStateRepository(db: Kysely<DatabaseSchema>): SandboxState
         .execute();
     },
     async receiveOnce(d) {
-      const inserted = await db
-        .insertInto('sandbox_received')
-        .values({ request_id: d.requestId, channel_id: d.channelId, chat_id: d.chatId, messenger_message_id: d.messengerMessageId, received_at: d.receivedAt })
-        .onConflict((oc) => oc.column('request_id').doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      const row = inserted ?? (await db.selectFrom('sandbox_received').selectAll().where('request_id', '=', d.requestId).executeTakeFirstOrThrow());
-      return { requestId: row.request_id, channelId: row.channel_id, chatId: row.chat_id, messengerMessageId: row.messenger_message_id, receivedAt: row.received_at };
+      return (await receiveManyOnce(db, [d]))[0]!;
     },
     async receivedCount(channelId) {
       const row = await db.selectFrom('sandbox_received').select((eb) => eb.fn.countAll<string>().as('n')).where('channel_id', '=', channelId).executeTakeFirstOrThrow();

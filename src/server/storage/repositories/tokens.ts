@@ -12,6 +12,13 @@ const toRecord = (r: Selectable<ApiTokensTable>): TokenRecord => ({
   revokedAt: r.revoked_at,
 });
 
+/** Tokens by id, in the order asked (undefined where none). */
+export async function tokensById(db: Kysely<DatabaseSchema>, ids: readonly string[]): Promise<(TokenRecord | undefined)[]> {
+  const rows = await db.selectFrom('api_tokens').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
+  return ids.map((id) => byId.get(id));
+}
+
 export function tokenRepository(db: Kysely<DatabaseSchema>): TokenRepository {
   return {
     async insert(t) {

@@ -24,7 +24,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageDeps> = async (app,
         tags,
         summary: 'Send a message',
         description:
-          'Answers 201 once the message and its send job are stored together; the outcome arrives as `message.status_update` ' +
+          'Answers 201 once the message is stored and queued; the outcome arrives as `message.status_update` ' +
           '(`sent`, `delivered`, `read`, or `failed` with a reason). One of text, attachment, template; a recipient by `chat_id`, or for ' +
           'telegram and max by `username` or `phone` (then `chat_id` is null here and arrives in `message.add`). A channel that is not ' +
           'active answers 409 CHANNEL_WRONG_STATUS.',

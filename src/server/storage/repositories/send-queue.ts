@@ -1,0 +1,143 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
+import { EVENTS_RECORDED, SENDS_ACCEPTED } from '../notifications.ts';
+import type { DatabaseSchema, MessagesTable } from '../schema.ts';
+import { insertValues, toMessageRecord } from './messages.ts';
+
+type Db = Kysely<DatabaseSchema>;
+
+const MESSAGE_COLUMNS = [
+  'id', 'request_id', 'account_id', 'channel_id', 'direction', 'quoted_message_id', 'crm_user_id', 'reset_unanswered', 'created_at',
+  'status', 'reason', 'text', 'attachment', 'template', 'keyboard', 'messenger_message_id', 'sent_at', 'delivered_at', 'read_at',
+  'edited_at', 'deleted_at',
+] as const;
+
+export function sendQueueRepository(db: Db): SendQueue {
+  return {
+    async acceptToKnownChats(chats, messages) {
+      if (messages.length === 0) return;
+      // Chats in key order, so two statements creating or updating the same chats lock them in one order.
+      const ordered = [...chats].sort((a, b) => (a.channelId + a.chatType + a.chatId < b.channelId + b.chatType + b.chatId ? -1 : 1));
+      const chatRows = ordered.map(
+        (c) =>
+          sql`(${c.newId}::uuid, ${c.accountId}::uuid, ${c.channelId}::uuid, ${c.chatType}::text, ${c.chatId}::text, ${c.name}::text, ${c.resetUnanswered}::boolean, ${c.lastMessageAt}::timestamptz)`,
+      );
+      // The messages as one JSON document, read back as rows of the messages table: every column gets its own type.
+      const messageRows = messages.map(({ message, chatType, chatId }) => {
+        const { attachment, template, keyboard } = message;
+        // The chat comes from the upsert, not from here.
+        const { chat_ref: _none, ...values } = insertValues({ ...message, chatRef: '' });
+        return { chat_type: chatType, chat_id: chatId, message: { ...values, attachment, template, keyboard } };
+      });
+      const columns = sql.raw(MESSAGE_COLUMNS.join(', '));
+      // One statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect),
+      // the messages take their chats' ids from the upsert and their `seq` in the order given.
+      await sql`
+        with chat_input (id, account_id, channel_id, chat_type, chat_id, name, reset, last_message_at) as (values ${sql.join(chatRows)}),
+        upserted as (
+          insert into chats as c (id, account_id, channel_id, chat_type, chat_id, name, unanswered, last_message_at, created_at)
+          select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input
+          on conflict (channel_id, chat_type, chat_id) where chat_id is not null do update set
+            name = coalesce(excluded.name, c.name),
+            unanswered = case when (
+              select i.reset from chat_input i
+              where i.channel_id = excluded.channel_id and i.chat_type = excluded.chat_type and i.chat_id = excluded.chat_id
+            ) then 0 else c.unanswered end,
+            last_message_at = excluded.last_message_at
+          returning c.id, c.channel_id, c.chat_type, c.chat_id),
+        message_input as (
+          select e.ord, e.value->>'chat_type' as to_type, e.value->>'chat_id' as to_id, m.*
+          from jsonb_array_elements(${JSON.stringify(messageRows)}::jsonb) with ordinality as e (value, ord)
+          cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m),
+        inserted as (
+          insert into messages (${columns}, chat_ref)
+          select ${sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(`m.${c}`)))}, u.id
+          from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
+          order by m.ord
+          returning 1)
+        select pg_notify(${SENDS_ACCEPTED}, '') where exists (select 1 from inserted)`.execute(db);
+    },
+
+    async announce() {
+      await sql`select pg_notify(${SENDS_ACCEPTED}, '')`.execute(db);
+    },
+
+    async claim({ limit, leaseSeconds, now }) {
+      // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind
+      // the heads), then the due ones taken. The conditions are checked again on the row being updated, so
+      // of two senders claiming the same head at once only the first gets it.
+      const { rows } = await sql<Selectable<MessagesTable>>`
+        with recursive heads as (
+          (select chat_ref, id, seq, send_after, send_lease_until from messages
+           where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
+          union all
+          select n.* from heads h cross join lateral (
+            select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
+            where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
+            order by m.chat_ref, m.seq limit 1) n),
+        due as (
+          select id from heads
+          where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+          order by seq limit ${limit})
+        update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
+        from due
+        where m.id = due.id and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
+        returning m.*`.execute(db);
+      return rows.map((r): ClaimedSend => ({ message: toMessageRecord(r), attempt: r.send_attempts }));
+    },
+
+    async recordAnswers(answers) {
+      if (answers.length === 0) return;
+      // Rows in id order, so two statements settling overlapping messages lock them in one order.
+      const rows = [...answers]
+        .sort((a, b) => (a.message.id < b.message.id ? -1 : 1))
+        .map(
+          ({ message: m }) =>
+            sql`(${m.id}::uuid, ${m.chatRef}::uuid, ${m.status}::text, ${m.reason}::text, ${m.messengerMessageId}::text, ${m.sentAt}::timestamptz, ${m.deliveredAt}::timestamptz)`,
+        );
+      const events = answers.flatMap(({ message, events }) =>
+        events.map((e) => ({
+          message_id: message.id,
+          event: { id: e.id, account_id: e.accountId, name: e.name, ordering_key: e.orderingKey, payload: e.payload, created_at: e.createdAt },
+        })),
+      );
+      // Events take their positions in the order given; only those of messages this statement changed are kept.
+      await sql`
+        with answers (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at) as (values ${sql.join(rows)}),
+        changed as (
+          update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
+            messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
+          from answers a where m.id = a.id and m.status = 'accepted'
+          returning m.id),
+        recorded as (
+          insert into events (id, account_id, name, ordering_key, payload, created_at)
+          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at
+          from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as x (value, ord)
+          cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
+          where (x.value->>'message_id')::uuid in (select id from changed)
+          order by x.ord
+          returning 1)
+        select pg_notify(${EVENTS_RECORDED}, '') where exists (select 1 from recorded)`.execute(db);
+    },
+
+    async retryLater(items) {
+      if (items.length === 0) return;
+      const rows = items.map((i) => sql`(${i.messageId}::uuid, ${i.at}::timestamptz)`);
+      await sql`
+        update messages m set send_after = v.at, send_lease_until = null
+        from (values ${sql.join(rows)}) as v (id, at)
+        where m.id = v.id and m.status = 'accepted'`.execute(db);
+    },
+
+    async nextDue(now) {
+      const row = await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.min('send_after').as('due'))
+        .where('status', '=', 'accepted')
+        .where('request_id', 'is not', null)
+        .where('send_after', '>', now)
+        .executeTakeFirst();
+      return (row?.due as Date | null | undefined) ?? null;
+    },
+  };
+}
