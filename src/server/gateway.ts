@@ -85,6 +85,8 @@ export interface Gateway {
     /** Makes the delivery loop look for due deliveries (retries that came due, leases that ran out) now. */
     sweep(): Promise<void>;
   };
+  /** Makes the send loop look for due sends (retries that came due, leases that ran out) now. */
+  wakeSends(): void;
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -222,6 +224,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       webhooks: {
         sweep: async () => deliveries.wake(),
       },
+      wakeSends: () => sends.wake(),
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {

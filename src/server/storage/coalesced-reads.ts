@@ -16,7 +16,7 @@ const MAX_BATCH = 500;
  * statement of its own would. (Within one callback's microtasks would be too narrow: each socket's request is
  * parsed in a callback of its own.)
  */
-function coalesce<K, V>(many: (keys: readonly K[]) => Promise<V[]>): (key: K) => Promise<V> {
+export function coalesce<K, V>(many: (keys: readonly K[]) => Promise<V[]>): (key: K) => Promise<V> {
   const loader = new DataLoader<K, V>(many, { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) });
   return (key) => loader.load(key);
 }
