@@ -181,8 +181,6 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
-    const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
-    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));
     await workExports(startedBoss, exports);
     const deliveryDeps = {
       store,
@@ -202,6 +200,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
     const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
+    const sends = (sendLoop = startSendLoop(messages, { recorded: dispatcher.wake, onError: (err) => app.log.error({ err }, 'sending failed') }));
+    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
       sweepEvery > 0

@@ -133,7 +133,7 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     const due = new Date(at.getTime() + 2_000);
     await sends.retryLater([{ messageId: claim!.message.id, at: due }]);
     expect(await claimTexts(10, at)).toEqual([]);
-    expect((await sends.nextDue(at))?.getTime()).toBe(due.getTime());
+    expect(await claimTexts(10, new Date(due.getTime() - 1))).toEqual([]);
     const again = await sends.claim({ limit: 10, leaseSeconds: 30, now: due });
     expect(again.map((c) => [c.message.text, c.attempt])).toEqual([['a1', 2]]);
   });

@@ -24,7 +24,8 @@ const DISPATCH_LEASE_SECONDS = 30;
 export async function dispatchPending({ events, clock, sinks }: DispatchDeps, limit: number): Promise<number> {
   const due = await events.leaseUndispatched(limit, DISPATCH_LEASE_SECONDS);
   if (due.length === 0) return 0;
-  for (const sink of sinks) await sink.consume(due);
+  // Sinks are independent of one another: none waits for another's writes or pushes.
+  await Promise.all(sinks.map((sink) => sink.consume(due)));
   await events.markDispatched(
     due.map((e) => e.id),
     clock.now(),

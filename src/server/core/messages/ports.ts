@@ -130,8 +130,6 @@ export interface SendQueue {
   recordAnswers(answers: { message: MessageRecord; events: EventRecord[] }[]): Promise<void>;
   /** Puts leased sends back, each due again at its time. */
   retryLater(items: { messageId: string; at: Date }[]): Promise<void>;
-  /** When the next send that waits for a retry after `now` comes due (null: none waits). */
-  nextDue(now: Date): Promise<Date | null>;
 }
 
 /** What the messenger answered to one send. */

@@ -156,9 +156,11 @@ export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 30
 /**
  * Sends claimed chat heads and records the answers; those that met a network failure before their last try
  * go back to the queue, due after their delay, still holding their chats' later messages behind them.
+ * Answers when the earliest of those is due again (null: none went back).
  */
-export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Promise<void> {
+export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Promise<Date | null> {
   const later = (c: ClaimedSend) => ({ messageId: c.message.id, at: new Date(deps.clock.now().getTime() + retryDelayMs(c.attempt)) });
+  const earliest = (items: { at: Date }[]) => (items.length === 0 ? null : new Date(Math.min(...items.map((i) => i.at.getTime()))));
   let results: (SendResult | Error)[];
   try {
     results = await sendAcceptedMessages(
@@ -171,5 +173,7 @@ export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Pro
     await deps.store.sends.retryLater(claims.map(later)).catch(() => {});
     throw err;
   }
-  await deps.store.sends.retryLater(claims.filter((_, i) => results[i] instanceof Error).map(later));
+  const retries = claims.filter((_, i) => results[i] instanceof Error).map(later);
+  await deps.store.sends.retryLater(retries);
+  return earliest(retries);
 }

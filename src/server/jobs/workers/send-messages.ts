@@ -9,8 +9,13 @@ export interface SendLoopOptions {
   batchSize?: number;
   /** How long a claimed send is this process's before another may take it over (a process that died). */
   leaseSeconds?: number;
-  /** How often an idle loop looks for sends nobody told it about (a lost notification, an expired lease). */
+  /**
+   * How often an idle loop looks for sends nobody told it about: a lost notification, an expired lease, a
+   * retry another process scheduled. Retries this process scheduled wake it when they come due.
+   */
   idlePollMs?: number;
+  /** A batch's answers were recorded (with their events): the dispatcher need not wait for the notification. */
+  recorded?: () => void;
   onError(err: unknown): void;
 }
 
@@ -34,6 +39,8 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
   const idlePollMs = options.idlePollMs ?? 1_000;
   const batches = new Set<Promise<void>>();
   let inFlight = 0;
+  /** The earliest retry this process put back, if any. */
+  let retryDue: number | null = null;
   let stopping = false;
   const signal = wakeSignal();
   const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
@@ -41,6 +48,10 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
   const run = (claims: Awaited<ReturnType<MessageDeps['store']['sends']['claim']>>) => {
     inFlight += claims.length;
     const batch: Promise<void> = sendClaimed(deps, claims)
+      .then((due) => {
+        if (due) retryDue = Math.min(retryDue ?? Infinity, due.getTime());
+        options.recorded?.();
+      })
       .catch(options.onError)
       .finally(() => {
         inFlight -= claims.length;
@@ -69,14 +80,10 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
         options.onError(err);
       }
       if (claimed > 0 || stopping) continue;
-      let wait = idlePollMs;
-      try {
-        const due = await deps.store.sends.nextDue(deps.clock.now());
-        if (due) wait = Math.min(wait, Math.max(0, due.getTime() - deps.clock.now().getTime()));
-      } catch (err) {
-        options.onError(err);
-      }
-      await nextSignal(wait);
+      const now = deps.clock.now().getTime();
+      // A retry that came due was looked for by this claim; the next one may be later.
+      if (retryDue !== null && retryDue <= now) retryDue = null;
+      await nextSignal(retryDue === null ? idlePollMs : Math.min(idlePollMs, retryDue - now));
     }
   })();
 

@@ -128,16 +128,5 @@ export function sendQueueRepository(db: Db): SendQueue {
         from (values ${sql.join(rows)}) as v (id, at)
         where m.id = v.id and m.status = 'accepted'`.execute(db);
     },
-
-    async nextDue(now) {
-      const row = await db
-        .selectFrom('messages')
-        .select((eb) => eb.fn.min('send_after').as('due'))
-        .where('status', '=', 'accepted')
-        .where('request_id', 'is not', null)
-        .where('send_after', '>', now)
-        .executeTakeFirst();
-      return (row?.due as Date | null | undefined) ?? null;
-    },
   };
 }
