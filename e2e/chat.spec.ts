@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The agent's chat screen in a CRM page: the list, a chat's history, a customer writing live through the
+ * sandbox, and a reply. The CRM page lives on an origin of its own, as in bridge.spec.ts.
+ */
+let HOST = '';
+let server: Server | null = null;
+let widgetUrl = '';
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp';
+const TELEGRAM_TOKEN = `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}`;
+
+test.beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+      `<!doctype html><title>CRM</title>
+       <body style="margin:0;font-family:sans-serif">
+         <header style="padding:8px 16px;background:#243b53;color:#fff">Deal #7 · Acme</header>
+         <iframe id="widget" title="Chats" src="${widgetUrl}" style="width:900px;height:560px;border:1px solid #ccc;margin:16px"></iframe>
+       </body>`,
+    );
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  HOST = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+test.afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
+  const res = await request.fetch(url, { method, headers: { authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
+  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
+  return ((await res.json()) as { data: T }).data;
+}
+
+/** A telegram bot channel of the sandbox, active at once with a token of the real format. */
+async function telegramChannel(request: APIRequestContext, token: string): Promise<string> {
+  const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'telegram', credentials: { telegram_token: TELEGRAM_TOKEN } });
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
+  return created!.channel_id;
+}
+
+const customerWrites = (request: APIRequestContext, token: string, channelId: string, username: string, name: string, text: string) =>
+  api<{ message_id: string; chat_id: string }>(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'telegram', username, name, text });
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/chat-${name}.png` });
+}
+
+const chatRows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem');
+const history = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messages' });
+
+test.describe('chat screen', () => {
+  test('lists chats, opens one, shows a live message and sends a reply', async ({ page, request, token }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    const channelId = await telegramChannel(request, token);
+    await customerWrites(request, token, channelId, 'bob', 'Bob Stone', 'Is the order shipped?');
+    for (let i = 1; i <= 3; i++) await customerWrites(request, token, channelId, 'alice', 'Alice Park', `Hello, question ${i}`);
+    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url;
+
+    await page.setViewportSize({ width: 960, height: 640 });
+    await page.goto(`${HOST}/deal/7`);
+    const frame = page.frameLocator('#widget');
+
+    // Unanswered first, newest first: Alice wrote last.
+    await expect(chatRows(frame)).toHaveCount(2);
+    await expect(chatRows(frame).nth(0)).toContainText('Alice Park');
+    await expect(chatRows(frame).nth(0).getByLabel('3 unanswered')).toBeVisible();
+    await expect(chatRows(frame).nth(1)).toContainText('Bob Stone');
+    await shot(page, 'list');
+
+    await chatRows(frame).nth(0).getByRole('button').click();
+    const messages = history(frame);
+    await expect(messages.getByRole('listitem')).toHaveCount(3);
+    await expect(messages.getByRole('listitem').last()).toContainText('Hello, question 3');
+    await expect(frame.getByRole('heading', { name: 'Alice Park' })).toBeVisible();
+
+    // A customer writes while the chat is open, and someone new writes too.
+    await customerWrites(request, token, channelId, 'alice', 'Alice Park', 'Are you there?');
+    await expect(messages.getByRole('listitem').last()).toContainText('Are you there?');
+    await expect(chatRows(frame).nth(0).getByLabel('4 unanswered')).toBeVisible();
+    await customerWrites(request, token, channelId, 'carol', 'Carol Diaz', 'New here');
+    await expect(chatRows(frame)).toHaveCount(3);
+    await expect(chatRows(frame).nth(0)).toContainText('Carol Diaz');
+    await shot(page, 'open');
+
+    // The reply goes out and its status comes back; Alice's chat no longer waits for an answer.
+    await frame.getByRole('textbox', { name: 'Message' }).fill('Yes, the order ships today.');
+    await frame.getByRole('button', { name: 'Send' }).click();
+    const reply = messages.getByRole('listitem').filter({ hasText: 'Yes, the order ships today.' });
+    await expect(reply).toHaveCount(1);
+    await expect(reply.getByRole('img', { name: 'Delivered' })).toBeVisible();
+    await expect(frame.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+    const alice = chatRows(frame).filter({ hasText: 'Alice Park' });
+    await expect(alice).toContainText('You: Yes, the order ships today.');
+    await expect(alice.getByLabel(/unanswered/)).toHaveCount(0);
+    await shot(page, 'replied');
+
+    // Search narrows the list.
+    await frame.getByRole('searchbox', { name: 'Search chats' }).fill('bob');
+    await expect(chatRows(frame)).toHaveCount(1);
+    await expect(chatRows(frame).nth(0)).toContainText('Bob Stone');
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  test('says plainly when the gateway refuses a message, and keeps the text', async ({ page, request, token }) => {
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    const channelId = await telegramChannel(request, token);
+    await customerWrites(request, token, channelId, 'dan', 'Dan Reed', 'Hi');
+    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url;
+    await page.goto(`${HOST}/deal/8`);
+    const frame = page.frameLocator('#widget');
+    await chatRows(frame).filter({ hasText: 'Dan Reed' }).getByRole('button').click();
+    await expect(history(frame).getByRole('listitem')).toHaveCount(1);
+
+    // Longer than the schema allows (65,536 characters): the gateway answers 400.
+    const tooLong = 'x'.repeat(70_000);
+    await frame.getByRole('textbox', { name: 'Message' }).fill(tooLong);
+    await frame.getByRole('button', { name: 'Send' }).click();
+    await expect(frame.getByRole('alert')).toContainText('Not sent.');
+    await expect(frame.getByRole('textbox', { name: 'Message' })).toHaveValue(tooLong);
+    await expect(history(frame).getByRole('listitem')).toHaveCount(1);
+    await shot(page, 'send-error');
+  });
+});
