@@ -127,4 +127,48 @@ test.describe('chat screen', () => {
     await expect(history(frame).getByRole('listitem')).toHaveCount(1);
     await shot(page, 'send-error');
   });
+
+  test('opens a long chat at its newest message and keeps the view in place as older pages come', async ({ page, request, token }) => {
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    const channelId = await telegramChannel(request, token);
+    const total = 130;
+    for (let i = 1; i <= total; i++) await customerWrites(request, token, channelId, 'erin', 'Erin Long', `Line ${i}${i % 9 === 0 ? '\nwith a second line' : ''}`);
+    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url;
+    await page.setViewportSize({ width: 960, height: 640 });
+    await page.goto(`${HOST}/deal/9`);
+    const frame = page.frameLocator('#widget');
+    await chatRows(frame).filter({ hasText: 'Erin Long' }).getByRole('button').click();
+
+    // The newest page is shown from its end.
+    const newest = history(frame).getByRole('listitem').filter({ hasText: `Line ${total}` });
+    await expect(newest).toBeInViewport({ ratio: 1 });
+    await expect(history(frame)).toHaveAttribute('data-count', '50');
+    await shot(page, 'long-open');
+
+    // Scrolling to the top reads the older page; the message that was at the top stays where it was.
+    // The older page is held back until the position before it is taken.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route(/\/bff\/chats\/[^/]+\/messages\?.*before=/, async (route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    const firstShown = history(frame).getByRole('listitem').filter({ hasText: /^Line 81\b/ });
+    const top = async () => (await firstShown.boundingBox())?.y ?? Number.NaN;
+    await frame.locator('.gw-history').evaluate((el) => (el.scrollTop = 0));
+    await expect.poll(() => asked).toBe(true);
+    const before = await top();
+    expect(before).toBeGreaterThan(0);
+    release();
+    await expect(history(frame)).toHaveAttribute('data-count', String(total));
+    await expect(frame.getByText('Start of the conversation')).toBeAttached();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(Math.abs((await top()) - before)).toBeLessThanOrEqual(2);
+    await shot(page, 'long-older');
+
+    // Only what is near the view is in the DOM.
+    expect(await history(frame).getByRole('listitem').count()).toBeLessThan(60);
+  });
 });

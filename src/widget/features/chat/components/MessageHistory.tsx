@@ -88,7 +88,7 @@ export function MessageHistory({ history, onLoadOlder, onRetry }: Props) {
             <p className="gw-history__edge" role={loadingOlder ? 'status' : undefined}>
               {loadingOlder ? 'Loading earlier messages…' : olderCursor ? '' : 'Start of the conversation'}
             </p>
-            <ol className="gw-history__items" aria-label="Messages">
+            <ol className="gw-history__items" aria-label="Messages" data-count={messages.length}>
               {items.map((item) => {
                 const m = messages[item.index]!;
                 return (
