@@ -105,6 +105,14 @@ test.describe('chat screen', () => {
     await frame.getByRole('searchbox', { name: 'Search chats' }).fill('bob');
     await expect(chatRows(frame)).toHaveCount(1);
     await expect(chatRows(frame).nth(0)).toContainText('Bob Stone');
+
+    // In a narrow side panel the frame shows the open chat alone, with a way back to the list.
+    await page.locator('#widget').evaluate((el: HTMLIFrameElement) => (el.style.width = '380px'));
+    await expect(frame.getByRole('list', { name: 'Chat list' })).toBeHidden();
+    await shot(page, 'narrow');
+    await frame.getByRole('button', { name: 'Back to the chat list' }).click();
+    await expect(chatRows(frame)).toHaveCount(1);
+    await expect(frame.getByRole('list', { name: 'Messages' })).toBeHidden();
     expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 

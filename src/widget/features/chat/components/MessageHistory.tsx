@@ -68,7 +68,7 @@ export function MessageHistory({ history, onLoadOlder, onRetry }: Props) {
 
   return (
     <div className="gw-history-frame">
-      <div className="gw-history" ref={scrollRef} onScroll={maybeLoadOlder} tabIndex={0} aria-label="Message history">
+      <div className="gw-history" ref={scrollRef} onScroll={maybeLoadOlder} tabIndex={0} role="region" aria-label="Message history">
         {phase === 'loading' && (
           <p className="gw-history__note" role="status">
             Loading messages…

@@ -53,9 +53,12 @@ const keysOf = (m: Pick<ChatMessage, 'message_id' | 'request_id'>) =>
 
 /** Newest first, since what events name is mostly what just arrived. */
 function indexOf(messages: readonly ChatMessage[], keys: readonly string[]): number {
+  const ids = new Set<string>();
+  const requests = new Set<string>();
+  for (const key of keys) (key.startsWith('m:') ? ids : requests).add(key.slice(2));
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    for (const key of keys) if (key === `m:${m.message_id}` || key === `r:${m.request_id}`) return i;
+    if ((m.message_id !== null && ids.has(m.message_id)) || (m.request_id !== null && requests.has(m.request_id))) return i;
   }
   return -1;
 }
