@@ -101,6 +101,24 @@ test.describe('chat screen', () => {
     await expect(alice.getByLabel(/unanswered/)).toHaveCount(0);
     await shot(page, 'replied');
 
+    // The agent corrects the reply, then deletes it: it stays in the history, marked.
+    await reply.hover();
+    await reply.getByRole('button', { name: 'Edit message' }).click();
+    const edited = frame.getByRole('textbox', { name: 'Edited message' });
+    await expect(edited).toHaveValue('Yes, the order ships today.');
+    await edited.fill('Yes, the order ships tomorrow morning.');
+    await frame.getByRole('button', { name: 'Save' }).click();
+    const corrected = messages.getByRole('listitem').filter({ hasText: 'Yes, the order ships tomorrow morning.' });
+    await expect(corrected).toContainText('edited');
+    await expect(frame.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+    await corrected.hover();
+    await corrected.getByRole('button', { name: 'Delete message' }).click();
+    await corrected.getByRole('group', { name: 'Delete this message for everyone?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(corrected.getByText('Deleted', { exact: true })).toBeVisible();
+    await expect(corrected).toContainText('Yes, the order ships tomorrow morning.');
+    await expect(alice).toContainText('Deleted · You: Yes, the order ships tomorrow morning.');
+    await shot(page, 'deleted');
+
     // Search narrows the list.
     await frame.getByRole('searchbox', { name: 'Search chats' }).fill('bob');
     await expect(chatRows(frame)).toHaveCount(1);
@@ -116,7 +134,7 @@ test.describe('chat screen', () => {
     expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 
-  test('says plainly when the gateway refuses a message, and keeps the text', async ({ page, request, token }) => {
+  test('says plainly when a message is too long or the gateway refuses it, and keeps the text', async ({ page, request, token }) => {
     await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
     const channelId = await telegramChannel(request, token);
     await customerWrites(request, token, channelId, 'dan', 'Dan Reed', 'Hi');
@@ -126,12 +144,19 @@ test.describe('chat screen', () => {
     await chatRows(frame).filter({ hasText: 'Dan Reed' }).getByRole('button').click();
     await expect(history(frame).getByRole('listitem')).toHaveCount(1);
 
-    // Longer than the schema allows (65,536 characters): the gateway answers 400.
-    const tooLong = 'x'.repeat(70_000);
-    await frame.getByRole('textbox', { name: 'Message' }).fill(tooLong);
+    // Longer than the messenger takes: said before sending.
+    const box = frame.getByRole('textbox', { name: 'Message' });
+    await box.fill('x'.repeat(4097));
+    await expect(frame.getByText('4,097 characters: this messenger takes at most 4,096.')).toBeVisible();
+    await expect(frame.getByRole('button', { name: 'Send' })).toBeDisabled();
+
+    // The channel goes away while the chat is open: the gateway refuses, the screen says so and keeps the text.
+    const gone = await request.delete(`/v2/channels/${channelId}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(gone.status()).toBeLessThan(300);
+    await box.fill('Are you still there?');
     await frame.getByRole('button', { name: 'Send' }).click();
     await expect(frame.getByRole('alert')).toContainText('Not sent.');
-    await expect(frame.getByRole('textbox', { name: 'Message' })).toHaveValue(tooLong);
+    await expect(box).toHaveValue('Are you still there?');
     await expect(history(frame).getByRole('listitem')).toHaveCount(1);
     await shot(page, 'send-error');
   });

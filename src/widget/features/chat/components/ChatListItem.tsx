@@ -23,8 +23,8 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
         </span>
         <span className="gw-chat-row__bottom">
           <span className={`gw-chat-row__preview${last?.deleted ? ' gw-chat-row__preview--deleted' : ''}`}>
+            {last?.deleted ? 'Deleted · ' : ''}
             {last ? previewText(last) : <em>No messages yet</em>}
-            {last?.deleted ? ' (deleted)' : ''}
           </span>
           {unanswered > 0 && (
             <span className="gw-badge" aria-label={`${unanswered} unanswered`}>

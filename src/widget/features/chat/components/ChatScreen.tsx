@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { ChatContext } from '../context.ts';
+import { useCapabilities } from '../hooks/use-capabilities.ts';
 import { useChatScreen } from '../hooks/use-chat-screen.ts';
 import { ChatList } from './ChatList.tsx';
 import { ChatView } from './ChatView.tsx';
@@ -10,6 +11,7 @@ import './chat.css';
  */
 export function ChatScreen({ ctx }: { ctx: ChatContext }) {
   const { list, opened, openChat, close } = useChatScreen(ctx);
+  const capabilities = useCapabilities(ctx);
   const openRef = opened?.kind === 'chat' ? opened.chat.chat_ref : null;
   const listed = useMemo(() => (openRef ? list.state.chats.find((c) => c.chat_ref === openRef) : undefined), [openRef, list.state.chats]);
   const viewKey = opened ? (opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`) : null;
@@ -20,7 +22,15 @@ export function ChatScreen({ ctx }: { ctx: ChatContext }) {
       <ChatList state={list.state} openRef={openRef} onOpen={openChat} onSearch={list.search} onLoadMore={list.loadMore} onRetry={list.retry} />
       <main className="gw-screen__main">
         {opened && viewKey ? (
-          <ChatView key={viewKey} ctx={ctx} opened={opened} listed={listed} onBack={close} onSent={list.refreshSoon} />
+          <ChatView
+            key={viewKey}
+            ctx={ctx}
+            opened={opened}
+            listed={listed}
+            caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined}
+            onBack={close}
+            onSent={list.refreshSoon}
+          />
         ) : (
           <p className="gw-screen__empty">Choose a chat to read and answer it.</p>
         )}

@@ -1,4 +1,5 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { fullWhen, messageWhen } from './format.ts';
 
@@ -31,8 +32,48 @@ function Quote({ quoted }: { quoted: NonNullable<ChatMessage['quoted_message']> 
   );
 }
 
+interface BubbleProps {
+  message: ChatMessage;
+  actions: MessageActions;
+  onEdit(message: ChatMessage): void;
+  onDelete(message: ChatMessage): void;
+}
+
+/** Edit and delete, where the messenger allows them; deleting asks once more, in place. */
+function Actions({ message, actions, onEdit, onDelete }: BubbleProps) {
+  const [confirming, setConfirming] = useState(false);
+  if (!actions.edit && !actions.delete) return null;
+  if (confirming)
+    return (
+      <span className="gw-bubble__confirm" role="group" aria-label="Delete this message for everyone?">
+        Delete for everyone?
+        <button type="button" className="gw-link-button gw-error" onClick={() => (setConfirming(false), onDelete(message))}>
+          Delete
+        </button>
+        <button type="button" className="gw-link-button" onClick={() => setConfirming(false)}>
+          Keep
+        </button>
+      </span>
+    );
+  return (
+    <span className="gw-bubble__actions">
+      {actions.edit && (
+        <button type="button" className="gw-icon-button" aria-label="Edit message" title="Edit" onClick={() => onEdit(message)}>
+          ✎
+        </button>
+      )}
+      {actions.delete && (
+        <button type="button" className="gw-icon-button" aria-label="Delete message" title="Delete" onClick={() => setConfirming(true)}>
+          🗑
+        </button>
+      )}
+    </span>
+  );
+}
+
 /** One message: inbound on the left, outbound on the right with its status; a deleted one keeps its text, marked. */
-export const MessageBubble = memo(function MessageBubble({ message: m }: { message: ChatMessage }) {
+export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
+  const { message: m } = props;
   const text = m.text ?? m.template?.text ?? null;
   const classes = ['gw-bubble', `gw-bubble--${m.direction}`, m.deleted ? 'gw-bubble--deleted' : '', m.status === 'failed' ? 'gw-bubble--failed' : '']
     .filter(Boolean)
@@ -56,6 +97,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m }: { messa
         </time>
         {m.direction === 'outbound' && <StatusTicks status={m.status} />}
       </span>
+      <Actions {...props} />
       {m.status === 'failed' && (
         <span className="gw-bubble__failure">Not delivered{m.reason ? `: ${m.reason.replaceAll('_', ' ')}` : ''}</span>
       )}

@@ -1,12 +1,17 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import type { MessageActions } from '../store/actions.ts';
 import type { HistoryState } from '../store/history.ts';
+import type { ChatMessage } from '../store/message.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 
 interface Props {
   history: HistoryState;
   onLoadOlder(): void;
   onRetry(): void;
+  actionsOf(message: ChatMessage): MessageActions;
+  onEdit(message: ChatMessage): void;
+  onDelete(message: ChatMessage): void;
 }
 
 /** Room above the first message for "loading earlier messages" or "start of the conversation". */
@@ -22,7 +27,7 @@ const FOLLOW_WITHIN = 80;
  * the newest message, follows new ones while the agent is at the end, and keeps the message in view in place
  * when older pages are prepended.
  */
-export function MessageHistory({ history, onLoadOlder, onRetry }: Props) {
+export function MessageHistory({ history, onLoadOlder, onRetry, actionsOf, onEdit, onDelete }: Props) {
   const { messages, phase, olderCursor, loadingOlder } = history;
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useCallback((i: number) => messages[i]!.key, [messages]);
@@ -100,7 +105,7 @@ export function MessageHistory({ history, onLoadOlder, onRetry }: Props) {
                     className={`gw-history__item gw-history__item--${m.direction}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
-                    <MessageBubble message={m} />
+                    <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} />
                   </li>
                 );
               })}

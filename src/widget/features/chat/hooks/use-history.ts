@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { ChatType } from '../../../../contract/channels.ts';
 import type { Recipient } from '../../../../contract/messages.ts';
+import { deleteMessage, editMessage } from '../api/edit-message.ts';
 import { getMessages, historyPageSizes } from '../api/get-messages.ts';
 import { sendMessage } from '../api/send-message.ts';
 import type { ChatContext } from '../context.ts';
@@ -95,5 +96,15 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     [client, onSent],
   );
 
-  return { state, loadOlder, send, retry: readNewest };
+  /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
+  const edit = useCallback(
+    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, describeError),
+    [client],
+  );
+  const remove = useCallback(
+    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, describeError),
+    [client],
+  );
+
+  return { state, loadOlder, send, edit, remove, retry: readNewest };
 }
