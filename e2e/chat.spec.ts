@@ -60,7 +60,8 @@ test.describe('chat screen', () => {
     await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
     const channelId = await telegramChannel(request, token);
     await customerWrites(request, token, channelId, 'bob', 'Bob Stone', 'Is the order shipped?');
-    for (let i = 1; i <= 3; i++) await customerWrites(request, token, channelId, 'alice', 'Alice Park', `Hello, question ${i}`);
+    let aliceChat = '';
+    for (let i = 1; i <= 3; i++) aliceChat = (await customerWrites(request, token, channelId, 'alice', 'Alice Park', `Hello, question ${i}`)).chat_id;
     widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url;
 
     await page.setViewportSize({ width: 960, height: 640 });
@@ -118,6 +119,11 @@ test.describe('chat screen', () => {
     await expect(corrected).toContainText('Yes, the order ships tomorrow morning.');
     await expect(alice).toContainText('Deleted · You: Yes, the order ships tomorrow morning.');
     await shot(page, 'deleted');
+
+    // The CRM sends through the API (no message.add comes for it): the open chat and the list show it all the same.
+    await api(request, token, 'POST', '/v2/messages', { channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: aliceChat }, text: 'Invoice attached in the CRM.' });
+    await expect(messages.getByRole('listitem').last()).toContainText('Invoice attached in the CRM.');
+    await expect(alice).toContainText('You: Invoice attached in the CRM.');
 
     // Search narrows the list.
     await frame.getByRole('searchbox', { name: 'Search chats' }).fill('bob');

@@ -5,7 +5,7 @@ import { chatListReducer, initialChatList } from '../store/chat-list.ts';
 import { describeError } from './errors.ts';
 
 /** How long events for chats the list cannot place are gathered before the first page is read again. */
-const REFRESH_AFTER_MS = 250;
+const REFRESH_AFTER_MS = 400;
 
 /** The chat list of the screen: its search, its pages, and the stream applied to it. */
 export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResync'>) {

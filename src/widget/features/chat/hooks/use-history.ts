@@ -31,13 +31,17 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
   const targetRef = useRef(target);
   targetRef.current = target;
 
-  const readNewest = useCallback(() => {
-    if (!chatRef) return;
-    getMessages(client, chatRef, { limit: historyPageSizes.newest }).then(
-      (page) => dispatch({ type: 'page', chatRef, page, older: false }),
-      (err: unknown) => dispatch({ type: 'failed', chatRef, error: describeError(err), older: false }),
-    );
-  }, [client, chatRef]);
+  const read = useCallback(
+    (part: 'newest' | 'again') => {
+      if (!chatRef) return;
+      getMessages(client, chatRef, { limit: historyPageSizes.newest }).then(
+        (page) => dispatch({ type: 'page', chatRef, page, part }),
+        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: describeError(err), older: false }),
+      );
+    },
+    [client, chatRef],
+  );
+  const readNewest = useCallback(() => read('newest'), [read]);
 
   useEffect(readNewest, [readNewest]);
   useEffect(
@@ -48,17 +52,35 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
       }),
     [ctx, chatRef, readNewest],
   );
+
+  // Statuses name only the message. One of a message not shown (another agent's send: no `message.add` comes for
+  // it) is followed by the chat's unanswered update with the same id and `.unanswered`; if that names this chat,
+  // the newest page is read again.
+  const unplaced = useRef(new Set<string>());
   useEffect(
     () =>
       ctx.onEvent((event) => {
         if (event.name === 'message.add') {
           const p = event.payload;
           if (sameChat(targetRef.current, { ...p.recipient, channel_id: p.channel_id })) dispatch({ type: 'added', payload: p });
-        } else {
-          dispatch({ type: 'event', event });
+          return;
         }
+        if (event.name === 'message.status_update') {
+          const { message_id: id, request_id: request } = event.payload;
+          const shown = current.current.messages.some((m) => (id !== null && m.message_id === id) || (request !== null && m.request_id === request));
+          if (!shown) {
+            unplaced.current.add(event.id);
+            if (unplaced.current.size > 100) unplaced.current.delete(unplaced.current.values().next().value!);
+          }
+        }
+        if (event.name === 'chat.unanswered_update') {
+          const cause = event.id.replace(/\.unanswered$/, '');
+          if (event.payload.chat_ref === chatRef && unplaced.current.delete(cause)) read('again');
+          return;
+        }
+        dispatch({ type: 'event', event });
       }),
-    [ctx],
+    [ctx, chatRef, read],
   );
 
   const loadOlder = useCallback(() => {
@@ -66,7 +88,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     if (!chatRef || !olderCursor || loadingOlder || phase !== 'ready') return;
     dispatch({ type: 'loadingOlder' });
     getMessages(client, chatRef, { before: olderCursor, limit: historyPageSizes.older }).then(
-      (page) => dispatch({ type: 'page', chatRef, page, older: true }),
+      (page) => dispatch({ type: 'page', chatRef, page, part: 'older' }),
       (err: unknown) => dispatch({ type: 'failed', chatRef, error: describeError(err), older: true }),
     );
   }, [client, chatRef]);

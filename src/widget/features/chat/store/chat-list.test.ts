@@ -125,6 +125,16 @@ describe('the chat list', () => {
     expect(merged.nextCursor).toBe('c1');
   });
 
+  it("reads the list again when a message no row shows got its first status (another agent's send)", () => {
+    const s = run(
+      { type: 'page', query: '', page: pageOf([chat(1, 50)]), mode: 'first' },
+      event('message.status_update', { message_id: ref(1001), request_id: null, status: 'read', reason: null }),
+      event('message.status_update', { message_id: ref(555), request_id: 'r', status: 'delivered', reason: null }),
+    );
+    expect(s.stale).toBe(0);
+    expect(chatListReducer(s, event('message.status_update', { message_id: ref(556), request_id: 'r2', status: 'sent', reason: null })).stale).toBe(1);
+  });
+
   it('counts events that came while the first page was being read', () => {
     const s = run(event('chat.unanswered_update', { chat_ref: ref(1), channel_id: CHANNEL, chat_type: 'telegram', chat_id: '1', unanswered_count: 1 }));
     expect(s).toMatchObject({ phase: 'loading', stale: 1 });

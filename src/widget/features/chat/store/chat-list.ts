@@ -107,6 +107,8 @@ function onEvent(state: ChatListState, event: StreamEvent): ChatListState {
     case 'message.status_update': {
       const { message_id: id, status } = event.payload;
       if (!id) return state;
+      // The first status of a message no row shows: a send (here or elsewhere) that is now some chat's last message.
+      if ((status === 'accepted' || status === 'sent') && !state.chats.some((c) => c.last_message?.message_id === id)) return stale(state);
       return updateLast(state, id, (m) => {
         const next = laterStatus(m.status, status);
         return next === m.status || next === 'sending' ? m : { ...m, status: next };

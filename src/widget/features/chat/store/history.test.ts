@@ -61,40 +61,40 @@ const texts = (s: HistoryState) => s.messages.map((m) => m.text);
 describe('the history of the open chat', () => {
   it('shows the newest page oldest first, then prepends older pages without repeating a message', () => {
     const s = run(
-      { type: 'page', chatRef: CHAT, page: page([4, 5, 6], 'c4'), older: false },
+      { type: 'page', chatRef: CHAT, page: page([4, 5, 6], 'c4'), part: 'newest' },
       { type: 'loadingOlder' },
       // The older page overlaps by one (a message moved between reads): it is shown once.
-      { type: 'page', chatRef: CHAT, page: page([1, 2, 3, 4], null), older: true },
+      { type: 'page', chatRef: CHAT, page: page([1, 2, 3, 4], null), part: 'older' },
     );
     expect(texts(s)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6']);
     expect(s).toMatchObject({ phase: 'ready', olderCursor: null, loadingOlder: false });
   });
 
   it('keeps live messages that came while the first page was read after it, each once', () => {
-    const s = run(added(6), added(7), { type: 'page', chatRef: CHAT, page: page([4, 5, 6]), older: false });
+    const s = run(added(6), added(7), { type: 'page', chatRef: CHAT, page: page([4, 5, 6]), part: 'newest' });
     expect(texts(s)).toEqual(['m4', 'm5', 'm6', 'm7']);
     expect(s.messages.map((m) => m.key)).toEqual([id(4), id(5), id(6), id(7)]);
   });
 
   it('appends a live message at the newest end, and ignores it when it is already shown', () => {
-    const s = run({ type: 'page', chatRef: CHAT, page: page([1, 2]), older: false }, added(3), added(2), added(3));
+    const s = run({ type: 'page', chatRef: CHAT, page: page([1, 2]), part: 'newest' }, added(3), added(2), added(3));
     expect(texts(s)).toEqual(['m1', 'm2', 'm3']);
   });
 
   it('fills a quote of a live message from the loaded history', () => {
-    const s = run({ type: 'page', chatRef: CHAT, page: page([1]), older: false }, added(2, { quoted_message_id: id(1) }), added(3, { quoted_message_id: id(99) }));
+    const s = run({ type: 'page', chatRef: CHAT, page: page([1]), part: 'newest' }, added(2, { quoted_message_id: id(1) }), added(3, { quoted_message_id: id(99) }));
     expect(s.messages[1]!.quoted_message).toMatchObject({ message_id: id(1), text: 'm1', direction: 'inbound' });
     expect(s.messages[2]!.quoted_message).toMatchObject({ message_id: id(99), text: null });
   });
 
   it('ignores a page of a chat that is no longer open', () => {
-    const s = run({ type: 'page', chatRef: 'another', page: page([1]), older: false });
+    const s = run({ type: 'page', chatRef: 'another', page: page([1]), part: 'newest' });
     expect(s).toMatchObject({ phase: 'loading', messages: [] });
   });
 
   it('applies statuses forward only, edits and deletes; a deleted message keeps its text, marked', () => {
     const s = run(
-      { type: 'page', chatRef: CHAT, page: page([1, 2], null, () => ({ direction: 'outbound', status: 'sent' })), older: false },
+      { type: 'page', chatRef: CHAT, page: page([1, 2], null, () => ({ direction: 'outbound', status: 'sent' })), part: 'newest' },
       { type: 'event', event: event('message.status_update', { message_id: id(1), request_id: null, status: 'read', reason: null }) },
       { type: 'event', event: event('message.status_update', { message_id: id(1), request_id: null, status: 'delivered', reason: null }) },
       { type: 'event', event: event('message.status_update', { message_id: id(2), request_id: null, status: 'failed', reason: 'bad_contact' }) },
@@ -109,7 +109,7 @@ describe('the history of the open chat', () => {
     const s = run(
       { type: 'event', event: event('message.delete', { message_id: id(2), crm_user_id: null, timestamp: Date.parse(at(50)) }) },
       { type: 'event', event: event('message.edit', { message_id: id(3), crm_user_id: null, timestamp: Date.parse(at(50)), text: 'new' }) },
-      { type: 'page', chatRef: CHAT, page: page([2, 3]), older: false },
+      { type: 'page', chatRef: CHAT, page: page([2, 3]), part: 'newest' },
     );
     expect(s.messages.map((m) => [m.text, m.deleted])).toEqual([
       ['m2', true],
@@ -119,7 +119,7 @@ describe('the history of the open chat', () => {
 
   it("shows the agent's message at once and matches it to its statuses, whichever comes first", () => {
     const now = new Date(at(10));
-    const before = run({ type: 'page', chatRef: CHAT, page: page([1]), older: false }, { type: 'sending', key: 'local-1', text: 'hi', now });
+    const before = run({ type: 'page', chatRef: CHAT, page: page([1]), part: 'newest' }, { type: 'sending', key: 'local-1', text: 'hi', now });
     expect(before.messages[1]).toMatchObject({ key: 'local-1', status: 'sending', message_id: null, direction: 'outbound' });
 
     // The stream is faster than the answer to the send.
@@ -132,7 +132,7 @@ describe('the history of the open chat', () => {
     expect(s.messages[1]).toMatchObject({ key: 'local-1', message_id: id(7), request_id: 'req-1', status: 'delivered', text: 'hi' });
 
     // A later read of the newest page brings the same message: it stays one, under the same key.
-    const reread = historyReducer(s, { type: 'page', chatRef: CHAT, page: { ...page([1]), messages: [message(1), message(7, { request_id: 'req-1', direction: 'outbound', status: 'sent', text: 'hi' })] }, older: false });
+    const reread = historyReducer(s, { type: 'page', chatRef: CHAT, page: { ...page([1]), messages: [message(1), message(7, { request_id: 'req-1', direction: 'outbound', status: 'sent', text: 'hi' })] }, part: 'newest' });
     expect(reread.messages.map((m) => [m.key, m.status])).toEqual([
       [id(1), 'read'],
       ['local-1', 'delivered'],
@@ -140,19 +140,45 @@ describe('the history of the open chat', () => {
   });
 
   it('takes back a message the gateway refused', () => {
-    const s = run({ type: 'page', chatRef: CHAT, page: page([1]), older: false }, { type: 'sending', key: 'local-2', text: 'x', now: new Date() }, { type: 'sendFailed', key: 'local-2' });
+    const s = run({ type: 'page', chatRef: CHAT, page: page([1]), part: 'newest' }, { type: 'sending', key: 'local-2', text: 'x', now: new Date() }, { type: 'sendFailed', key: 'local-2' });
     expect(texts(s)).toEqual(['m1']);
   });
 
   it('stays light on a long history: ten thousand messages, events applied by id', () => {
-    let s = run({ type: 'page', chatRef: CHAT, page: page(Array.from({ length: 50 }, (_, i) => 9950 + i), 'c'), older: false });
+    let s = run({ type: 'page', chatRef: CHAT, page: page(Array.from({ length: 50 }, (_, i) => 9950 + i), 'c'), part: 'newest' });
     for (let p = 198; p >= 0; p--) {
-      s = historyReducer(s, { type: 'page', chatRef: CHAT, page: page(Array.from({ length: 50 }, (_, i) => p * 50 + i), p ? 'c' : null), older: true });
+      s = historyReducer(s, { type: 'page', chatRef: CHAT, page: page(Array.from({ length: 50 }, (_, i) => p * 50 + i), p ? 'c' : null), part: 'older' });
     }
     s = historyReducer(s, { type: 'event', event: event('message.delete', { message_id: id(5), crm_user_id: null, timestamp: Date.parse(at(0)) }) });
     expect(s.messages).toHaveLength(10_000);
     expect(s.messages[0]!.text).toBe('m0');
     expect(s.messages.at(-1)!.text).toBe('m9999');
     expect(s.messages[5]!.deleted).toBe(true);
+  });
+
+  it('adds what a second read of the newest page brings after what is shown, before what is still being sent', () => {
+    const s = run(
+      { type: 'page', chatRef: CHAT, page: page([3, 4], 'c3'), part: 'newest' },
+      { type: 'loadingOlder' },
+      { type: 'page', chatRef: CHAT, page: page([1, 2]), part: 'older' },
+      { type: 'sending', key: 'local-9', text: 'typing', now: new Date(at(9)) },
+      // Another agent's reply (no message.add for it) and a status seen on the page.
+      { type: 'page', chatRef: CHAT, page: page([4, 5], 'c4', (n) => (n === 4 ? { status: 'read', text: 'm4' } : { direction: 'outbound' })), part: 'again' },
+    );
+    expect(s.messages.map((m) => m.key)).toEqual([id(1), id(2), id(3), id(4), id(5), 'local-9']);
+    expect(s.olderCursor).toBeNull();
+  });
+
+  it('shows a sent message once when a read of the newest page brought it before the answer to the send', () => {
+    const s = run(
+      { type: 'page', chatRef: CHAT, page: page([1]), part: 'newest' },
+      { type: 'sending', key: 'local-3', text: 'hi', now: new Date(at(5)) },
+      { type: 'page', chatRef: CHAT, page: page([1, 2], null, (n) => (n === 2 ? { request_id: 'req-3', direction: 'outbound', status: 'sent', text: 'hi' } : {})), part: 'again' },
+      { type: 'sent', key: 'local-3', requestId: 'req-3' },
+    );
+    expect(s.messages.map((m) => [m.message_id, m.text])).toEqual([
+      [id(1), 'm1'],
+      [id(2), 'hi'],
+    ]);
   });
 });

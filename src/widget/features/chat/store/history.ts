@@ -27,7 +27,8 @@ export interface HistoryState {
 
 export type HistoryAction =
   | { type: 'open'; chatRef: string | null }
-  | { type: 'page'; chatRef: string; page: MessagePage; older: boolean }
+  /** newest: the first read; older: the page before the oldest shown; again: the newest page read once more. */
+  | { type: 'page'; chatRef: string; page: MessagePage; part: 'newest' | 'older' | 'again' }
   | { type: 'failed'; chatRef: string; error: string; older: boolean }
   | { type: 'loadingOlder' }
   /** A `message.add` of this chat. */
@@ -101,6 +102,31 @@ function mergeNewest(state: HistoryState, page: MessagePage): ChatMessage[] {
   return [...fromPage, ...state.messages.filter((m) => !seen.has(m))];
 }
 
+/**
+ * The newest page read again (messages that reached the chat without `message.add`, such as another agent's
+ * sends): what is shown is updated in place, what is new goes after it, before this frame's unsent messages.
+ */
+function mergeAgain(state: HistoryState, page: MessagePage): ChatMessage[] {
+  const at = new Map<string, number>();
+  state.messages.forEach((m, i) => keysOf(m).forEach((key) => at.set(key, i)));
+  const messages = state.messages.slice();
+  const added: ChatMessage[] = [];
+  for (const bff of page.messages) {
+    const fresh = withPatches(fromBff(bff), state.patches);
+    const i = at.get(`m:${bff.message_id}`) ?? (bff.request_id ? at.get(`r:${bff.request_id}`) : undefined);
+    if (i === undefined) {
+      added.push(fresh);
+      continue;
+    }
+    const mine = messages[i]!;
+    messages[i] = { ...fresh, key: mine.key, status: mine.status === 'sending' ? fresh.status : laterStatus(fresh.status, mine.status) };
+  }
+  if (added.length === 0) return messages;
+  let unsent = messages.length;
+  while (unsent > 0 && messages[unsent - 1]!.message_id === null && messages[unsent - 1]!.request_id === null) unsent--;
+  return [...messages.slice(0, unsent), ...added, ...messages.slice(unsent)];
+}
+
 export function historyReducer(state: HistoryState, action: HistoryAction): HistoryState {
   switch (action.type) {
     case 'open': {
@@ -110,11 +136,12 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
     }
     case 'page': {
       if (action.chatRef !== state.chatRef) return state;
-      if (action.older) {
+      if (action.part === 'older') {
         const known = new Set(state.messages.map((m) => m.message_id));
         const older = action.page.messages.filter((m) => !known.has(m.message_id)).map((m) => withPatches(fromBff(m), state.patches));
         return { ...state, messages: [...older, ...state.messages], olderCursor: action.page.older_cursor, loadingOlder: false };
       }
+      if (action.part === 'again' && state.phase === 'ready') return { ...state, messages: mergeAgain(state, action.page) };
       return { ...state, messages: mergeNewest(state, action.page), olderCursor: action.page.older_cursor, phase: 'ready', error: null };
     }
     case 'failed':
@@ -144,6 +171,9 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
     case 'sent': {
       const i = state.messages.findIndex((m) => m.key === action.key);
       if (i < 0) return state;
+      // A read of the newest page may have brought the message before the answer to the send did.
+      const j = indexOf(state.messages, [`r:${action.requestId}`]);
+      if (j >= 0 && j !== i) return { ...state, messages: state.messages.filter((_, k) => k !== i) };
       const messages = state.messages.slice();
       // Its statuses may have come over the stream before the answer to the send did.
       messages[i] = withPatches({ ...messages[i]!, request_id: action.requestId, status: laterStatus(messages[i]!.status, 'accepted') }, state.patches);
