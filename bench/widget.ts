@@ -87,6 +87,8 @@ interface RunFigures {
   bare: number;
   openBig: number;
   openSmall: number;
+  fetchBig: number;
+  fetchSmall: number;
   scroll: ScrollFigures;
 }
 
@@ -144,17 +146,21 @@ async function oneRun(): Promise<RunFigures> {
     await frame.waitForSelector('.gw-chat-row');
     const openBig: number[] = [];
     const openSmall: number[] = [];
+    const fetchBig: number[] = [];
+    const fetchSmall: number[] = [];
     for (let i = 0; i < opens + 1; i++) {
-      const s = await frame.evaluate(openChatUntilVisible, { name: small.name, messageId: small.newestId! });
-      const b = await frame.evaluate(openChatUntilVisible, { name: big.name, messageId: big.newestId! });
+      const s = await frame.evaluate(openChatUntilVisible, { name: small.name, messageId: small.newestId!, chatRef: small.chatRef });
+      const b = await frame.evaluate(openChatUntilVisible, { name: big.name, messageId: big.newestId!, chatRef: big.chatRef });
       if (i >= 1) {
-        openSmall.push(s);
-        openBig.push(b);
+        openSmall.push(s.ms);
+        openBig.push(b.ms);
+        fetchSmall.push(s.fetchMs);
+        fetchBig.push(b.fetchMs);
       }
     }
     // The big chat is open: read every older page, then sweep the 10,000 messages.
     const scroll = await frame.evaluate(scrollThroughHistory, { steps: 300 });
-    return { ready: median(ready), firstChat: median(firstChat), bare: median(bare), openBig: median(openBig), openSmall: median(openSmall), scroll };
+    return { ready: median(ready), firstChat: median(firstChat), bare: median(bare), openBig: median(openBig), openSmall: median(openSmall), fetchBig: median(fetchBig), fetchSmall: median(fetchSmall), scroll };
   } finally {
     await browser.close();
     await host.close();
@@ -171,7 +177,8 @@ for (let run = 1; run <= runs; run++) {
   all.push(t);
   console.log(
     `  run ${run}: frame → ready ${t.ready.toFixed(1)} ms, → first chat ${t.firstChat.toFixed(1)} ms (medians of ${loads}), bare page ${t.bare.toFixed(1)} ms; ` +
-      `open 10,000-message chat ${t.openBig.toFixed(1)} ms, 20-message chat ${t.openSmall.toFixed(1)} ms (medians of ${opens})`,
+      `open 10,000-message chat ${t.openBig.toFixed(1)} ms (history request ${t.fetchBig.toFixed(1)} ms), ` +
+      `20-message chat ${t.openSmall.toFixed(1)} ms (request ${t.fetchSmall.toFixed(1)} ms) (medians of ${opens})`,
   );
   const sc = t.scroll;
   console.log(
@@ -237,6 +244,8 @@ const rows: BenchRow[] = [
     runs,
     details: {
       opens_per_run: opens,
+      history_request_ms: Number(m((f) => f.fetchBig).toFixed(1)),
+      history_request_20_ms: Number(m((f) => f.fetchSmall).toFixed(1)),
       older_pages_to_the_start: m((f) => f.scroll.pages),
       all_pages_loaded_ms: Math.round(m((f) => f.scroll.loadAllMs)),
       long_tasks_while_loading: m((f) => f.scroll.loadLongTasks),

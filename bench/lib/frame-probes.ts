@@ -4,12 +4,16 @@
  * long tasks. The functions are sent to the browser as source, so they use only what a page has.
  */
 
-/** Clicks the chat named `name` and answers the milliseconds until message `messageId` is fully in view. */
-export function openChatUntilVisible({ name, messageId }: { name: string; messageId: string }): Promise<number> {
+/**
+ * Clicks the chat named `name` and answers the milliseconds until message `messageId` is fully in view, and how
+ * long of that the history request took (resource timing: request sent to response read).
+ */
+export function openChatUntilVisible({ name, messageId, chatRef }: { name: string; messageId: string; chatRef: string }): Promise<{ ms: number; fetchMs: number }> {
   const button = [...document.querySelectorAll<HTMLButtonElement>('.gw-chat-row__button')].find(
     (b) => b.querySelector('.gw-chat-row__name')?.textContent === name,
   );
   if (!button) throw new Error(`no chat named ${name}`);
+  performance.clearResourceTimings();
   const started = performance.now();
   button.click();
   return new Promise((resolve) => {
@@ -19,7 +23,11 @@ export function openChatUntilVisible({ name, messageId }: { name: string; messag
       if (scroller && item) {
         const a = item.getBoundingClientRect();
         const b = scroller.getBoundingClientRect();
-        if (a.height > 0 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1) return resolve(performance.now() - started);
+        if (a.height > 0 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1) {
+          const ms = performance.now() - started;
+          const read = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => e.name.includes(`/chats/${chatRef}/messages`));
+          return resolve({ ms, fetchMs: read ? read.responseEnd - read.startTime : Number.NaN });
+        }
       }
       requestAnimationFrame(check);
     };
