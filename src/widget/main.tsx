@@ -5,11 +5,12 @@ import { startEmbed } from './app/embed.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('missing #root');
+
+// Frames opened from an iframe link connect their session, host bridge and stream at once, before React renders.
+const embed = window.location.pathname.startsWith('/embed/') ? startEmbed(window) : null;
+
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <App embed={embed} />
   </StrictMode>,
 );
-
-// Frames opened from an iframe link connect their session, host bridge and stream at once.
-if (window.location.pathname.startsWith('/embed/')) void startEmbed(window);

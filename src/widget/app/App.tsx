@@ -1,5 +1,11 @@
-/** The iframe app's shell. The chat and channel-connect screens mount here as they are built. */
-export function App() {
+import { useEffect, useState } from 'react';
+import { ChatScreen } from '../features/chat/index.ts';
+import type { EmbedContext } from './embed.ts';
+
+/** What the page became: the gateway's own start page, or a frame waiting for, or holding, its session. */
+type Frame = { state: 'starting' } | { state: 'ready'; ctx: EmbedContext } | { state: 'refused' };
+
+function Shell() {
   return (
     <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem', color: '#1f2933' }}>
       <h1 style={{ fontSize: '1.5rem', margin: 0 }}>Messaging gateway</h1>
@@ -8,4 +14,41 @@ export function App() {
       </p>
     </main>
   );
+}
+
+const note = { fontFamily: 'system-ui, sans-serif', padding: '1.5rem', color: '#52606d', margin: 0 } as const;
+
+/**
+ * The iframe app. A frame opened from an iframe link (`embed`) shows its screen once its session is ready:
+ * the chat screen for a chats session; the channel-connect screen mounts here as it is built.
+ */
+export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
+  const [frame, setFrame] = useState<Frame>({ state: 'starting' });
+  useEffect(() => {
+    if (!embed) return;
+    let live = true;
+    embed.then(
+      (ctx) => live && setFrame(ctx ? { state: 'ready', ctx } : { state: 'refused' }),
+      () => live && setFrame({ state: 'refused' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [embed]);
+
+  if (!embed) return <Shell />;
+  if (frame.state === 'starting')
+    return (
+      <p style={note} role="status">
+        Connecting…
+      </p>
+    );
+  if (frame.state === 'refused')
+    return (
+      <p style={note} role="alert">
+        This link has expired or was already used. Reload the page to get a new one.
+      </p>
+    );
+  if (frame.ctx.session.kind === 'chats') return <ChatScreen ctx={frame.ctx} />;
+  return <Shell />;
 }

@@ -13,23 +13,10 @@ export interface EmbedContext {
   bridge: HostBridge | null;
   /** Subscribe to the stream (live and caught-up events, each once). */
   onEvent(listener: (event: StreamEvent) => void): () => void;
+  /** Messages of the host page; those that came before the first listener are handed to it. */
   onHostMessage(listener: (message: HostToFrameMessage) => void): () => void;
-}
-
-function chatKey(chat: { chat_type: string; chat_id?: string | null | undefined; username?: string | null | undefined; phone?: string | null | undefined }): string[] {
-  return [
-    chat.chat_id ? `${chat.chat_type}:id:${chat.chat_id}` : '',
-    chat.username ? `${chat.chat_type}:username:${chat.username.toLowerCase()}` : '',
-    chat.phone ? `${chat.chat_type}:phone:${chat.phone}` : '',
-  ].filter(Boolean);
-}
-
-/** The server enforces the scope; the frame only avoids asking for what it will be refused. */
-function inScope(session: SessionInfo, chat: { chat_type: string; chat_id: string }): boolean {
-  if (session.kind !== 'chats') return false;
-  if (session.scope === 'global') return true;
-  const wanted = new Set(chatKey(chat));
-  return session.chats.some((c) => chatKey(c).some((k) => wanted.has(k)));
+  /** The stream missed too much: what the screens show must be read again. */
+  onResync(listener: () => void): () => void;
 }
 
 /**
@@ -44,6 +31,9 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
 
   const eventListeners = new Set<(event: StreamEvent) => void>();
   const hostListeners = new Set<(message: HostToFrameMessage) => void>();
+  const resyncListeners = new Set<() => void>();
+  // The host may say `open_chat` right after `ready`, before the screen has mounted and listens.
+  let early: HostToFrameMessage[] = [];
   let bridge: HostBridge | null = null;
   const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
   const sessionLost = () => {
@@ -68,14 +58,8 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
       window: win as unknown as Parameters<typeof createHostBridge>[0]['window'],
       hostOrigin,
       onMessage: (message) => {
+        if (hostListeners.size === 0) early = [...early.slice(-9), message];
         hostListeners.forEach((l) => l(message));
-        // Until the chat screen mounts, opening a chat is acknowledged here.
-        if (message.type === 'open_chat' && hostListeners.size === 0 && inScope(session, message.payload)) {
-          bridge?.post({
-            type: 'chat_opened',
-            payload: { channel_id: message.payload.channel_id ?? null, chat_type: message.payload.chat_type, chat_id: message.payload.chat_id },
-          });
-        }
       },
     });
     bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
@@ -100,7 +84,7 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
         );
       }
     },
-    onResync: () => {},
+    onResync: () => resyncListeners.forEach((l) => l()),
     onSessionEnded: sessionLost,
   });
 
@@ -116,6 +100,13 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
     client,
     bridge,
     onEvent: (l) => (eventListeners.add(l), () => eventListeners.delete(l)),
-    onHostMessage: (l) => (hostListeners.add(l), () => hostListeners.delete(l)),
+    onHostMessage: (l) => {
+      hostListeners.add(l);
+      const queued = early;
+      early = [];
+      queued.forEach(l);
+      return () => hostListeners.delete(l);
+    },
+    onResync: (l) => (resyncListeners.add(l), () => resyncListeners.delete(l)),
   };
 }

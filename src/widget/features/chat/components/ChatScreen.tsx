@@ -1,0 +1,40 @@
+import { useMemo } from 'react';
+import type { ChatContext } from '../context.ts';
+import { useCapabilities } from '../hooks/use-capabilities.ts';
+import { useChatScreen } from '../hooks/use-chat-screen.ts';
+import { ChatList } from './ChatList.tsx';
+import { ChatView } from './ChatView.tsx';
+import './chat.css';
+
+/**
+ * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
+ */
+export function ChatScreen({ ctx }: { ctx: ChatContext }) {
+  const { list, opened, openChat, close } = useChatScreen(ctx);
+  const capabilities = useCapabilities(ctx);
+  const openRef = opened?.kind === 'chat' ? opened.chat.chat_ref : null;
+  const listed = useMemo(() => (openRef ? list.state.chats.find((c) => c.chat_ref === openRef) : undefined), [openRef, list.state.chats]);
+  const viewKey = opened ? (opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`) : null;
+  const theme = ctx.session.options.theme ?? 'auto';
+
+  return (
+    <div className={`gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme}>
+      <ChatList state={list.state} openRef={openRef} onOpen={openChat} onSearch={list.search} onLoadMore={list.loadMore} onRetry={list.retry} />
+      <main className="gw-screen__main">
+        {opened && viewKey ? (
+          <ChatView
+            key={viewKey}
+            ctx={ctx}
+            opened={opened}
+            listed={listed}
+            caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined}
+            onBack={close}
+            onSent={list.refreshSoon}
+          />
+        ) : (
+          <p className="gw-screen__empty">Choose a chat to read and answer it.</p>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { useCallback, useState } from 'react';
+import type { BffChat } from '../../../../contract/bff-chats.ts';
+import type { TransportCapabilities } from '../../../../contract/channels.ts';
+import type { ChatContext } from '../context.ts';
+import type { Opened } from '../hooks/use-chat-screen.ts';
+import { useHistory, type HistoryTarget } from '../hooks/use-history.ts';
+import { messageActions } from '../store/actions.ts';
+import type { ChatMessage } from '../store/message.ts';
+import { Composer, type Editing } from './Composer.tsx';
+import { chatTitle, transportNames } from './format.ts';
+import { MessageHistory } from './MessageHistory.tsx';
+
+interface Props {
+  ctx: ChatContext;
+  opened: Opened;
+  /** The listed chat's latest state, when it is listed. */
+  listed: BffChat | undefined;
+  /** What the chat's channel can do, once known. */
+  caps: TransportCapabilities | undefined;
+  onBack(): void;
+  onSent(): void;
+}
+
+const targetOf = (opened: Opened): HistoryTarget =>
+  opened.kind === 'chat'
+    ? opened.chat
+    : { chat_ref: null, channel_id: opened.chat.channel_id ?? null, chat_type: opened.chat.chat_type, chat_id: opened.chat.chat_id };
+
+/** One open conversation: who it is with, its history, and the composer. Keyed by the chat where it is used. */
+export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
+  const target = targetOf(opened);
+  const { state, loadOlder, send, edit, remove, retry } = useHistory(ctx, target, onSent);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
+  const title = chat ? chatTitle(chat) : opened.chat.chat_id;
+  const via = chat ? (chat.channel_name ?? transportNames[chat.transport] ?? chat.transport) : (transportNames[opened.chat.chat_type] ?? opened.chat.chat_type);
+  const handle = chat?.username ? `@${chat.username}` : chat?.phone ? `+${chat.phone}` : null;
+
+  const actionsOf = useCallback((m: ChatMessage) => messageActions(m, caps, Date.now()), [caps]);
+  const onEdit = useCallback((m: ChatMessage) => m.message_id && setEditing({ messageId: m.message_id, text: m.text ?? '' }), []);
+  const onDelete = useCallback(
+    (m: ChatMessage) => {
+      if (!m.message_id) return;
+      setActionError(null);
+      void remove(m.message_id).then(setActionError);
+    },
+    [remove],
+  );
+
+  return (
+    <section className="gw-chat" aria-label={`Chat with ${title}`}>
+      <header className="gw-chat__header">
+        <button type="button" className="gw-button gw-button--quiet gw-chat__back" onClick={onBack} aria-label="Back to the chat list">
+          ←
+        </button>
+        <div className="gw-chat__who">
+          <h2 className="gw-chat__title">{title}</h2>
+          <p className="gw-chat__via">
+            {handle ? `${handle} · ` : ''}
+            {via}
+          </p>
+        </div>
+      </header>
+      <MessageHistory history={state} onLoadOlder={loadOlder} onRetry={retry} actionsOf={actionsOf} onEdit={onEdit} onDelete={onDelete} />
+      {actionError && (
+        <div className="gw-chat__error gw-error" role="alert">
+          <span>
+            <strong>Not deleted.</strong> {actionError}
+          </span>
+          <button type="button" className="gw-link-button" aria-label="Dismiss the error" onClick={() => setActionError(null)}>
+            ✕
+          </button>
+        </div>
+      )}
+      <Composer
+        onSend={send}
+        onEdit={edit}
+        editing={editing}
+        onCancelEdit={() => setEditing(null)}
+        limit={caps?.text_limit ?? null}
+        disabledReason={target.channel_id ? null : 'Open this chat from the list to write to it.'}
+      />
+    </section>
+  );
+}

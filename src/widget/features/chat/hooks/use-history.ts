@@ -1,0 +1,132 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { ChatType } from '../../../../contract/channels.ts';
+import type { Recipient } from '../../../../contract/messages.ts';
+import { deleteMessage, editMessage } from '../api/edit-message.ts';
+import { getMessages, historyPageSizes } from '../api/get-messages.ts';
+import { sendMessage } from '../api/send-message.ts';
+import type { ChatContext } from '../context.ts';
+import { emptyHistory, historyReducer } from '../store/history.ts';
+import { sameChat, type NamedChat } from '../store/scope.ts';
+import { describeError } from './errors.ts';
+
+/** The chat a history is of: its gateway id once it has one, and how the messenger names it. */
+export interface HistoryTarget extends NamedChat {
+  chat_type: ChatType;
+  chat_ref: string | null;
+  channel_id: string | null;
+}
+
+let sends = 0;
+
+/**
+ * The history of one chat (the component using it is keyed by the chat): the newest page first, older pages
+ * on demand, the stream applied, and sending. Mount it again for another chat.
+ */
+export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResync'>, target: HistoryTarget, onSent?: () => void) {
+  const { client } = ctx;
+  const chatRef = target.chat_ref;
+  const [state, dispatch] = useReducer(historyReducer, chatRef, emptyHistory);
+  const current = useRef(state);
+  current.current = state;
+  const targetRef = useRef(target);
+  targetRef.current = target;
+
+  const read = useCallback(
+    (part: 'newest' | 'again') => {
+      if (!chatRef) return;
+      getMessages(client, chatRef, { limit: historyPageSizes.newest }).then(
+        (page) => dispatch({ type: 'page', chatRef, page, part }),
+        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: describeError(err), older: false }),
+      );
+    },
+    [client, chatRef],
+  );
+  const readNewest = useCallback(() => read('newest'), [read]);
+
+  useEffect(readNewest, [readNewest]);
+  useEffect(
+    () =>
+      ctx.onResync(() => {
+        dispatch({ type: 'open', chatRef });
+        readNewest();
+      }),
+    [ctx, chatRef, readNewest],
+  );
+
+  // Statuses name only the message. One of a message not shown (another agent's send: no `message.add` comes for
+  // it) is followed by the chat's unanswered update with the same id and `.unanswered`; if that names this chat,
+  // the newest page is read again.
+  const unplaced = useRef(new Set<string>());
+  useEffect(
+    () =>
+      ctx.onEvent((event) => {
+        if (event.name === 'message.add') {
+          const p = event.payload;
+          if (sameChat(targetRef.current, { ...p.recipient, channel_id: p.channel_id })) dispatch({ type: 'added', payload: p });
+          return;
+        }
+        if (event.name === 'message.status_update') {
+          const { message_id: id, request_id: request } = event.payload;
+          const shown = current.current.messages.some((m) => (id !== null && m.message_id === id) || (request !== null && m.request_id === request));
+          if (!shown) {
+            unplaced.current.add(event.id);
+            if (unplaced.current.size > 100) unplaced.current.delete(unplaced.current.values().next().value!);
+          }
+        }
+        if (event.name === 'chat.unanswered_update') {
+          const cause = event.id.replace(/\.unanswered$/, '');
+          if (event.payload.chat_ref === chatRef && unplaced.current.delete(cause)) read('again');
+          return;
+        }
+        dispatch({ type: 'event', event });
+      }),
+    [ctx, chatRef, read],
+  );
+
+  const loadOlder = useCallback(() => {
+    const { olderCursor, loadingOlder, phase } = current.current;
+    if (!chatRef || !olderCursor || loadingOlder || phase !== 'ready') return;
+    dispatch({ type: 'loadingOlder' });
+    getMessages(client, chatRef, { before: olderCursor, limit: historyPageSizes.older }).then(
+      (page) => dispatch({ type: 'page', chatRef, page, part: 'older' }),
+      (err: unknown) => dispatch({ type: 'failed', chatRef, error: describeError(err), older: true }),
+    );
+  }, [client, chatRef]);
+
+  /** Sends a text; resolves to null, or to what to tell the agent when the gateway refused it. */
+  const send = useCallback(
+    async (text: string): Promise<string | null> => {
+      const t = targetRef.current;
+      if (!t.channel_id) return 'This chat has no channel to send through.';
+      const key = `local-${++sends}`;
+      dispatch({ type: 'sending', key, text, now: new Date() });
+      const recipient: Recipient = t.chat_id
+        ? { chat_type: t.chat_type, chat_id: t.chat_id }
+        : t.username
+          ? { chat_type: t.chat_type, username: t.username }
+          : { chat_type: t.chat_type, phone: t.phone ?? '' };
+      try {
+        const result = await sendMessage(client, { channel_id: t.channel_id, recipient, text });
+        dispatch({ type: 'sent', key, requestId: result.request_id });
+        onSent?.();
+        return null;
+      } catch (err) {
+        dispatch({ type: 'sendFailed', key });
+        return describeError(err);
+      }
+    },
+    [client, onSent],
+  );
+
+  /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
+  const edit = useCallback(
+    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, describeError),
+    [client],
+  );
+  const remove = useCallback(
+    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, describeError),
+    [client],
+  );
+
+  return { state, loadOlder, send, edit, remove, retry: readNewest };
+}
