@@ -30,6 +30,7 @@ import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
+import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
@@ -208,6 +209,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed'), deliveries.wake)
         : null;
 
+    const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
+
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
     return {
@@ -234,6 +237,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           sweeper?.stop();
+          await maintenance.stop();
           await recorded.close();
           await accepted.close();
           await sends.stop(config.shutdownTimeoutMs);
