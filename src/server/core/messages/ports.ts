@@ -103,6 +103,7 @@ export interface KnownChatEffect {
 /** A message leased to one sender: it is the head of its chat's line, and this is its `attempt`-th try. */
 export interface ClaimedSend {
   message: MessageRecord;
+  chat: ChatRecord;
   attempt: number;
 }
 

@@ -61,6 +61,7 @@ async function recordChatLearned(deps: MessageDeps, messageId: string, outcome: 
 
 export interface SendJob {
   message: MessageRecord;
+  chat: ChatRecord;
   /** No retry follows: a network failure becomes the final status. */
   lastAttempt: boolean;
 }
@@ -92,8 +93,6 @@ async function recordOutcomes(deps: MessageDeps, messages: Map<string, MessageRe
  * Answers per job its result, or the error that makes the queue retry it.
  */
 export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): Promise<(SendResult | Error)[]> {
-  const pending = jobs.map((j) => j.message).filter((m) => m.status === 'accepted' && m.requestId);
-  const chats = new Map((await deps.store.chats.getMany([...new Set(pending.map((m) => m.chatRef))])).map((c) => [c.id, c]));
   const channels = new Map<string, Promise<ChannelRecord | undefined>>();
   const channelOf = (m: MessageRecord) => {
     if (!channels.has(m.channelId)) channels.set(m.channelId, deps.store.channels.get(m.accountId, m.channelId));
@@ -107,7 +106,7 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
       const channel = await channelOf(message);
       const unavailable = channelUnavailable(channel);
-      const chat = chats.get(message.chatRef);
+      const chat = job.chat;
       if (unavailable || !channel || !chat) {
         decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, learnsChat: false });
         return 'failed';
@@ -165,7 +164,7 @@ export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Pro
   try {
     results = await sendAcceptedMessages(
       deps,
-      claims.map((c) => ({ message: c.message, lastAttempt: c.attempt >= MAX_SEND_ATTEMPTS })),
+      claims.map((c) => ({ message: c.message, chat: c.chat, lastAttempt: c.attempt >= MAX_SEND_ATTEMPTS })),
     );
   } catch (err) {
     // Recording failed (the database): the whole batch goes again after its delay; the driver is idempotent

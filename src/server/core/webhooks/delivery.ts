@@ -1,3 +1,4 @@
+import { settledInOneStatement } from './settlement.ts';
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { EventSink } from '../events/dispatch-event.ts';
 import type { Clock, Store } from '../ports.ts';
@@ -105,7 +106,8 @@ export interface DeliverySlots {
 export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots): Promise<ClaimedWork[]> {
   const now = deps.clock.now();
   const leaseSeconds = (deps.timeoutMs + LEASE_MARGIN_MS) / 1000;
-  return deps.store.transaction((tx) => tx.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, ...slots }));
+  // No transaction: every row is taken by an update that checks again that it is a due head nobody holds.
+  return deps.store.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, ...slots });
 }
 
 /** One signed POST of claimed work, and what its answer means. Touches no state. */
@@ -129,7 +131,8 @@ export async function attemptDelivery(deps: DeliveryDeps, work: ClaimedWork): Pr
  */
 export async function settleDeliveries(deps: Pick<DeliveryDeps, 'store'>, settlements: Settlement[]): Promise<void> {
   if (settlements.length === 0) return;
-  await deps.store.transaction((tx) => tx.webhookDeliveries.settle(settlements));
+  if (settledInOneStatement(settlements)) await deps.store.webhookDeliveries.settle(settlements);
+  else await deps.store.transaction((tx) => tx.webhookDeliveries.settle(settlements));
 }
 
 /** Tells the observers what became of a settled attempt (once its outcome is committed). */

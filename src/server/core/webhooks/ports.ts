@@ -109,7 +109,7 @@ export interface WebhookDeliveryRepository {
    * each endpoint's room; heads of disabled subscriptions are failed on the way. One call, one transaction.
    */
   claim(request: ClaimRequest): Promise<ClaimedWork[]>;
-  /** Records the outcomes of finished attempts, subscription health included, all in the caller's transaction. */
+  /** Records the outcomes of finished attempts, subscription health included: in the caller's transaction, unless `settledInOneStatement`. */
   settle(settlements: Settlement[]): Promise<void>;
   /** When the earliest delivery waiting for a retry is due, if any. */
   nextDue(now: Date): Promise<Date | null>;

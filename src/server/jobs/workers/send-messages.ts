@@ -71,15 +71,17 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
         await nextSignal(idlePollMs);
         continue;
       }
-      let claimed = 0;
+      let full = false;
       try {
         const claims = await deps.store.sends.claim({ limit: room, leaseSeconds, now: deps.clock.now() });
-        claimed = claims.length;
-        if (claimed > 0) run(claims);
+        full = claims.length === room;
+        if (claims.length > 0) run(claims);
       } catch (err) {
         options.onError(err);
       }
-      if (claimed > 0 || stopping) continue;
+      // A claim that got less than it asked for took every due head: more come with a wake (sends accepted,
+      // a batch recorded), not by asking again at once.
+      if (full || stopping) continue;
       const now = deps.clock.now().getTime();
       // A retry that came due was looked for by this claim; the next one may be later.
       if (retryDue !== null && retryDue <= now) retryDue = null;

@@ -7,7 +7,7 @@ import type { Attachment, MessageStatus } from '../../../contract/messages.ts';
 import type { ChatKey, ChatListing, ChatListRow } from '../../core/chats/ports.ts';
 import type { MessageContent } from '../../core/messages/ports.ts';
 
-const toRecord = (r: Selectable<ChatsTable>): ChatRecord => ({
+export const toChatRecord = (r: Selectable<ChatsTable>): ChatRecord => ({
   id: r.id,
   accountId: r.account_id,
   channelId: r.channel_id,
@@ -39,7 +39,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .onConflict((oc) => oc.columns(['channel_id', 'chat_type', 'chat_id']).where('chat_id', 'is not', null).doNothing())
         .returningAll()
         .executeTakeFirst();
-      if (inserted) return toRecord(inserted);
+      if (inserted) return toChatRecord(inserted);
       const existing = await db
         .selectFrom('chats')
         .selectAll()
@@ -47,11 +47,11 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .where('chat_type', '=', c.chatType)
         .where('chat_id', '=', c.chatId)
         .executeTakeFirstOrThrow();
-      return toRecord(existing);
+      return toChatRecord(existing);
     },
     async get(accountId, id) {
       const row = await db.selectFrom('chats').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChatRecord(row);
     },
     async findByMessengerId(channelId, chatType, chatId) {
       const row = await db
@@ -61,13 +61,13 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .where('chat_type', '=', chatType)
         .where('chat_id', '=', chatId)
         .executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChatRecord(row);
     },
     async findPending(channelId, chatType, by) {
       let query = db.selectFrom('chats').selectAll().where('channel_id', '=', channelId).where('chat_type', '=', chatType).where('chat_id', 'is', null);
       query = by.username !== undefined ? query.where('username', '=', by.username) : query.where('phone', '=', by.phone ?? '');
       const row = await query.orderBy('created_at').executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChatRecord(row);
     },
     async update(c) {
       await db.updateTable('chats').set(columns(c)).where('id', '=', c.id).execute();
@@ -78,7 +78,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
     async getMany(ids) {
       if (ids.length === 0) return [];
       const rows = await db.selectFrom('chats').selectAll().where('id', 'in', ids).execute();
-      return rows.map(toRecord);
+      return rows.map(toChatRecord);
     },
     async findManyByMessengerIds(channelId, keys) {
       if (keys.length === 0) return [];
@@ -88,7 +88,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .where('channel_id', '=', channelId)
         .where((eb) => eb(eb.refTuple('chat_type', 'chat_id'), 'in', keys.map((k) => eb.tuple(k.chatType, k.chatId))))
         .execute();
-      return rows.map(toRecord);
+      return rows.map(toChatRecord);
     },
     async insertMany(chats) {
       if (chats.length === 0) return [];
@@ -98,7 +98,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .onConflict((oc) => oc.columns(['channel_id', 'chat_type', 'chat_id']).where('chat_id', 'is not', null).doNothing())
         .returningAll()
         .execute();
-      const byId = new Map(inserted.map((r) => [r.id, toRecord(r)]));
+      const byId = new Map(inserted.map((r) => [r.id, toChatRecord(r)]));
       const lost = chats.filter((c) => !byId.has(c.id));
       if (lost.length === 0) return chats.map((c) => byId.get(c.id)!);
       // Another transaction stored these first: answer its rows (only chats with a messenger id can conflict).
@@ -108,7 +108,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
         .where((eb) => eb(eb.refTuple('channel_id', 'chat_type', 'chat_id'), 'in', lost.map((c) => eb.tuple(c.channelId, c.chatType, c.chatId ?? ''))))
         .execute();
       const key = (c: { channelId: string; chatType: string; chatId: string | null }) => `${c.channelId}|${c.chatType}|${c.chatId}`;
-      const byKey = new Map(others.map((r) => [key({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toRecord(r)]));
+      const byKey = new Map(others.map((r) => [key({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toChatRecord(r)]));
       return chats.map((c) => {
         const stored = byId.get(c.id) ?? byKey.get(key(c));
         if (!stored) throw new Error(`chat ${c.id} neither stored nor found`);

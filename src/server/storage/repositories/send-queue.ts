@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
 import { EVENTS_RECORDED, SENDS_ACCEPTED } from '../notifications.ts';
-import type { DatabaseSchema, MessagesTable } from '../schema.ts';
+import type { ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
+import { toChatRecord } from './chats.ts';
 import { insertValues, toMessageRecord } from './messages.ts';
 
 type Db = Kysely<DatabaseSchema>;
@@ -64,9 +65,9 @@ export function sendQueueRepository(db: Db): SendQueue {
 
     async claim({ limit, leaseSeconds, now }) {
       // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind
-      // the heads), then the due ones taken. The conditions are checked again on the row being updated, so
-      // of two senders claiming the same head at once only the first gets it.
-      const { rows } = await sql<Selectable<MessagesTable>>`
+      // the heads), then the due ones taken, with their chats. The conditions are checked again on the row
+      // being updated, so of two senders claiming the same head at once only the first gets it.
+      const { rows } = await sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable> }>`
         with recursive heads as (
           (select chat_ref, id, seq, send_after, send_lease_until from messages
            where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
@@ -80,10 +81,16 @@ export function sendQueueRepository(db: Db): SendQueue {
           where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
           order by seq limit ${limit})
         update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
-        from due
-        where m.id = due.id and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
-        returning m.*`.execute(db);
-      return rows.map((r): ClaimedSend => ({ message: toMessageRecord(r), attempt: r.send_attempts }));
+        from due, chats c
+        where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
+        returning m.*, to_jsonb(c) as chat`.execute(db);
+      return rows.map(
+        (r): ClaimedSend => ({
+          message: toMessageRecord(r),
+          attempt: r.send_attempts,
+          chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
+        }),
+      );
     },
 
     async recordAnswers(answers) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
 
@@ -190,22 +191,6 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
     },
 
     async settle(settlements) {
-      const delivered = settlements.filter((s) => s.outcome === 'delivered');
-      if (delivered.length > 0) {
-        const values = sql.join(
-          delivered.flatMap((s) => s.work.items.map((i) => sql`(${i.deliveryId}::uuid, ${s.at}::timestamptz, ${s.statusCode}::int)`)),
-        );
-        await sql`
-          update webhook_deliveries d
-          set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
-          from (values ${values}) as v(id, at, code)
-          where d.id = v.id and d.status = 'sending'`.execute(db);
-        const recovered = [...new Set(delivered.filter((s) => s.work.subscription.failingSince).map((s) => s.work.subscription.id))];
-        if (recovered.length > 0) {
-          await sql`update webhook_subscriptions set failing_since = null where id in (${uuids(recovered)})`.execute(db);
-        }
-      }
-      for (const s of settlements) if (s.outcome !== 'delivered') await settleFailure(db, s);
       // A subscription deleted while the POST was under way leaves nothing to log.
       const attempts = sql.join(
         settlements.map(
@@ -214,10 +199,35 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
             ${Math.round(s.latencyMs)}::int, ${s.error}::text, ${s.outcome}::text)`,
         ),
       );
-      await sql`
+      const logAttempts = sql`
         insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
         select v.* from (values ${attempts}) as v(id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
-        join webhook_subscriptions s on s.id = v.subscription_id`.execute(db);
+        join webhook_subscriptions s on s.id = v.subscription_id`;
+      const delivered = settlements.filter((s) => s.outcome === 'delivered');
+      const markDelivered = () => {
+        const values = sql.join(
+          delivered.flatMap((s) => s.work.items.map((i) => sql`(${i.deliveryId}::uuid, ${s.at}::timestamptz, ${s.statusCode}::int)`)),
+        );
+        return sql`
+          update webhook_deliveries d
+          set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
+          from (values ${values}) as v(id, at, code)
+          where d.id = v.id and d.status = 'sending'`;
+      };
+      if (settledInOneStatement(settlements)) {
+        // The common case, every attempt delivered to a healthy endpoint: one statement.
+        await sql`with settled as (${markDelivered()}) ${logAttempts}`.execute(db);
+        return;
+      }
+      if (delivered.length > 0) {
+        await markDelivered().execute(db);
+        const recovered = [...new Set(delivered.filter((s) => s.work.subscription.failingSince).map((s) => s.work.subscription.id))];
+        if (recovered.length > 0) {
+          await sql`update webhook_subscriptions set failing_since = null where id in (${uuids(recovered)})`.execute(db);
+        }
+      }
+      for (const s of settlements) if (s.outcome !== 'delivered') await settleFailure(db, s);
+      await logAttempts.execute(db);
     },
 
     async nextDue(now) {
