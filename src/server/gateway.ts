@@ -195,7 +195,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     const deliveries = startDeliveryLoop(deliveryDeps, {
       concurrency: webhookOptions.concurrency ?? 64,
-      perEndpoint: webhookOptions.perEndpoint ?? 8,
+      perEndpoint: webhookOptions.perEndpoint ?? 16,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
     const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];

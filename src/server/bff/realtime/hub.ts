@@ -110,7 +110,8 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     name: 'realtime',
     async consume(events) {
       const streamed = events.filter((e) => isStreamed(e.name));
-      if (streamed.length === 0) return;
+      // Alone (no Redis fan-out to other processes) and with no frame connected, nobody would receive a push.
+      if (streamed.length === 0 || (!redis && io.of('/').sockets.size === 0)) return;
       // One read of the batch's chats instead of two per event.
       const chats = await eventChats(deps.store.chats, streamed);
       for (const event of streamed) await push(event, chats);
