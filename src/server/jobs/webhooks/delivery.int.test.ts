@@ -15,7 +15,8 @@ describe(`webhook delivery to a difficult receiver (${databaseKind()})`, () => {
   let receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    t = await startTestGateway({ clock, webhooks: { random: seededRandom(7), timeoutMs: TIMEOUT_MS, sweepIntervalMs: 0 } });
+    // 8 attempts per endpoint at a time (not the default 16), so that a few chats are enough to reach the limit.
+    t = await startTestGateway({ clock, webhooks: { random: seededRandom(7), timeoutMs: TIMEOUT_MS, sweepIntervalMs: 0, perEndpoint: 8 } });
   });
   afterEach(async () => {
     await Promise.all(receivers.map((r) => r.close()));
@@ -195,7 +196,7 @@ describe(`webhook delivery to a difficult receiver (${databaseKind()})`, () => {
 
   it('keeps a healthy endpoint flowing while another one hangs on every request', async () => {
     // A gateway of its own, with a time limit long enough that no healthy answer can miss it.
-    const g = await startTestGateway({ clock, webhooks: { timeoutMs: 8_000, sweepIntervalMs: 0 } });
+    const g = await startTestGateway({ clock, webhooks: { timeoutMs: 8_000, sweepIntervalMs: 0, perEndpoint: 8 } });
     try {
       const { accountId, token } = await g.newAccount();
       const dead = await receiver(() => 'hang');
