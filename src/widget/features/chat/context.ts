@@ -1,15 +1,4 @@
-import type { HostToFrameMessage } from '../../../contract/bridge.ts';
-import type { StreamEvent } from '../../../contract/realtime.ts';
-import type { SessionInfo } from '../../../contract/session.ts';
-import type { BffClient } from '../../lib/bff-client.ts';
-import type { HostBridge } from '../../lib/host-bridge.ts';
+import type { EmbedContext } from '../../lib/embed-context.ts';
 
-/** What the chat screen needs of the frame it runs in (the app's embed context gives it). */
-export interface ChatContext {
-  session: SessionInfo;
-  client: BffClient;
-  bridge: HostBridge | null;
-  onEvent(listener: (event: StreamEvent) => void): () => void;
-  onHostMessage(listener: (message: HostToFrameMessage) => void): () => void;
-  onResync(listener: () => void): () => void;
-}
+/** What the chat screen needs of the frame it runs in: the embed context, as the app starts it. */
+export type ChatContext = EmbedContext;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { ChatListState } from '../store/chat-list.ts';
 import { ChatListItem } from './ChatListItem.tsx';
+import { LoadFailed } from './LoadFailed.tsx';
 
 interface Props {
   state: ChatListState;
@@ -46,12 +47,7 @@ export function ChatList({ state, openRef, onOpen, onSearch, onLoadMore, onRetry
         </p>
       )}
       {state.phase === 'failed' && (
-        <div className="gw-list__note gw-error" role="alert">
-          Could not load the chats: {state.error}{' '}
-          <button type="button" className="gw-link-button" onClick={onRetry}>
-            Try again
-          </button>
-        </div>
+        <LoadFailed what="chats" error={state.error} className="gw-list__note" onRetry={onRetry} />
       )}
       {state.phase === 'ready' && state.chats.length === 0 && (
         <p className="gw-list__note">{state.query ? `No chats match “${state.query}”.` : 'No chats yet.'}</p>

@@ -4,6 +4,7 @@ import type { MessageActions } from '../store/actions.ts';
 import type { HistoryState } from '../store/history.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { MessageBubble } from './MessageBubble.tsx';
+import { LoadFailed } from './LoadFailed.tsx';
 
 interface Props {
   history: HistoryState;
@@ -80,12 +81,7 @@ export function MessageHistory({ history, onLoadOlder, onRetry, actionsOf, onEdi
           </p>
         )}
         {phase === 'failed' && (
-          <div className="gw-history__note gw-error" role="alert">
-            Could not load the messages: {history.error}{' '}
-            <button type="button" className="gw-link-button" onClick={onRetry}>
-              Try again
-            </button>
-          </div>
+          <LoadFailed what="messages" error={history.error} className="gw-history__note" onRetry={onRetry} />
         )}
         {phase === 'ready' && messages.length === 0 && <p className="gw-history__note">No messages yet. Write the first one below.</p>}
         {messages.length > 0 && (
