@@ -53,6 +53,22 @@ async function postgresServer(): Promise<string | null> {
   }
 }
 
+/**
+ * Writes out what earlier rows left in the server's memory (CHECKPOINT), so that one row's writes are not
+ * flushed during the next row's measurement. Needs a superuser or pg_checkpoint; without, it is skipped.
+ */
+async function settleServer(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    await client.query('checkpoint');
+  } catch (err) {
+    console.log(`(no checkpoint before the run: ${err instanceof Error ? err.message : String(err)})`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 /** Runs one benchmark script to completion; its rows, or the reason it produced none. */
 async function runOne(bench: Bench, databaseUrl: string | null, outDir: string): Promise<{ rows: BenchRow[]; error: string | null }> {
   const json = join(outDir, `${bench.row}-${databaseUrl ? 'pg' : 'pglite'}.json`);
@@ -106,6 +122,7 @@ for (const bench of benches) {
     console.log(`\n=== ${bench.row} on ${database} ===`);
     // Each PostgreSQL run gets a database of its own, dropped afterwards.
     process.env.TEST_DATABASE_URL = postgres ?? '';
+    if (database === 'PostgreSQL' && postgres) await settleServer(postgres);
     const fresh = database === 'PostgreSQL' ? await createTestDatabase() : null;
     try {
       const url = fresh && fresh.target.kind === 'postgres' ? fresh.target.url : null;
