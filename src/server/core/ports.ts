@@ -117,8 +117,6 @@ export interface JobOptions {
 /** Durable background work. Inside a transaction, the job commits or rolls back with it. */
 export interface JobQueue {
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: JobOptions): Promise<void>;
-  /** Several jobs of one name in one statement; jobs sharing a FIFO key keep the order given. */
-  enqueueMany<N extends JobName>(name: N, jobs: { payload: JobPayloads[N]; options?: JobOptions }[]): Promise<void>;
 }
 
 export interface Repositories {

@@ -4,7 +4,6 @@ import type { JobOptions, JobQueue } from '../core/ports.ts';
 import type { Database } from '../storage/database.ts';
 import type { DatabaseSchema } from '../storage/schema.ts';
 import type { TransactionalJobs } from '../storage/store.ts';
-import { orderedId } from './ordered-id.ts';
 import { jobNames, queueOptions } from './queues.ts';
 
 /** pg-boss on the same database as the state: the embedded PGlite instance, or its own pool on PostgreSQL. */
@@ -24,12 +23,11 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-/** Our job options in pg-boss's terms; ids in creation order (see orderedId). */
+/** Our job options in pg-boss's terms. */
 function bossOptions(options: JobOptions) {
   const { group, delaySeconds, ...rest } = options;
   return {
     ...rest,
-    id: orderedId(),
     ...(group ? { group: { id: group } } : {}),
     ...(delaySeconds ? { startAfter: Math.ceil(delaySeconds) } : {}),
   };
@@ -41,13 +39,5 @@ export const transactionalJobs =
   (trx: Transaction<DatabaseSchema>): JobQueue => ({
     async enqueue(name, payload, options = {}) {
       await boss.send(name, payload, { ...bossOptions(options), db: fromKysely(trx) });
-    },
-    async enqueueMany(name, jobs) {
-      if (jobs.length === 0) return;
-      await boss.insert(
-        name,
-        jobs.map((job) => ({ ...bossOptions(job.options ?? {}), data: job.payload })),
-        { db: fromKysely(trx) },
-      );
     },
   });

@@ -32,3 +32,10 @@ export function wakeSignal(): { wake(): void; sleep(ms: number): Promise<void>; 
     },
   };
 }
+
+/** Waits for the work under way to finish, or `graceMs` at most (what is cut is a lease's to recover). */
+export async function finishWithin(work: Iterable<Promise<unknown>>, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled([...work]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+}

@@ -60,12 +60,8 @@ export interface ChatRepository {
   findPending(channelId: string, chatType: ChatType, by: { username?: string; phone?: string }): Promise<ChatRecord | undefined>;
   update(chat: ChatRecord): Promise<void>;
   remove(id: string): Promise<void>;
-  /** Chats by our ids, in one read (a send batch's chats). */
+  /** Chats by our ids, in one read (the chats of a dispatched batch of events). */
   getMany(ids: string[]): Promise<ChatRecord[]>;
-  /** The chats of a channel by the messenger's ids, in one read. */
-  findManyByMessengerIds(channelId: string, keys: { chatType: ChatType; chatId: string }[]): Promise<ChatRecord[]>;
-  /** Stores new chats in one statement; answers each one as stored, or as a concurrent transaction stored it first. */
-  insertMany(chats: ChatRecord[]): Promise<ChatRecord[]>;
   /** Writes the changed columns of many chats in one statement. */
   updateMany(chats: ChatRecord[]): Promise<void>;
 }
@@ -74,8 +70,6 @@ export interface MessageRepository {
   insert(message: MessageRecord): Promise<void>;
   /** Stores many messages in one statement. */
   insertMany(messages: MessageRecord[]): Promise<void>;
-  /** Messages by id, in one read. */
-  getMany(ids: string[]): Promise<MessageRecord[]>;
   get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** Locks the row until the transaction ends. */
   getForUpdate(id: string): Promise<MessageRecord | undefined>;

@@ -59,13 +59,6 @@ async function recordChatLearned(deps: MessageDeps, messageId: string, outcome: 
   });
 }
 
-export interface SendJob {
-  message: MessageRecord;
-  chat: ChatRecord;
-  /** No retry follows: a network failure becomes the final status. */
-  lastAttempt: boolean;
-}
-
 export type SendResult = 'sent' | 'failed' | 'skipped';
 
 interface Decided {
@@ -84,30 +77,28 @@ async function recordOutcomes(deps: MessageDeps, messages: Map<string, MessageRe
   await deps.store.sends.recordAnswers(answers);
 }
 
-/**
- * The send jobs of one batch (each of a different chat): hands each accepted message to the messenger, in
- * parallel, and records the answers together. Reads and writes are shared by the batch, so the database sees a
- * few statements per batch rather than a dozen per message. Network failures are retried by the queue with the
- * same request id (the driver is idempotent per request); on the last attempt they become `failed` /
- * `network_error` (anything unexpected `unknown_error`), so every accepted message ends with a final status.
- * Answers per job its result, or the error that makes the queue retry it.
- */
-export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): Promise<(SendResult | Error)[]> {
-  const channels = new Map<string, Promise<ChannelRecord | undefined>>();
-  const channelOf = (m: MessageRecord) => {
-    if (!channels.has(m.channelId)) channels.set(m.channelId, deps.store.channels.get(m.accountId, m.channelId));
-    return channels.get(m.channelId)!;
-  };
+/** Tries per message before a network failure becomes its final status (`failed` / `network_error`). */
+export const MAX_SEND_ATTEMPTS = 9;
 
+/** Waits between tries: 1 s, doubling, at most 5 minutes (about 4 minutes over all nine). */
+export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 300) * 1000;
+
+/**
+ * The claimed chat heads of one batch (each of a different chat): hands each to the messenger, in parallel,
+ * and records the answers together, so the database sees a few statements per batch rather than a dozen per
+ * message. Network failures before the last try answer the error (the caller puts the send back, to go again
+ * with the same request id: the driver is idempotent per request); on the last try they become `failed` /
+ * `network_error` (anything unexpected `unknown_error`), so every accepted message ends with a final status.
+ */
+async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): Promise<(SendResult | Error)[]> {
   const decided: Decided[] = [];
   const results = await Promise.all(
-    jobs.map(async (job): Promise<SendResult | Error> => {
-      const message = job.message;
+    claims.map(async ({ message, chat, attempt }): Promise<SendResult | Error> => {
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
-      const channel = await channelOf(message);
+      // The batch's lookups start together, so the store answers them with one statement.
+      const channel = await deps.store.channels.get(message.accountId, message.channelId);
       const unavailable = channelUnavailable(channel);
-      const chat = job.chat;
-      if (unavailable || !channel || !chat) {
+      if (unavailable || !channel) {
         decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, learnsChat: false });
         return 'failed';
       }
@@ -130,7 +121,7 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
         });
       } catch (err) {
         // A failed job would hold back the chat's later messages for good: the last attempt settles as failed.
-        if (!job.lastAttempt) return err instanceof Error ? err : new Error(String(err));
+        if (attempt < MAX_SEND_ATTEMPTS) return err instanceof Error ? err : new Error(String(err));
         outcome = { kind: 'failed', reason: err instanceof TransientSendError ? 'network_error' : 'unknown_error' };
       }
       decided.push({ messageId: message.id, outcome, learnsChat: outcome.kind === 'sent' && chat.chatId === null });
@@ -139,18 +130,12 @@ export async function sendAcceptedMessages(deps: MessageDeps, jobs: SendJob[]): 
   );
   await recordOutcomes(
     deps,
-    new Map(jobs.map((j) => [j.message.id, j.message])),
+    new Map(claims.map((c) => [c.message.id, c.message])),
     decided.filter((d) => !d.learnsChat),
   );
   for (const d of decided) if (d.learnsChat && d.outcome.kind === 'sent') await recordChatLearned(deps, d.messageId, d.outcome);
   return results;
 }
-
-/** Tries per message before a network failure becomes its final status (`failed` / `network_error`). */
-export const MAX_SEND_ATTEMPTS = 9;
-
-/** Waits between tries: 1 s, doubling, at most 5 minutes (about 4 minutes over all nine). */
-export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 300) * 1000;
 
 /**
  * Sends claimed chat heads and records the answers; those that met a network failure before their last try
@@ -162,10 +147,7 @@ export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Pro
   const earliest = (items: { at: Date }[]) => (items.length === 0 ? null : new Date(Math.min(...items.map((i) => i.at.getTime()))));
   let results: (SendResult | Error)[];
   try {
-    results = await sendAcceptedMessages(
-      deps,
-      claims.map((c) => ({ message: c.message, chat: c.chat, lastAttempt: c.attempt >= MAX_SEND_ATTEMPTS })),
-    );
+    results = await sendAcceptedMessages(deps, claims);
   } catch (err) {
     // Recording failed (the database): the whole batch goes again after its delay; the driver is idempotent
     // per request id. Should even this fail, the leases run out and the sends are claimed again.

@@ -1,7 +1,7 @@
 import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
 import { announceAttempt, attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
 import type { ClaimedWork, Settlement } from '../../core/webhooks/ports.ts';
-import { wakeSignal } from '../wake-signal.ts';
+import { finishWithin, wakeSignal } from '../wake-signal.ts';
 import { groupCommit } from '../webhooks/group-commit.ts';
 
 export interface DeliveryLoopOptions {
@@ -113,9 +113,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
       stopping = true;
       signal.interrupt();
       await loop;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...attempts]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      await finishWithin(attempts, graceMs);
     },
   };
 }

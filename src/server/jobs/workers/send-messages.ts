@@ -1,6 +1,6 @@
 import type { MessageDeps } from '../../core/messages/ports.ts';
 import { sendClaimed } from '../../core/messages/send-message.ts';
-import { wakeSignal } from '../wake-signal.ts';
+import { finishWithin, wakeSignal } from '../wake-signal.ts';
 
 export interface SendLoopOptions {
   /** Sends in flight in this process (claimed, not yet recorded). */
@@ -95,9 +95,7 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
       stopping = true;
       signal.interrupt();
       await loop;
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled([...batches]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      await finishWithin(batches, graceMs);
     },
   };
 }

@@ -80,41 +80,6 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
       const rows = await db.selectFrom('chats').selectAll().where('id', 'in', ids).execute();
       return rows.map(toChatRecord);
     },
-    async findManyByMessengerIds(channelId, keys) {
-      if (keys.length === 0) return [];
-      const rows = await db
-        .selectFrom('chats')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where((eb) => eb(eb.refTuple('chat_type', 'chat_id'), 'in', keys.map((k) => eb.tuple(k.chatType, k.chatId))))
-        .execute();
-      return rows.map(toChatRecord);
-    },
-    async insertMany(chats) {
-      if (chats.length === 0) return [];
-      const inserted = await db
-        .insertInto('chats')
-        .values(chats.map((c) => ({ id: c.id, account_id: c.accountId, channel_id: c.channelId, chat_type: c.chatType, created_at: c.createdAt, ...columns(c) })))
-        .onConflict((oc) => oc.columns(['channel_id', 'chat_type', 'chat_id']).where('chat_id', 'is not', null).doNothing())
-        .returningAll()
-        .execute();
-      const byId = new Map(inserted.map((r) => [r.id, toChatRecord(r)]));
-      const lost = chats.filter((c) => !byId.has(c.id));
-      if (lost.length === 0) return chats.map((c) => byId.get(c.id)!);
-      // Another transaction stored these first: answer its rows (only chats with a messenger id can conflict).
-      const others = await db
-        .selectFrom('chats')
-        .selectAll()
-        .where((eb) => eb(eb.refTuple('channel_id', 'chat_type', 'chat_id'), 'in', lost.map((c) => eb.tuple(c.channelId, c.chatType, c.chatId ?? ''))))
-        .execute();
-      const key = (c: { channelId: string; chatType: string; chatId: string | null }) => `${c.channelId}|${c.chatType}|${c.chatId}`;
-      const byKey = new Map(others.map((r) => [key({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toChatRecord(r)]));
-      return chats.map((c) => {
-        const stored = byId.get(c.id) ?? byKey.get(key(c));
-        if (!stored) throw new Error(`chat ${c.id} neither stored nor found`);
-        return stored;
-      });
-    },
     async updateMany(chats) {
       if (chats.length === 0) return;
       // Rows in id order, so two transactions updating overlapping chats lock them in the same order.

@@ -69,11 +69,6 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
       if (messages.length === 0) return;
       await db.insertInto('messages').values(messages.map(insertValues)).execute();
     },
-    async getMany(ids) {
-      if (ids.length === 0) return [];
-      const rows = await db.selectFrom('messages').selectAll().where('id', 'in', ids).execute();
-      return rows.map(toMessageRecord);
-    },
     async get(accountId, id) {
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
       return row && toMessageRecord(row);

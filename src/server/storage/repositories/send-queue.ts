@@ -7,12 +7,6 @@ import { insertValues, toMessageRecord } from './messages.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-const MESSAGE_COLUMNS = [
-  'id', 'request_id', 'account_id', 'channel_id', 'direction', 'quoted_message_id', 'crm_user_id', 'reset_unanswered', 'created_at',
-  'status', 'reason', 'text', 'attachment', 'template', 'keyboard', 'messenger_message_id', 'sent_at', 'delivered_at', 'read_at',
-  'edited_at', 'deleted_at',
-] as const;
-
 export function sendQueueRepository(db: Db): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
@@ -30,7 +24,9 @@ export function sendQueueRepository(db: Db): SendQueue {
         const { chat_ref: _none, ...values } = insertValues({ ...message, chatRef: '' });
         return { chat_type: chatType, chat_id: chatId, message: { ...values, attachment, template, keyboard } };
       });
-      const columns = sql.raw(MESSAGE_COLUMNS.join(', '));
+      // The columns a stored message has (as every other insert of messages writes them), less its chat.
+      const names = Object.keys(messageRows[0]!.message);
+      const columns = sql.join(names.map((c) => sql.ref(c)));
       // One statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect),
       // the messages take their chats' ids from the upsert and their `seq` in the order given.
       await sql`
@@ -52,7 +48,7 @@ export function sendQueueRepository(db: Db): SendQueue {
           cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m),
         inserted as (
           insert into messages (${columns}, chat_ref)
-          select ${sql.join(MESSAGE_COLUMNS.map((c) => sql.ref(`m.${c}`)))}, u.id
+          select ${sql.join(names.map((c) => sql.ref(`m.${c}`)))}, u.id
           from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
           order by m.ord
           returning 1)
