@@ -1,4 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { queryPrepared } from './pglite-prepared.ts';
 import type {
   CompiledQuery} from 'kysely';
 import {
@@ -56,7 +57,9 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const target = this.open ? this.open.tx : this.pglite;
-    const result = await target.query<R>(compiled.sql, [...compiled.parameters]);
+    // Statements with parameters are the ones sent again and again: prepared once, then only executed.
+    const prepared = compiled.parameters.length > 0 ? queryPrepared<R>(this.pglite, compiled.sql, compiled.parameters, this.open !== null) : null;
+    const result = await (prepared ?? target.query<R>(compiled.sql, [...compiled.parameters]));
     return {
       rows: result.rows,
       ...(result.affectedRows !== undefined ? { numAffectedRows: BigInt(result.affectedRows) } : {}),

@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { openDatabase, type Database } from './database.ts';
+
+const at = new Date(Date.UTC(2030, 0, 1, 12, 30));
+
+describe(`statements with parameters are prepared once and executed after (${databaseKind()})`, () => {
+  let testDb: TestDatabase;
+  let database: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = await openDatabase(testDb.target);
+    await sql`create table probe (id int primary key, name text, at timestamptz, doc jsonb, tags text[])`.execute(database.db);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+
+  const insert = (id: number, name: string | null) =>
+    sql`insert into probe (id, name, at, doc, tags) values (${id}, ${name}, ${at}, ${JSON.stringify({ n: id })}::jsonb, ${['a', `t${id}`]}) returning id`.execute(
+      database.db,
+    );
+  const byId = (id: number) => sql<{ id: number; name: string | null; at: Date; doc: { n: number }; tags: string[] }>`select * from probe where id = ${id}`.execute(database.db);
+
+  it('gives the same typed rows on every call of one statement, nulls included', async () => {
+    for (let id = 1; id <= 12; id++) expect((await insert(id, id % 3 === 0 ? null : `n${id}`)).rows).toEqual([{ id }]);
+    for (let id = 1; id <= 12; id++) {
+      expect((await byId(id)).rows).toEqual([{ id, name: id % 3 === 0 ? null : `n${id}`, at, doc: { n: id }, tags: ['a', `t${id}`] }]);
+    }
+    expect((await byId(99)).rows).toEqual([]);
+  });
+
+  it('keeps one prepared statement per text on a connection, however often it runs', async () => {
+    await database.db.connection().execute(async (db) => {
+      for (let i = 0; i < 5; i++) await sql`select name from probe where id = ${i}`.execute(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement = 'select name from probe where id = $1'`.execute(db);
+      expect(rows[0]!.n).toBe(1);
+    });
+  });
+
+  it('reports affected rows of a prepared update', async () => {
+    const result = await database.db.updateTable('probe' as never).set({ name: 'renamed' } as never).where('id' as never, '<=', 4 as never).executeTakeFirst();
+    expect(Number((result as { numUpdatedRows: bigint }).numUpdatedRows)).toBe(4);
+  });
+
+  it('passes an error to its caller, and the statement works afterwards', async () => {
+    await expect(insert(1, 'duplicate')).rejects.toMatchObject({ code: '23505' });
+    expect((await insert(13, 'after')).rows).toEqual([{ id: 13 }]);
+  });
+
+  it('rolls back with the transaction it ran in', async () => {
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await sql`insert into probe (id, name) values (${100}, ${'in tx'})`.execute(trx);
+        expect((await sql<{ n: number }>`select count(*)::int as n from probe where id = ${100}`.execute(trx)).rows[0]!.n).toBe(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await byId(100)).rows).toEqual([]);
+  });
+
+  it('prepares again when a migration changed the columns a statement returns', async () => {
+    expect(Object.keys((await byId(2)).rows[0]!)).not.toContain('added');
+    await sql`alter table probe add column added int default 7`.execute(database.db);
+    // PostgreSQL refuses the old statement once ("cached plan must not change result type"); then it is prepared anew.
+    const again = await byId(2).catch(() => byId(2));
+    expect(again.rows[0]).toMatchObject({ id: 2, added: 7 });
+  });
+
+  it('still runs statements beyond the number it keeps prepared', async () => {
+    // Texts that differ each time (here by an alias), as `in ($1, $2, …)` lists of every length do.
+    for (let i = 0; i < 520; i++) {
+      const { rows } = await sql<{ v: number }>`select ${i}::int as ${sql.ref(`v${i}`)}`.execute(database.db);
+      expect(Object.values(rows[0]!)).toEqual([i]);
+    }
+  });
+});
