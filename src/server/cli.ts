@@ -60,7 +60,7 @@ async function main(): Promise<number> {
     await migrateToLatest(database.db);
     const store = createStore(database.db, () => {
       throw new Error('background jobs are not available from the command line');
-    });
+    }, { singleConnection: database.pglite !== null });
     const result = await run(positionals[0], values, { store, clock: systemClock });
     console.log(JSON.stringify(result, null, 2));
     return 0;

@@ -117,7 +117,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const startedBoss = boss;
     await startedBoss.start();
     await createQueues(startedBoss);
-    const store = createStore(database.db, transactionalJobs(startedBoss));
+    const store = createStore(database.db, transactionalJobs(startedBoss), { singleConnection: database.pglite !== null });
     const channels: ChannelDeps = {
       store,
       clock,
@@ -198,8 +198,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       perEndpoint: webhookOptions.perEndpoint ?? 16,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
-    const sinks = [webhookSink({ store, clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
-    const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const sinks = [webhookSink({ clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
+    const dispatcher = startEventDispatch({ store, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
     const sends = (sendLoop = startSendLoop(messages, { recorded: dispatcher.wake, onError: (err) => app.log.error({ err }, 'sending failed') }));
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));

@@ -97,11 +97,11 @@ export interface EventRepository {
   insert(events: EventRecord[]): Promise<void>;
   get(id: string): Promise<EventRecord | undefined>;
   /**
-   * Up to `limit` of the oldest events not dispatched yet, in recording order, leased to the caller for
-   * `leaseSeconds`: nobody else gets them meanwhile, and anyone may after (a dispatcher that died).
+   * Up to `limit` of the oldest events not dispatched yet, in recording order, marked dispatched at `at`.
+   * Events another transaction is taking are skipped, not waited for; in a transaction that rolls back,
+   * the events stay undispatched.
    */
-  leaseUndispatched(limit: number, leaseSeconds: number): Promise<EventRecord[]>;
-  markDispatched(ids: string[], at: Date): Promise<void>;
+  takeUndispatched(limit: number, at: Date): Promise<EventRecord[]>;
 }
 
 export interface JobOptions {
@@ -149,4 +149,10 @@ export interface TransactionScope extends Repositories {
 export interface Store extends Repositories {
   /** Runs `work` in one transaction: every write and every enqueued job commit together or not at all. */
   transaction<T>(work: (tx: TransactionScope) => Promise<T>): Promise<T>;
+  /**
+   * Runs statements that need no atomicity (each checks again what it relies on) but go faster kept
+   * together: in one transaction on the embedded database, whose one connection then runs them back to
+   * back; one by one on a server, where a transaction would only add its BEGIN and COMMIT round trips.
+   */
+  together<T>(work: (scope: Repositories) => Promise<T>): Promise<T>;
 }

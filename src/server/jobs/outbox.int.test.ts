@@ -11,9 +11,26 @@ describe(`events are the dispatch queue, committed with the state change (${data
   let t: TestGateway;
   let accountId: string;
   const consumed: EventRecord[] = [];
+  const recorded: string[] = [];
+  const refused: string[] = [];
+  let failing = false;
 
   beforeAll(async () => {
-    t = await startTestGateway({ sinks: [{ name: 'probe', consume: async (events) => void consumed.push(...events) }] });
+    t = await startTestGateway({
+      sinks: [
+        {
+          name: 'probe',
+          record: async (_tx, events) => {
+            if (failing) {
+              refused.push(...events.map((e) => e.id));
+              throw new Error('the sink cannot record now');
+            }
+            recorded.push(...events.map((e) => e.id));
+          },
+          consume: async (events) => void consumed.push(...events),
+        },
+      ],
+    });
     ({ accountId } = await t.newAccount());
   });
   afterAll(() => t.close());
@@ -31,6 +48,20 @@ describe(`events are the dispatch queue, committed with the state change (${data
     expect(dispatched).toBeInstanceOf(Date);
     expect(consumed.map((e) => e.id)).toContain(event.id);
     expect(consumed.find((e) => e.id === event.id)?.payload).toEqual({ channel_id: 'c1' });
+  });
+
+  it('keeps an event undispatched while a durable sink cannot record it, then dispatches it once', async () => {
+    failing = true;
+    const event = await t.gateway.store.transaction((tx) =>
+      recordEvent(tx, systemClock, { accountId, name: 'channel.update', orderingKey: 'channel:2', payload: { channel_id: 'c2' } }),
+    );
+    await eventually(async () => (refused.includes(event.id) ? true : undefined));
+    expect(await undispatched(event.id)).toBe(1);
+    expect(consumed.map((e) => e.id)).not.toContain(event.id);
+    failing = false;
+    await eventually(async () => (await t.gateway.store.events.get(event.id))?.dispatchedAt ?? undefined);
+    expect(recorded.filter((id) => id === event.id)).toHaveLength(1);
+    expect(consumed.filter((e) => e.id === event.id)).toHaveLength(1);
   });
 
   it('leaves no event to dispatch behind when the transaction rolls back', async () => {

@@ -38,7 +38,6 @@ export interface EventsTable {
   created_at: ColumnType<Date, Date, never>;
   dispatched_at: Date | null;
   /** While a dispatcher hands the event on; another may take it over after this moment. */
-  dispatch_lease_until: ColumnType<Date | null, never, Date | null>;
   /** Recording order, a bigint identity (pg returns it as a string). */
   position: ColumnType<string | number | bigint, never, never>;
 }

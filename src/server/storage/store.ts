@@ -47,10 +47,12 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   };
 }
 
-export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs): Store {
+/** `singleConnection`: the embedded database, where every statement waits its turn on one connection. */
+export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: { singleConnection: boolean }): Store {
+  const plain = repositories(db);
   return {
-    ...coalesceHotReads(db, repositories(db)),
-    transaction: (work) =>
-      db.transaction().execute((trx) => work({ ...repositories(trx), jobs: jobsWithin(trx) })),
+    ...coalesceHotReads(db, plain),
+    transaction: (work) => db.transaction().execute((trx) => work({ ...repositories(trx), jobs: jobsWithin(trx) })),
+    together: (work) => (options.singleConnection ? db.transaction().execute((trx) => work(repositories(trx))) : work(plain)),
   };
 }

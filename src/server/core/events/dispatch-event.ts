@@ -1,34 +1,38 @@
-import type { Clock, EventRecord, EventRepository } from '../ports.ts';
+import type { Clock, EventRecord, Store, TransactionScope } from '../ports.ts';
 
-/** A consumer of the event stream (webhook deliveries, the realtime hub). */
+/**
+ * A consumer of the event stream. A durable consumer (webhook deliveries) writes what the events cause in
+ * `record`, inside the transaction that marks them dispatched, so it happens exactly once: a crash before
+ * the commit leaves the events undispatched for the next round, with nothing written. `consume` runs once
+ * that commit is done (pushes to open connections, waking local workers): at most once, so a crash right
+ * after the commit skips it, which costs a live view an update it reads again when it reconnects.
+ */
 export interface EventSink {
   readonly name: string;
   /** A batch of events in recording order, so that a sink can do set-based work for all of them. */
-  consume(events: EventRecord[]): Promise<void>;
+  record?(tx: TransactionScope, events: EventRecord[]): Promise<void>;
+  consume?(events: EventRecord[]): Promise<void>;
 }
 
 export interface DispatchDeps {
-  events: EventRepository;
+  store: Pick<Store, 'transaction'>;
   clock: Clock;
   sinks: readonly EventSink[];
 }
 
-/** How long a dispatcher holds the events it took before another may take them over. */
-const DISPATCH_LEASE_SECONDS = 30;
-
 /**
- * Hands the oldest undispatched events (up to `limit`) to every sink, in recording order, then marks them
- * dispatched. A crash before the mark hands them over again once their lease ran out, so sinks must be
- * idempotent per event id. Returns how many events were handed over.
+ * Takes the oldest undispatched events (up to `limit`) and marks them dispatched, with every sink's
+ * `record` in the same transaction; then hands them to every sink's `consume`, in recording order.
+ * Returns how many events were dispatched.
  */
-export async function dispatchPending({ events, clock, sinks }: DispatchDeps, limit: number): Promise<number> {
-  const due = await events.leaseUndispatched(limit, DISPATCH_LEASE_SECONDS);
+export async function dispatchPending({ store, clock, sinks }: DispatchDeps, limit: number): Promise<number> {
+  const due = await store.transaction(async (tx) => {
+    const events = await tx.events.takeUndispatched(limit, clock.now());
+    if (events.length > 0) for (const sink of sinks) await sink.record?.(tx, events);
+    return events;
+  });
   if (due.length === 0) return 0;
-  // Sinks are independent of one another: none waits for another's writes or pushes.
-  await Promise.all(sinks.map((sink) => sink.consume(due)));
-  await events.markDispatched(
-    due.map((e) => e.id),
-    clock.now(),
-  );
+  // Sinks are independent of one another: none waits for another's pushes.
+  await Promise.all(sinks.map((sink) => sink.consume?.(due)));
   return due.length;
 }

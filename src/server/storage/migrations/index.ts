@@ -8,6 +8,7 @@ import * as webhookDeliveries from './0004_webhook_deliveries.ts';
 import * as chatList from './0007_chat_list.ts';
 import * as eventOutbox from './0008_event_outbox.ts';
 import * as sendQueue from './0009_send_queue.ts';
+import * as dispatchOnce from './0010_dispatch_once.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_chat_list': chatList,
   '0008_event_outbox': eventOutbox,
   '0009_send_queue': sendQueue,
+  '0010_dispatch_once': dispatchOnce,
 };
 
 export const migrationProvider: MigrationProvider = {

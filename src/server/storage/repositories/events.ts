@@ -34,21 +34,15 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEventRecord(row);
     },
-    async leaseUndispatched(limit, leaseSeconds) {
-      // Database time, not the domain clock: the lease is between processes sharing this database.
+    async takeUndispatched(limit, at) {
       const { rows } = await sql<Selectable<EventsTable>>`
-        update events set dispatch_lease_until = now() + make_interval(secs => ${leaseSeconds})
+        update events set dispatched_at = ${at}
         where id in (
-          select id from events
-          where dispatched_at is null and (dispatch_lease_until is null or dispatch_lease_until <= now())
+          select id from events where dispatched_at is null
           order by position limit ${limit}
           for update skip locked)
         returning *`.execute(db);
       return rows.map(toEventRecord).sort((a, b) => a.position! - b.position!);
-    },
-    async markDispatched(ids, at) {
-      if (ids.length === 0) return;
-      await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).where('dispatched_at', 'is', null).execute();
     },
   };
 }
