@@ -124,6 +124,21 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     expect(await claimTexts()).toEqual(['a2']);
   });
 
+  it('brings the channel along with a claim, and none once the channel is deleted', async () => {
+    await accept([['a1', '7001']]);
+    const [claim] = await sends.claim({ limit: 10, leaseSeconds: 1, now: at });
+    expect(claim!.channel).toMatchObject({ id: channelId, accountId, transport: 'whatsapp', state: { status: 'active', reason: null }, paid: true, createdAt: at, updatedAt: at });
+    await database.db.updateTable('channels').set({ deleted_at: at }).where('id', '=', channelId).execute();
+    try {
+      await sends.retryLater([{ messageId: claim!.message.id, at }]);
+      const [again] = await sends.claim({ limit: 10, leaseSeconds: 30, now: at });
+      expect(again!.message.id).toBe(claim!.message.id);
+      expect(again!.channel).toBeUndefined();
+    } finally {
+      await database.db.updateTable('channels').set({ deleted_at: null }).where('id', '=', channelId).execute();
+    }
+  });
+
   it('puts a failed try back: its chat waits until it is due again, and the next claim counts the attempt', async () => {
     await accept([
       ['a1', '7001'],

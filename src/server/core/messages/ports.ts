@@ -1,4 +1,5 @@
 import type { ChatType, Transport } from '../../../contract/channels.ts';
+import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
 import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
@@ -98,6 +99,8 @@ export interface KnownChatEffect {
 export interface ClaimedSend {
   message: MessageRecord;
   chat: ChatRecord;
+  /** The message's channel as the claim found it; undefined once deleted. */
+  channel: ChannelRecord | undefined;
   attempt: number;
 }
 

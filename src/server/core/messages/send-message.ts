@@ -93,10 +93,8 @@ export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 30
 async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): Promise<(SendResult | Error)[]> {
   const decided: Decided[] = [];
   const results = await Promise.all(
-    claims.map(async ({ message, chat, attempt }): Promise<SendResult | Error> => {
+    claims.map(async ({ message, chat, channel, attempt }): Promise<SendResult | Error> => {
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
-      // The batch's lookups start together, so the store answers them with one statement.
-      const channel = await deps.store.channels.get(message.accountId, message.channelId);
       const unavailable = channelUnavailable(channel);
       if (unavailable || !channel) {
         decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, learnsChat: false });

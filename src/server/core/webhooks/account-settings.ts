@@ -15,9 +15,22 @@ export interface WebhookSettingsDeps {
 }
 
 const seal = (sealer: CredentialsCipher, secret: string) => sealer.seal({ secret });
+/**
+ * Opened secrets, by their sealed text (each seal has its own random IV, so a text never changes meaning):
+ * every delivery is signed, and opening the same secret for each one cost more than the signing itself.
+ */
+const opened = new WeakMap<CredentialsCipher, Map<string, string>>();
+const MAX_OPENED = 1_000;
+
 const open = (sealer: CredentialsCipher, sealed: string): string => {
+  let known = opened.get(sealer);
+  if (!known) opened.set(sealer, (known = new Map()));
+  const cached = known.get(sealed);
+  if (cached !== undefined) return cached;
   const { secret } = sealer.open(sealed);
   if (typeof secret !== 'string') throw new Error('sealed signing secret without a secret');
+  if (known.size >= MAX_OPENED) known.clear();
+  known.set(sealed, secret);
   return secret;
 };
 

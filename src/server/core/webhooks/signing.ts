@@ -1,14 +1,27 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
 /** A new Standard Webhooks secret: `whsec_` and base64 of 32 random bytes. */
 export const newSigningSecret = (): string => PREFIX + randomBytes(32).toString('base64');
 
+/** Key objects of the secrets in use: every delivery is signed, and building the key each time cost as much as the HMAC. */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 1_000;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 /** `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key bytes. */
 export function signature(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /**

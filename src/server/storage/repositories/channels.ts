@@ -3,7 +3,7 @@ import type { ChannelState, Tier, Transport } from '../../../contract/channels.t
 import type { ChannelRecord, ChannelRepository } from '../../core/channels/ports.ts';
 import type { ChannelsTable, DatabaseSchema } from '../schema.ts';
 
-const toRecord = (r: Selectable<ChannelsTable>): ChannelRecord => ({
+export const toChannelRecord = (r: Selectable<ChannelsTable>): ChannelRecord => ({
   id: r.id,
   accountId: r.account_id,
   transport: r.transport as Transport,
@@ -47,7 +47,7 @@ export async function channelsByKey(db: Kysely<DatabaseSchema>, keys: readonly {
     .where('deleted_at', 'is', null)
     .where('id', 'in', [...new Set(keys.map((k) => k.id))])
     .execute();
-  const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
+  const byId = new Map(rows.map((r) => [r.id, toChannelRecord(r)]));
   return keys.map((k) => {
     const channel = byId.get(k.id);
     return channel?.accountId === k.accountId ? channel : undefined;
@@ -62,19 +62,19 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
     },
     async get(accountId, id) {
       const row = await visible().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChannelRecord(row);
     },
     async getForUpdate(accountId, id) {
       const row = await visible().where('id', '=', id).where('account_id', '=', accountId).forUpdate().executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChannelRecord(row);
     },
     async getByIdForUpdate(id) {
       const row = await visible().where('id', '=', id).forUpdate().executeTakeFirst();
-      return row && toRecord(row);
+      return row && toChannelRecord(row);
     },
     async list(accountId) {
       const rows = await visible().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
-      return rows.map(toRecord);
+      return rows.map(toChannelRecord);
     },
     async update(c) {
       await db.updateTable('channels').set(columns(c)).where('id', '=', c.id).where('account_id', '=', c.accountId).execute();

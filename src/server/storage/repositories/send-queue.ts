@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
 import { EVENTS_RECORDED, SENDS_ACCEPTED } from '../notifications.ts';
-import type { ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
+import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
+import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
 import { insertValues, toMessageRecord } from './messages.ts';
 
@@ -63,7 +64,7 @@ export function sendQueueRepository(db: Db): SendQueue {
       // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind
       // the heads), then the due ones taken, with their chats. The conditions are checked again on the row
       // being updated, so of two senders claiming the same head at once only the first gets it.
-      const { rows } = await sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable> }>`
+      const { rows } = await sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
         with recursive heads as (
           (select chat_ref, id, seq, send_after, send_lease_until from messages
            where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
@@ -79,12 +80,14 @@ export function sendQueueRepository(db: Db): SendQueue {
         update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
         from due, chats c
         where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
-        returning m.*, to_jsonb(c) as chat`.execute(db);
+        returning m.*, to_jsonb(c) as chat,
+          (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`.execute(db);
       return rows.map(
         (r): ClaimedSend => ({
           message: toMessageRecord(r),
           attempt: r.send_attempts,
           chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
+          channel: r.channel ? toChannelRecord({ ...r.channel, created_at: new Date(r.channel.created_at), updated_at: new Date(r.channel.updated_at) }) : undefined,
         }),
       );
     },
