@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from './database.ts';
+
+/**
+ * The payload of notifications raised where this process also wakes its own loops directly (sends it
+ * accepted, answers it recorded): its listener skips them, other processes do not. Without it each such
+ * commit woke the loop twice, and the second look found nothing.
+ */
+export const THIS_PROCESS = randomUUID();
 
 /** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
 export const EVENTS_RECORDED = 'gateway_events_recorded';
@@ -14,7 +22,9 @@ export const SENDS_ACCEPTED = 'gateway_sends_accepted';
  */
 export async function listen(database: Database, channel: string, onNotify: () => void, onError: (err: unknown) => void): Promise<{ close(): Promise<void> }> {
   if (database.pglite) {
-    const unlisten = await database.pglite.listen(channel, onNotify);
+    const unlisten = await database.pglite.listen(channel, (payload) => {
+      if (payload !== THIS_PROCESS) onNotify();
+    });
     return { close: () => unlisten() };
   }
   if (database.target.kind !== 'postgres') throw new Error('unreachable: database target without a connection');
@@ -24,7 +34,9 @@ export async function listen(database: Database, channel: string, onNotify: () =
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
-    c.on('notification', () => onNotify());
+    c.on('notification', (n) => {
+      if (n.payload !== THIS_PROCESS) onNotify();
+    });
     c.on('error', (err) => {
       onError(err);
       void c.end().catch(() => {});

@@ -111,10 +111,11 @@ export interface ClaimedSend {
 export interface SendQueue {
   /**
    * Stores sends to chats known by their messenger id with one atomic statement: each chat found or created
-   * and given its effect, the messages inserted in the order given. Tells the senders at commit.
+   * and given its effect, the messages inserted in the order given. Tells the senders of other processes at
+   * commit; this process's own are the caller's to wake.
    */
   acceptToKnownChats(chats: KnownChatEffect[], messages: { message: Omit<MessageRecord, 'chatRef'>; chatType: ChatType; chatId: string }[]): Promise<void>;
-  /** Tells the senders (at commit, in a transaction) that sends were stored. */
+  /** Tells the senders of other processes (at commit, in a transaction) that sends were stored. */
   announce(): Promise<void>;
   /**
    * Leases up to `limit` chat heads that are due at `now` for `leaseSeconds` (database time: the lease is
@@ -124,6 +125,7 @@ export interface SendQueue {
   /**
    * Writes the messenger's answers with one statement: each message's new state and its events, for the
    * messages still `accepted` only (one that another sender settled meanwhile is left alone, events and all).
+   * Tells the dispatchers of other processes at commit; this process's own are the caller's to wake.
    */
   recordAnswers(answers: { message: MessageRecord; events: EventRecord[] }[]): Promise<void>;
   /** Puts leased sends back, each due again at its time. */

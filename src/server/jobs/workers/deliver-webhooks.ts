@@ -36,6 +36,8 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
   const attempts = new Set<Promise<void>>();
   const settler = groupCommit<Settlement>((settlements) => settleDeliveries(deps, settlements));
   let posting = 0;
+  /** The last claim may have left due work behind for lack of room: a freed slot is worth a look. */
+  let roomWanted = false;
   let stopping = false;
   const signal = wakeSignal();
   const wake = signal.wake;
@@ -58,7 +60,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
       } finally {
         // The slot is the POST's; the lane stays closed until the settlement commits.
         release(work.endpoint);
-        wake();
+        if (roomWanted) wake();
       }
       await settler.add(settlement);
       await announceAttempt(deps, settlement);
@@ -82,6 +84,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
       await new Promise((resolve) => setImmediate(resolve));
       const free = options.concurrency - posting;
       if (free <= 0 || (posting > 0 && free < worthClaiming)) {
+        roomWanted = true;
         await nextSignal(idlePollMs);
         signal.clear();
         continue;
@@ -92,10 +95,18 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
         const works = await claimDeliveries(deps, { limit: free, perEndpoint: options.perEndpoint, inFlight });
         claimed = works.length;
         for (const work of works) run(work);
+        // Fewer than the room allowed and no endpoint full: every due head was taken, and what comes next
+        // (new work, a settled head's successor) wakes the loop. Otherwise a freed slot is worth a look.
+        roomWanted = works.length >= free || [...inFlight.values()].some((n) => n >= options.perEndpoint);
       } catch (err) {
         options.onError(err);
       }
-      if (claimed > 0 || stopping) continue;
+      if (stopping || (claimed > 0 && roomWanted)) continue;
+      // The attempts just claimed wake the loop as they settle, and it looks for due retries then.
+      if (claimed > 0) {
+        await nextSignal(idlePollMs);
+        continue;
+      }
       let wait = idlePollMs;
       try {
         const due = await nextDeliveryDue(deps);

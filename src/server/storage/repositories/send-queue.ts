@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
-import { EVENTS_RECORDED, SENDS_ACCEPTED } from '../notifications.ts';
+import { EVENTS_RECORDED, SENDS_ACCEPTED, THIS_PROCESS } from '../notifications.ts';
 import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
 import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
@@ -53,11 +53,11 @@ export function sendQueueRepository(db: Db): SendQueue {
           from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
           order by m.ord
           returning 1)
-        select pg_notify(${SENDS_ACCEPTED}, '') where exists (select 1 from inserted)`.execute(db);
+        select pg_notify(${SENDS_ACCEPTED}, ${THIS_PROCESS}) where exists (select 1 from inserted)`.execute(db);
     },
 
     async announce() {
-      await sql`select pg_notify(${SENDS_ACCEPTED}, '')`.execute(db);
+      await sql`select pg_notify(${SENDS_ACCEPTED}, ${THIS_PROCESS})`.execute(db);
     },
 
     async claim({ limit, leaseSeconds, now }) {
@@ -123,7 +123,7 @@ export function sendQueueRepository(db: Db): SendQueue {
           where (x.value->>'message_id')::uuid in (select id from changed)
           order by x.ord
           returning 1)
-        select pg_notify(${EVENTS_RECORDED}, '') where exists (select 1 from recorded)`.execute(db);
+        select pg_notify(${EVENTS_RECORDED}, ${THIS_PROCESS}) where exists (select 1 from recorded)`.execute(db);
     },
 
     async retryLater(items) {
