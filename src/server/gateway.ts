@@ -22,7 +22,7 @@ import { startEventDispatch } from './jobs/workers/dispatch-events.ts';
 import { startSendLoop, type SendLoop } from './jobs/workers/send-messages.ts';
 import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
-import { webhookSink, type WebhookSender } from './core/webhooks/delivery.ts';
+import type { WebhookSender } from './core/webhooks/delivery.ts';
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
 import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
@@ -31,7 +31,7 @@ import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
-import { EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
+import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
@@ -198,10 +198,16 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       perEndpoint: webhookOptions.perEndpoint ?? 16,
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
-    const sinks = [webhookSink({ clock, queued: deliveries.wake }), ...(overrides.sinks ?? []), hub];
-    const dispatcher = startEventDispatch({ store, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const sinks = [...(overrides.sinks ?? []), hub];
+    const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
-    const sends = (sendLoop = startSendLoop(messages, { recorded: dispatcher.wake, onError: (err) => app.log.error({ err }, 'sending failed') }));
+    const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'));
+    // Answers this process recorded raise notifications its own listeners skip: it wakes its loops itself.
+    const answered = () => {
+      dispatcher.wake();
+      deliveries.wake();
+    };
+    const sends = (sendLoop = startSendLoop(messages, { recorded: answered, onError: (err) => app.log.error({ err }, 'sending failed') }));
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
@@ -240,6 +246,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await maintenance.stop();
           await recorded.close();
           await accepted.close();
+          await queued.close();
           await sends.stop(config.shutdownTimeoutMs);
           await dispatcher.stop();
           await deliveries.stop(config.shutdownTimeoutMs);

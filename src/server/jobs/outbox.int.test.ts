@@ -11,26 +11,9 @@ describe(`events are the dispatch queue, committed with the state change (${data
   let t: TestGateway;
   let accountId: string;
   const consumed: EventRecord[] = [];
-  const recorded: string[] = [];
-  const refused: string[] = [];
-  let failing = false;
 
   beforeAll(async () => {
-    t = await startTestGateway({
-      sinks: [
-        {
-          name: 'probe',
-          record: async (_tx, events) => {
-            if (failing) {
-              refused.push(...events.map((e) => e.id));
-              throw new Error('the sink cannot record now');
-            }
-            recorded.push(...events.map((e) => e.id));
-          },
-          consume: async (events) => void consumed.push(...events),
-        },
-      ],
-    });
+    t = await startTestGateway({ sinks: [{ name: 'probe', consume: async (events) => void consumed.push(...events) }] });
     ({ accountId } = await t.newAccount());
   });
   afterAll(() => t.close());
@@ -50,18 +33,41 @@ describe(`events are the dispatch queue, committed with the state change (${data
     expect(consumed.find((e) => e.id === event.id)?.payload).toEqual({ channel_id: 'c1' });
   });
 
-  it('keeps an event undispatched while a durable sink cannot record it, then dispatches it once', async () => {
-    failing = true;
-    const event = await t.gateway.store.transaction((tx) =>
-      recordEvent(tx, systemClock, { accountId, name: 'channel.update', orderingKey: 'channel:2', payload: { channel_id: 'c2' } }),
-    );
-    await eventually(async () => (refused.includes(event.id) ? true : undefined));
-    expect(await undispatched(event.id)).toBe(1);
-    expect(consumed.map((e) => e.id)).not.toContain(event.id);
-    failing = false;
-    await eventually(async () => (await t.gateway.store.events.get(event.id))?.dispatchedAt ?? undefined);
-    expect(recorded.filter((id) => id === event.id)).toHaveLength(1);
-    expect(consumed.filter((e) => e.id === event.id)).toHaveLength(1);
+  it("queues an event's webhook deliveries in the statement that records it: one per active subscription to its name", async () => {
+    const db = t.gateway.database.db;
+    const subscription = (url: string, event: string, status: 'active' | 'disabled' = 'active') => ({
+      id: crypto.randomUUID(),
+      account_id: accountId,
+      url,
+      event,
+      created_at: new Date(),
+      status,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+    });
+    // Nothing listens there: the deliveries stay queued for this test to read.
+    await db
+      .insertInto('webhook_subscriptions')
+      .values([subscription('http://127.0.0.1:9/a', 'channel.update'), subscription('http://127.0.0.1:9/b', 'channel.update'), subscription('http://127.0.0.1:9/c', 'channel.update', 'disabled'), subscription('http://127.0.0.1:9/d', 'channel.delete')])
+      .execute();
+    const queued = async (eventId: string) =>
+      (await db.selectFrom('webhook_deliveries').select(['endpoint', 'lane', 'seq', 'status']).where('event_id', '=', eventId).orderBy('endpoint').execute()).map((d) => ({ ...d, seq: Number(d.seq) }));
+
+    let rolledBack = '';
+    await expect(
+      t.gateway.store.transaction(async (tx) => {
+        rolledBack = (await recordEvent(tx, systemClock, { accountId, name: 'channel.update', orderingKey: 'channel:2', payload: {} })).id;
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
+    expect(await queued(rolledBack)).toEqual([]);
+
+    const event = await t.gateway.store.transaction((tx) => recordEvent(tx, systemClock, { accountId, name: 'channel.update', orderingKey: 'channel:2', payload: {} }));
+    const position = (await t.gateway.store.events.get(event.id))!.position;
+    const deliveries = await queued(event.id);
+    expect(deliveries).toHaveLength(2);
+    for (const d of deliveries) expect(d).toMatchObject({ lane: 'channel:2', seq: position });
   });
 
   it('leaves no event to dispatch behind when the transaction rolls back', async () => {

@@ -12,6 +12,9 @@ export const THIS_PROCESS = randomUUID();
 /** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
 export const EVENTS_RECORDED = 'gateway_events_recorded';
 
+/** Raised (at commit) by every statement that queued webhook deliveries (with their events): the delivery loops look at once. */
+export const DELIVERIES_QUEUED = 'gateway_deliveries_queued';
+
 /** Raised (at commit) by every statement or transaction that stored sends: the send loops look at once. */
 export const SENDS_ACCEPTED = 'gateway_sends_accepted';
 

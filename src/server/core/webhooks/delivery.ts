@@ -1,6 +1,5 @@
 import { settledInOneStatement } from './settlement.ts';
 import type { WebhookEnvelope } from '../../../contract/events.ts';
-import type { EventSink } from '../events/dispatch-event.ts';
 import type { Clock, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
 import type { AttemptOutcome, ClaimedWork, Settlement } from './ports.ts';
@@ -31,25 +30,6 @@ export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]
 
 const LEASE_MARGIN_MS = 10_000;
 
-/**
- * The webhook side of the event stream: one delivery per matching subscription, queued in order per lane.
- * `queued` hears when deliveries were queued, after they committed (the local delivery loop looks at once).
- */
-export function webhookSink({ clock, queued }: { clock: Clock; queued?: () => void }): EventSink {
-  // Dispatch rounds come one at a time: what a round queued is told once its transaction committed.
-  let queuedInRound = 0;
-  return {
-    name: 'webhooks',
-    async record(tx, events) {
-      queuedInRound += await tx.webhookDeliveries.fanOut(events, clock.now());
-    },
-    async consume() {
-      if (queuedInRound === 0) return;
-      queuedInRound = 0;
-      queued?.();
-    },
-  };
-}
 
 /** The body of one POST; byte-identical on every retry (same items, same key, the events' own time). */
 export function envelopeOf(work: ClaimedWork): string {

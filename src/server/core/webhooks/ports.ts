@@ -1,5 +1,4 @@
 import type { DeliveryStatus, WebhookAttempt } from '../../../contract/webhooks.ts';
-import type { EventRecord } from '../ports.ts';
 
 /** The account's signing secrets (sealed at rest) and delivery settings. */
 export interface WebhookSettingsRecord {
@@ -98,12 +97,6 @@ export interface LogPage {
  * is the queue: claims take due heads with row locks and a lease, so processes never send one twice at once.
  */
 export interface WebhookDeliveryRepository {
-  /**
-   * Creates the deliveries of these events, and of earlier events with their ordering keys that have not
-   * been dispatched yet, for every active subscription to their names. Idempotent per (event, subscription).
-   * Returns how many deliveries were created.
-   */
-  fanOut(events: EventRecord[], now: Date): Promise<number>;
   /**
    * Marks due lane heads as being sent (in batches where the account batches), within the free slots and
    * each endpoint's room; heads of disabled subscriptions are failed on the way. One call, one transaction.

@@ -1,10 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Dispatching an event marks it dispatched in the same transaction that queues its webhook deliveries, so
- * a dispatcher that dies mid-batch leaves nothing half done for a lease to recover: the lease column goes.
+ * Webhook deliveries are queued by the statement that records their event, not by a later dispatch; the
+ * dispatcher only marks events dispatched and pushes them to live connections, so its lease goes. Events
+ * recorded but not dispatched before this change get their deliveries here, as the old dispatch would have.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
+    select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), coalesce(e.ordering_key, 'event:' || e.id::text), e.position,
+           'pending', 0, now(), e.created_at
+    from events e
+    join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
+    where e.dispatched_at is null
+    on conflict (event_id, subscription_id) do nothing`.execute(db);
   await sql`alter table events drop column dispatch_lease_until`.execute(db);
 }
 

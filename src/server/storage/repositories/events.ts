@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
-import { EVENTS_RECORDED } from '../notifications.ts';
+import { queueDeliveriesAndNotify } from './webhook-fan-out.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
@@ -18,8 +18,8 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
   return {
     async insert(events) {
       if (events.length === 0) return;
-      // One statement for the batch; rows take their positions in the order of the values. The notification
-      // goes out when the transaction commits, and not at all if it rolls back.
+      // One statement for the batch, webhook deliveries included; rows take their positions in the order of
+      // the values.
       const rows = events.map(
         (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})`,
       );
@@ -27,8 +27,8 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
         with recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
           values ${sql.join(rows)}
-          returning 1)
-        select pg_notify(${EVENTS_RECORDED}, '') where exists (select 1 from recorded)`.execute(db);
+          returning *)
+        ${queueDeliveriesAndNotify('')}`.execute(db);
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
-import { EVENTS_RECORDED, SENDS_ACCEPTED, THIS_PROCESS } from '../notifications.ts';
+import { SENDS_ACCEPTED, THIS_PROCESS } from '../notifications.ts';
+import { queueDeliveriesAndNotify } from './webhook-fan-out.ts';
 import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
 import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
@@ -107,7 +108,8 @@ export function sendQueueRepository(db: Db): SendQueue {
           event: { id: e.id, account_id: e.accountId, name: e.name, ordering_key: e.orderingKey, payload: e.payload, created_at: e.createdAt },
         })),
       );
-      // Events take their positions in the order given; only those of messages this statement changed are kept.
+      // Events take their positions in the order given, with their webhook deliveries; only those of messages
+      // this statement changed are kept.
       await sql`
         with answers (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at) as (values ${sql.join(rows)}),
         changed as (
@@ -122,8 +124,8 @@ export function sendQueueRepository(db: Db): SendQueue {
           cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
           where (x.value->>'message_id')::uuid in (select id from changed)
           order by x.ord
-          returning 1)
-        select pg_notify(${EVENTS_RECORDED}, ${THIS_PROCESS}) where exists (select 1 from recorded)`.execute(db);
+          returning *)
+        ${queueDeliveriesAndNotify(THIS_PROCESS)}`.execute(db);
     },
 
     async retryLater(items) {

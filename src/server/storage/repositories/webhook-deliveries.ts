@@ -19,42 +19,9 @@ export async function lockLanes(db: Db, keys: Iterable<string>): Promise<void> {
       order by 1) ordered`.execute(db);
 }
 
-/** The lane of an event: its ordering key, or a lane of its own. Same expression as SQL's `laneOf`. */
-const laneOf = (event: { id: string; orderingKey: string | null }): string => event.orderingKey ?? `event:${event.id}`;
-
 export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
   return {
     ...deliveryClaims(db),
-
-    async fanOut(events, now) {
-      if (events.length === 0) return 0;
-      await lockLanes(
-        db,
-        events.map((e) => `${e.accountId}|${laneOf(e)}`),
-      );
-      const ids = sql.join(events.map((e) => sql`${e.id}::uuid`));
-      // Earlier events of a key that no dispatch has handed over yet are routed too, whatever order the
-      // dispatch jobs run in: the lane must hold them before these.
-      const { rows } = await sql<{ n: number }>`
-        with batch as (select id, account_id, ordering_key, position from events where id in (${ids})),
-        routed as (
-          select id from batch
-          union
-          select e.id from batch b
-          join events e on e.account_id = b.account_id and e.ordering_key = b.ordering_key
-            and e.dispatched_at is null and e.position < b.position),
-        inserted as (
-          insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
-          select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), coalesce(e.ordering_key, 'event:' || e.id::text), e.position,
-                 'pending', 0, ${now}, e.created_at
-          from routed r
-          join events e on e.id = r.id
-          join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
-          on conflict (event_id, subscription_id) do nothing
-          returning 1)
-        select count(*)::int as n from inserted`.execute(db);
-      return rows[0]?.n ?? 0;
-    },
 
     async reopen(subscriptionId, which, now) {
       const subscription = await db.selectFrom('webhook_subscriptions').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();

@@ -1,0 +1,27 @@
+import { sql, type RawBuilder } from 'kysely';
+import { DELIVERIES_QUEUED, EVENTS_RECORDED } from '../notifications.ts';
+
+/**
+ * The tail of every statement that records events, given a CTE `recorded` returning the inserted events'
+ * rows: one pending webhook delivery per active subscription to each event's name, in the event's lane
+ * (its ordering key, or a lane of its own) at the event's stream position, due at once; then the
+ * notifications, raised when the transaction commits (and not at all if it rolls back).
+ *
+ * Queuing the deliveries with the event, rather than in a later dispatch, makes them exactly as durable as
+ * the event, and leaves nothing between an event's commit and its first attempt but a claim. A lane's
+ * order is its events' positions, which the events took in the order they were recorded.
+ */
+export function queueDeliveriesAndNotify(origin: string): RawBuilder<unknown> {
+  return sql`,
+    queued as (
+      insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
+      select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), coalesce(e.ordering_key, 'event:' || e.id::text), e.position,
+             'pending', 0, e.created_at, e.created_at
+      from recorded e
+      join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
+      where e.dispatched_at is null
+      returning 1)
+    select pg_notify(${EVENTS_RECORDED}, ${origin}) from (select 1 from recorded limit 1) r
+    union all
+    select pg_notify(${DELIVERIES_QUEUED}, ${origin}) from (select 1 from queued limit 1) q`;
+}
