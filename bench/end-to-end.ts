@@ -100,10 +100,9 @@ async function main() {
   }
   try {
     const stages = await gateway.inspect(async (db) => {
-      const { rows } = await sql<{ request_id: string; created_at: Date; received_at: Date; sent_at: Date; dispatched_at: Date }>`
-        select m.request_id::text as request_id, m.created_at, r.received_at, m.sent_at, e.dispatched_at
+      const { rows } = await sql<{ request_id: string; created_at: Date; received_at: Date; sent_at: Date }>`
+        select m.request_id::text as request_id, m.created_at, r.received_at, m.sent_at
         from messages m join sandbox_received r on r.request_id = m.request_id
-        join events e on e.name = 'message.status_update' and e.payload->>'message_id' = m.id::text and e.payload->>'status' = 'sent'
         where m.direction = 'outbound' and m.sent_at is not null`.execute(db);
       return new Map(rows.map((r) => [r.request_id, r]));
     });
@@ -111,8 +110,7 @@ async function main() {
       post_to_201: [] as number[],
       accepted_to_driver: [] as number[],
       driver_to_recorded: [] as number[],
-      recorded_to_dispatched: [] as number[],
-      dispatched_to_webhook: [] as number[],
+      recorded_to_webhook: [] as number[],
     };
     for (const s of all) {
       const row = stages.get(s.requestId);
@@ -120,8 +118,7 @@ async function main() {
       per.post_to_201.push(s.answeredAt - s.startedAt);
       per.accepted_to_driver.push(row.received_at.getTime() - row.created_at.getTime());
       per.driver_to_recorded.push(row.sent_at.getTime() - row.received_at.getTime());
-      per.recorded_to_dispatched.push(row.dispatched_at.getTime() - row.sent_at.getTime());
-      per.dispatched_to_webhook.push(s.arrivedAt - row.dispatched_at.getTime());
+      per.recorded_to_webhook.push(s.arrivedAt - row.sent_at.getTime());
     }
     const p50 = median(runs.map((r) => r.p50));
     const p99 = median(runs.map((r) => r.p99));
@@ -131,8 +128,8 @@ async function main() {
       post_to_201: 'POST → 201 (client)',
       accepted_to_driver: 'accepted → driver called (queue, worker wake-up, reads)',
       driver_to_recorded: 'driver called → outcome recorded',
-      recorded_to_dispatched: 'outcome recorded → event dispatched (commit, wake-up, fan-out)',
-      dispatched_to_webhook: 'event dispatched → webhook received (claim, POST)',
+      // The delivery is queued by the statement that records the outcome: next come its claim and its POST.
+      recorded_to_webhook: 'outcome recorded → webhook received (commit, wake-up, claim, POST)',
     };
     const details: Record<string, number> = {};
     for (const [key, xs] of Object.entries(per) as [keyof typeof per, number[]][]) {

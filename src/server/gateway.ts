@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { exportAnnouncementObserver } from './core/exports/exports.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,13 +112,20 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
   let realtime: RealtimeHub | null = null;
+  // This gateway's mark on the notifications its commits raise, and what such a commit wakes here.
+  const origin = randomUUID();
+  let eventsRecorded = () => {};
   try {
     await migrateToLatest(database.db);
     boss = createBoss(database);
     const startedBoss = boss;
     await startedBoss.start();
     await createQueues(startedBoss);
-    const store = createStore(database.db, transactionalJobs(startedBoss), { singleConnection: database.pglite !== null });
+    const store = createStore(database.db, transactionalJobs(startedBoss), {
+      singleConnection: database.pglite !== null,
+      origin,
+      eventsRecorded: () => eventsRecorded(),
+    });
     const channels: ChannelDeps = {
       store,
       clock,
@@ -200,15 +208,15 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     const sinks = [...(overrides.sinks ?? []), hub];
     const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
-    const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'));
-    const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'));
-    // Answers this process recorded raise notifications its own listeners skip: it wakes its loops itself.
-    const answered = () => {
+    // Commits of this process wake its loops directly; the notifications they raise are for other processes.
+    eventsRecorded = () => {
       dispatcher.wake();
       deliveries.wake();
     };
-    const sends = (sendLoop = startSendLoop(messages, { recorded: answered, onError: (err) => app.log.error({ err }, 'sending failed') }));
-    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'));
+    const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'), origin);
+    const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin);
+    const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
+    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
     const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
     const sweeper =
       sweepEvery > 0

@@ -1,13 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
-/**
- * The payload of notifications raised where this process also wakes its own loops directly (sends it
- * accepted, answers it recorded): its listener skips them, other processes do not. Without it each such
- * commit woke the loop twice, and the second look found nothing.
- */
-export const THIS_PROCESS = randomUUID();
 
 /** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
 export const EVENTS_RECORDED = 'gateway_events_recorded';
@@ -23,10 +16,17 @@ export const SENDS_ACCEPTED = 'gateway_sends_accepted';
  * same database: PGlite's own LISTEN, or a dedicated connection on PostgreSQL. A dropped connection is
  * opened again; notifications lost meanwhile are the pollers' to find.
  */
-export async function listen(database: Database, channel: string, onNotify: () => void, onError: (err: unknown) => void): Promise<{ close(): Promise<void> }> {
+export async function listen(
+  database: Database,
+  channel: string,
+  onNotify: () => void,
+  onError: (err: unknown) => void,
+  /** Notifications raised with this payload are skipped: the store that raised them woke this process already. */
+  ownOrigin?: string,
+): Promise<{ close(): Promise<void> }> {
   if (database.pglite) {
     const unlisten = await database.pglite.listen(channel, (payload) => {
-      if (payload !== THIS_PROCESS) onNotify();
+      if (ownOrigin === undefined || payload !== ownOrigin) onNotify();
     });
     return { close: () => unlisten() };
   }
@@ -38,7 +38,7 @@ export async function listen(database: Database, channel: string, onNotify: () =
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url });
     c.on('notification', (n) => {
-      if (n.payload !== THIS_PROCESS) onNotify();
+      if (ownOrigin === undefined || n.payload !== ownOrigin) onNotify();
     });
     c.on('error', (err) => {
       onError(err);

@@ -23,17 +23,42 @@ import type { DatabaseSchema } from './schema.ts';
 /** Binds the job queue to a transaction, so jobs commit with the writes that cause them. */
 export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
 
-function repositories(db: Kysely<DatabaseSchema>): Repositories {
+/** What a store's commits tell its own process, and how its notifications are marked for it. */
+export interface StoreOptions {
+  /** The embedded database, where every statement waits its turn on one connection. */
+  singleConnection: boolean;
+  /** The payload of the notifications this store raises; its process's listeners skip it (see `listen`). */
+  origin?: string;
+  /** After a commit that recorded events (with their webhook deliveries): this process's loops look at once. */
+  eventsRecorded?: () => void;
+}
+
+/** `recorded` hears of every statement that records events, before it commits. */
+function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: () => void): Repositories {
+  const events = eventRepository(db, origin);
+  const sends = sendQueueRepository(db, origin);
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
-    sends: sendQueueRepository(db),
+    sends: {
+      ...sends,
+      recordAnswers: async (answers) => {
+        await sends.recordAnswers(answers);
+        recorded();
+      },
+    },
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
-    events: eventRepository(db),
+    events: {
+      ...events,
+      insert: async (records) => {
+        await events.insert(records);
+        if (records.length > 0) recorded();
+      },
+    },
     sandbox: sandboxStateRepository(db),
     eventLog: eventLogRepository(db),
     embedSessions: embedSessionRepository(db),
@@ -47,12 +72,21 @@ function repositories(db: Kysely<DatabaseSchema>): Repositories {
   };
 }
 
-/** `singleConnection`: the embedded database, where every statement waits its turn on one connection. */
-export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: { singleConnection: boolean }): Store {
-  const plain = repositories(db);
+export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
+  const origin = options.origin ?? '';
+  const wake = () => options.eventsRecorded?.();
+  // Outside a transaction every statement commits by itself: the wake follows it at once.
+  const plain = repositories(db, origin, wake);
+  /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
+  const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {
+    let recorded = false;
+    const result = await db.transaction().execute((trx) => work(repositories(trx, origin, () => (recorded = true)), trx));
+    if (recorded) wake();
+    return result;
+  };
   return {
     ...coalesceHotReads(db, plain),
-    transaction: (work) => db.transaction().execute((trx) => work({ ...repositories(trx), jobs: jobsWithin(trx) })),
-    together: (work) => (options.singleConnection ? db.transaction().execute((trx) => work(repositories(trx))) : work(plain)),
+    transaction: (work) => inTransaction((repos, trx) => work({ ...repos, jobs: jobsWithin(trx) })),
+    together: (work) => (options.singleConnection ? inTransaction((repos) => work(repos)) : work(plain)),
   };
 }

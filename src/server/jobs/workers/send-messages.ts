@@ -14,8 +14,6 @@ export interface SendLoopOptions {
    * retry another process scheduled. Retries this process scheduled wake it when they come due.
    */
   idlePollMs?: number;
-  /** A batch's answers were recorded (with their events): the dispatcher need not wait for the notification. */
-  recorded?: () => void;
   onError(err: unknown): void;
 }
 
@@ -50,7 +48,6 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
     const batch: Promise<void> = sendClaimed(deps, claims)
       .then((due) => {
         if (due) retryDue = Math.min(retryDue ?? Infinity, due.getTime());
-        options.recorded?.();
       })
       .catch(options.onError)
       .finally(() => {

@@ -14,7 +14,8 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   position: Number(r.position),
 });
 
-export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
+/** `origin` marks the notifications this repository raises (see `listen`). */
+export function eventRepository(db: Kysely<DatabaseSchema>, origin = ''): EventRepository {
   return {
     async insert(events) {
       if (events.length === 0) return;
@@ -28,7 +29,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>): EventRepository {
           insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
           values ${sql.join(rows)}
           returning *)
-        ${queueDeliveriesAndNotify('')}`.execute(db);
+        ${queueDeliveriesAndNotify(origin)}`.execute(db);
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();

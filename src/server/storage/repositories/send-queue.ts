@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
-import { SENDS_ACCEPTED, THIS_PROCESS } from '../notifications.ts';
+import { SENDS_ACCEPTED } from '../notifications.ts';
 import { queueDeliveriesAndNotify } from './webhook-fan-out.ts';
 import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
 import { toChannelRecord } from './channels.ts';
@@ -9,7 +9,8 @@ import { insertValues, toMessageRecord } from './messages.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-export function sendQueueRepository(db: Db): SendQueue {
+/** `origin` marks the notifications this repository raises (see `listen`). */
+export function sendQueueRepository(db: Db, origin = ''): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -54,11 +55,11 @@ export function sendQueueRepository(db: Db): SendQueue {
           from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
           order by m.ord
           returning 1)
-        select pg_notify(${SENDS_ACCEPTED}, ${THIS_PROCESS}) where exists (select 1 from inserted)`.execute(db);
+        select pg_notify(${SENDS_ACCEPTED}, ${origin}) where exists (select 1 from inserted)`.execute(db);
     },
 
     async announce() {
-      await sql`select pg_notify(${SENDS_ACCEPTED}, ${THIS_PROCESS})`.execute(db);
+      await sql`select pg_notify(${SENDS_ACCEPTED}, ${origin})`.execute(db);
     },
 
     async claim({ limit, leaseSeconds, now }) {
@@ -125,7 +126,7 @@ export function sendQueueRepository(db: Db): SendQueue {
           where (x.value->>'message_id')::uuid in (select id from changed)
           order by x.ord
           returning *)
-        ${queueDeliveriesAndNotify(THIS_PROCESS)}`.execute(db);
+        ${queueDeliveriesAndNotify(origin)}`.execute(db);
     },
 
     async retryLater(items) {
