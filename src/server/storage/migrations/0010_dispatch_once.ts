@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * Webhook deliveries are queued by the statement that records their event, not by a later dispatch; the
  * dispatcher only marks events dispatched and pushes them to live connections, so its lease goes. Events
  * recorded but not dispatched before this change get their deliveries here, as the old dispatch would have.
+ * The index that found a key's undispatched events for the old fan-out goes too.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -15,8 +16,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where e.dispatched_at is null
     on conflict (event_id, subscription_id) do nothing`.execute(db);
   await sql`alter table events drop column dispatch_lease_until`.execute(db);
+  await sql`drop index events_undispatched_key_idx`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`create index events_undispatched_key_idx on events (account_id, ordering_key, position) where dispatched_at is null`.execute(db);
   await sql`alter table events add column dispatch_lease_until timestamptz`.execute(db);
 }
