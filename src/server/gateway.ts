@@ -34,6 +34,7 @@ import { exportFiles } from './storage/export-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
+import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
@@ -114,7 +115,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   let realtime: RealtimeHub | null = null;
   // This gateway's mark on the notifications its commits raise, and what such a commit wakes here.
   const origin = randomUUID();
-  let eventsRecorded = () => {};
+  let eventsRecorded: EventsRecorded = () => {};
   try {
     await migrateToLatest(database.db);
     boss = createBoss(database);
@@ -124,7 +125,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
       origin,
-      eventsRecorded: () => eventsRecorded(),
+      eventsRecorded: (what) => eventsRecorded(what),
     });
     const channels: ChannelDeps = {
       store,
@@ -209,9 +210,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const sinks = [...(overrides.sinks ?? []), hub];
     const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
-    eventsRecorded = () => {
+    eventsRecorded = (what) => {
       dispatcher.wake();
-      deliveries.wake();
+      if (what.deliveries) deliveries.wake();
     };
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'), origin);
     const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin);

@@ -19,6 +19,7 @@ import { webhookDeliveryRepository } from './repositories/webhook-deliveries.ts'
 import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
+import type { EventsRecorded } from './repositories/webhook-fan-out.ts';
 
 /** Binds the job queue to a transaction, so jobs commit with the writes that cause them. */
 export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
@@ -29,36 +30,22 @@ export interface StoreOptions {
   singleConnection: boolean;
   /** The payload of the notifications this store raises; its process's listeners skip it (see `listen`). */
   origin?: string;
-  /** After a commit that recorded events (with their webhook deliveries): this process's loops look at once. */
-  eventsRecorded?: () => void;
+  /** After a commit that recorded events (and queued webhook deliveries, or not): this process's loops look at once. */
+  eventsRecorded?: EventsRecorded;
 }
 
 /** `recorded` hears of every statement that records events, before it commits. */
-function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: () => void): Repositories {
-  const events = eventRepository(db, origin);
-  const sends = sendQueueRepository(db, origin);
+function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: EventsRecorded): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
-    sends: {
-      ...sends,
-      recordAnswers: async (answers) => {
-        await sends.recordAnswers(answers);
-        recorded();
-      },
-    },
+    sends: sendQueueRepository(db, origin, recorded),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
-    events: {
-      ...events,
-      insert: async (records) => {
-        await events.insert(records);
-        if (records.length > 0) recorded();
-      },
-    },
+    events: eventRepository(db, origin, recorded),
     sandbox: sandboxStateRepository(db),
     eventLog: eventLogRepository(db),
     embedSessions: embedSessionRepository(db),
@@ -74,14 +61,19 @@ function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: () =
 
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
   const origin = options.origin ?? '';
-  const wake = () => options.eventsRecorded?.();
+  const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
   const plain = repositories(db, origin, wake);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
   const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {
-    let recorded = false;
-    const result = await db.transaction().execute((trx) => work(repositories(trx, origin, () => (recorded = true)), trx));
-    if (recorded) wake();
+    let recorded: { deliveries: boolean } | null = null;
+    const result = await db.transaction().execute((trx) =>
+      work(
+        repositories(trx, origin, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) })),
+        trx,
+      ),
+    );
+    if (recorded) wake(recorded);
     return result;
   };
   return {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
-import { queueDeliveriesAndNotify } from './webhook-fan-out.ts';
+import { queueDeliveriesAndNotify, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
@@ -14,8 +14,8 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   position: Number(r.position),
 });
 
-/** `origin` marks the notifications this repository raises (see `listen`). */
-export function eventRepository(db: Kysely<DatabaseSchema>, origin = ''): EventRepository {
+/** `origin` marks the notifications this repository raises (see `listen`); `recorded` hears of each insert. */
+export function eventRepository(db: Kysely<DatabaseSchema>, origin = '', recorded?: EventsRecorded): EventRepository {
   return {
     async insert(events) {
       if (events.length === 0) return;
@@ -24,12 +24,13 @@ export function eventRepository(db: Kysely<DatabaseSchema>, origin = ''): EventR
       const rows = events.map(
         (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})`,
       );
-      await sql`
+      const counts = await sql<RecordedCounts>`
         with recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
           values ${sql.join(rows)}
           returning *)
         ${queueDeliveriesAndNotify(origin)}`.execute(db);
+      tellRecorded(counts.rows, recorded);
     },
     async get(id) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();

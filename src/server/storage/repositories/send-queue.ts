@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
 import { SENDS_ACCEPTED } from '../notifications.ts';
-import { queueDeliveriesAndNotify } from './webhook-fan-out.ts';
+import { queueDeliveriesAndNotify, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
 import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
@@ -9,8 +9,8 @@ import { insertValues, toMessageRecord } from './messages.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-/** `origin` marks the notifications this repository raises (see `listen`). */
-export function sendQueueRepository(db: Db, origin = ''): SendQueue {
+/** `origin` marks the notifications this repository raises (see `listen`); `recorded` hears of recorded answers. */
+export function sendQueueRepository(db: Db, origin = '', recorded?: EventsRecorded): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -111,7 +111,7 @@ export function sendQueueRepository(db: Db, origin = ''): SendQueue {
       );
       // Events take their positions in the order given, with their webhook deliveries; only those of messages
       // this statement changed are kept.
-      await sql`
+      const counts = await sql<RecordedCounts>`
         with answers (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at) as (values ${sql.join(rows)}),
         changed as (
           update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
@@ -127,6 +127,7 @@ export function sendQueueRepository(db: Db, origin = ''): SendQueue {
           order by x.ord
           returning *)
         ${queueDeliveriesAndNotify(origin)}`.execute(db);
+      tellRecorded(counts.rows, recorded);
     },
 
     async retryLater(items) {

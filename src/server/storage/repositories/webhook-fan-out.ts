@@ -5,7 +5,8 @@ import { DELIVERIES_QUEUED, EVENTS_RECORDED } from '../notifications.ts';
  * The tail of every statement that records events, given a CTE `recorded` returning the inserted events'
  * rows: one pending webhook delivery per active subscription to each event's name, in the event's lane
  * (its ordering key, or a lane of its own) at the event's stream position, due at once; then the
- * notifications, raised when the transaction commits (and not at all if it rolls back).
+ * notifications, raised when the transaction commits (and not at all if it rolls back). Returns one row of
+ * `RecordedCounts`.
  *
  * Queuing the deliveries with the event, rather than in a later dispatch, makes them exactly as durable as
  * the event, and leaves nothing between an event's commit and its first attempt but a claim. A lane's
@@ -21,7 +22,18 @@ export function queueDeliveriesAndNotify(origin: string): RawBuilder<unknown> {
       join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
       where e.dispatched_at is null
       returning 1)
-    select pg_notify(${EVENTS_RECORDED}, ${origin}) from (select 1 from recorded limit 1) r
-    union all
-    select pg_notify(${DELIVERIES_QUEUED}, ${origin}) from (select 1 from queued limit 1) q`;
+    select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued,
+      (select pg_notify(${EVENTS_RECORDED}, ${origin}) from (select 1 from recorded limit 1) r) as events_told,
+      (select pg_notify(${DELIVERIES_QUEUED}, ${origin}) from (select 1 from queued limit 1) q) as deliveries_told`;
+}
+
+/** What a statement ending in `queueDeliveriesAndNotify` recorded and queued. */
+export type RecordedCounts = { recorded: number; queued: number };
+
+/** Hears, before the commit, that a statement recorded events (and whether it queued webhook deliveries). */
+export type EventsRecorded = (what: { deliveries: boolean }) => void;
+
+export function tellRecorded(rows: RecordedCounts[], recorded: EventsRecorded | undefined): void {
+  const counts = rows[0];
+  if (counts && counts.recorded > 0) recorded?.({ deliveries: counts.queued > 0 });
 }
