@@ -30,7 +30,6 @@ export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]
 
 const LEASE_MARGIN_MS = 10_000;
 
-
 /** The body of one POST; byte-identical on every retry (same items, same key, the events' own time). */
 export function envelopeOf(work: ClaimedWork): string {
   const data = work.items.flatMap((i) => (Array.isArray(i.payload) ? (i.payload as unknown[]) : [i.payload]));
