@@ -69,6 +69,40 @@ async function settleServer(url: string): Promise<void> {
   }
 }
 
+/** The machine's CPU time so far (Linux /proc/stat, in ticks): idle, stolen by the hypervisor, and in all. */
+async function cpuTicks(): Promise<{ idle: number; steal: number; total: number } | null> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { idle: (line[3] ?? 0) + (line[4] ?? 0), steal: line[7] ?? 0, total: line.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** Share of the machine's CPU time spent idle over `ms` (null where /proc/stat is missing). */
+async function idleShare(ms: number): Promise<number | null> {
+  const a = await cpuTicks();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = await cpuTicks();
+  return a && b && b.total > a.total ? (b.idle - a.idle) / (b.total - a.total) : null;
+}
+
+/**
+ * Waits until the machine is quiet (two seconds in a row at least 85% idle), 60 s at most: what the previous
+ * row left behind (the server writing out its files, a dropped database's pages) otherwise lands in this row's
+ * first runs.
+ */
+async function untilQuiet(): Promise<void> {
+  const started = Date.now();
+  let quiet = 0;
+  while (quiet < 2 && Date.now() - started < 60_000) {
+    const idle = await idleShare(1_000);
+    if (idle === null) return;
+    quiet = idle >= 0.85 ? quiet + 1 : 0;
+  }
+  if (quiet < 2) console.log('(the machine did not settle within 60 s; measuring anyway)');
+}
+
 /** Runs one benchmark script to completion; its rows, or the reason it produced none. */
 async function runOne(bench: Bench, databaseUrl: string | null, outDir: string): Promise<{ rows: BenchRow[]; error: string | null }> {
   const json = join(outDir, `${bench.row}-${databaseUrl ? 'pg' : 'pglite'}.json`);
@@ -124,9 +158,15 @@ for (const bench of benches) {
     process.env.TEST_DATABASE_URL = postgres ?? '';
     if (database === 'PostgreSQL' && postgres) await settleServer(postgres);
     const fresh = database === 'PostgreSQL' ? await createTestDatabase() : null;
+    await untilQuiet();
     try {
       const url = fresh && fresh.target.kind === 'postgres' ? fresh.target.url : null;
+      const before = await cpuTicks();
       const { rows, error } = await runOne(bench, url, outDir);
+      const after = await cpuTicks();
+      // On a shared virtual machine the hypervisor may give our CPU time to others: say how much, per row.
+      const steal = before && after && after.total > before.total ? (100 * (after.steal - before.steal)) / (after.total - before.total) : null;
+      for (const row of rows) if (steal !== null) row.details = { ...row.details, cpu_stolen_pct: Number(steal.toFixed(1)) };
       results.rows.push(...rows);
       if (error) results.problems.push(`${bench.row} on ${database}: ${error}`);
     } finally {
