@@ -34,7 +34,9 @@ interface GatewayProcess extends RunningGateway {
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const entry = join('src', 'server', 'main.ts');
 
-const READY_TIMEOUT_MS = 30_000;
+// A fresh embedded database is created (initdb, migrations, the job queue's schema) before the gateway answers:
+// seconds on a quiet machine, but more than 30 s has been seen on a busy two-core one with two browsers running.
+const READY_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 const MAX_OUTPUT_CHARS = 64_000;
 
