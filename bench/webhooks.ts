@@ -1,6 +1,6 @@
 /**
- * Webhook delivery throughput: events recorded through the real path (transaction, event, dispatch,
- * fan-out, claim, signed POST, settlement) to a local receiver in its own process, against a bare undici
+ * Webhook delivery throughput: events recorded through the real path (transaction, event with its
+ * deliveries, claim, signed POST, settlement) to a local receiver in its own process, against a bare undici
  * loop POSTing the same bodies to the same receiver with the same concurrency. Several runs; medians and
  * ratio. The clock runs from the first recording to the last event received, so recording is included.
  * Then the latency from recording to arrival at a steady 100 events/s (p50, p99).

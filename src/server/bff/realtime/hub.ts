@@ -37,8 +37,6 @@ export interface RealtimeHubDeps {
 
 /** The socket.io side of the frames: a sink of the event stream, and the end of revoked sessions. */
 export interface RealtimeHub extends EventSink, LiveSessions {
-  /** Pushes dispatched events to the frames that may see them (after the dispatch committed). */
-  consume(events: EventRecord[]): Promise<void>;
   /** Serves socket.io on the gateway's HTTP server, at /bff/socket.io. */
   attach(server: HttpServer): void;
   /** Ends this process's connections whose session expired (a renewal in the meantime keeps them). */

@@ -125,7 +125,8 @@ export interface SendQueue {
   /**
    * Writes the messenger's answers with one statement: each message's new state and its events, for the
    * messages still `accepted` only (one that another sender settled meanwhile is left alone, events and all).
-   * Tells the dispatchers of other processes at commit; this process's own are the caller's to wake.
+   * Queues the events' webhook deliveries in the same statement, and tells the dispatchers and delivery loops at
+   * commit (this process's own are woken by the store, the others by a notification).
    */
   recordAnswers(answers: { message: MessageRecord; events: EventRecord[] }[]): Promise<void>;
   /** Puts leased sends back, each due again at its time. */

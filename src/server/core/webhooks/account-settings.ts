@@ -2,6 +2,7 @@ import type { SigningSecret, WebhookSettings } from '../../../contract/webhooks.
 import type { CredentialsCipher } from '../channels/ports.ts';
 import type { Clock, Store } from '../ports.ts';
 import type { WebhookSettingsRecord } from './ports.ts';
+import { memoized } from './memo.ts';
 import { newSigningSecret } from './signing.ts';
 
 /** After a rotation the old secret keeps signing alongside the new one for this long. */
@@ -19,19 +20,19 @@ const seal = (sealer: CredentialsCipher, secret: string) => sealer.seal({ secret
  * Opened secrets, by their sealed text (each seal has its own random IV, so a text never changes meaning):
  * every delivery is signed, and opening the same secret for each one cost more than the signing itself.
  */
-const opened = new WeakMap<CredentialsCipher, Map<string, string>>();
-const MAX_OPENED = 1_000;
+const openers = new WeakMap<CredentialsCipher, (sealed: string) => string>();
 
 const open = (sealer: CredentialsCipher, sealed: string): string => {
-  let known = opened.get(sealer);
-  if (!known) opened.set(sealer, (known = new Map()));
-  const cached = known.get(sealed);
-  if (cached !== undefined) return cached;
-  const { secret } = sealer.open(sealed);
-  if (typeof secret !== 'string') throw new Error('sealed signing secret without a secret');
-  if (known.size >= MAX_OPENED) known.clear();
-  known.set(sealed, secret);
-  return secret;
+  let opener = openers.get(sealer);
+  if (!opener) {
+    opener = memoized((text) => {
+      const { secret } = sealer.open(text);
+      if (typeof secret !== 'string') throw new Error('sealed signing secret without a secret');
+      return secret;
+    });
+    openers.set(sealer, opener);
+  }
+  return opener(sealed);
 };
 
 /** The account's settings, created with a fresh secret the first time anything needs them. */

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { memoized } from './memo.ts';
 
 const PREFIX = 'whsec_';
 
@@ -6,18 +7,7 @@ const PREFIX = 'whsec_';
 export const newSigningSecret = (): string => PREFIX + randomBytes(32).toString('base64');
 
 /** Key objects of the secrets in use: every delivery is signed, and building the key each time cost as much as the HMAC. */
-const keys = new Map<string, KeyObject>();
-const MAX_KEYS = 1_000;
-
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= MAX_KEYS) keys.clear();
-    key = createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const keyOf = memoized((secret): KeyObject => createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64')));
 
 /** `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under the secret's key bytes. */
 export function signature(secret: string, id: string, timestamp: number, body: string): string {

@@ -17,9 +17,9 @@ export interface DispatchLoop {
 }
 
 /**
- * Dispatches recorded events from the events table in batches: every round takes the oldest undispatched
- * events with what the sinks record for them in one transaction, then hands them on, and goes again at once
- * while rounds come back full.
+ * Dispatches recorded events from the events table in batches: every round marks the oldest undispatched
+ * events dispatched (one statement), hands them to the sinks, and goes again at once while rounds come back
+ * full.
  * A commit that recorded events wakes it; the poll is only a backstop.
  */
 export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOptions): DispatchLoop {
@@ -37,7 +37,7 @@ export function startEventDispatch(deps: DispatchDeps, options: DispatchLoopOpti
       try {
         handed = await dispatchPending(deps, batchSize);
       } catch (err) {
-        // The round rolled back: its events are still undispatched, for the next round.
+        // A failed take left its events undispatched, for the next round; a failed push is not repeated.
         options.onError(err);
       }
       if (handed < batchSize) await nextSignal(idlePollMs);

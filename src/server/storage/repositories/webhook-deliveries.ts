@@ -5,45 +5,21 @@ import { deliveryClaims } from './webhook-delivery-claims.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-/**
- * Serialises every change of a lane's head within the transaction: fan-out and reopening of one
- * (account, lane) never interleave. One statement takes every lock, always in the same (hash) order, so
- * two transactions locking overlapping lanes cannot deadlock.
- */
-export async function lockLanes(db: Db, keys: Iterable<string>): Promise<void> {
-  const unique = [...new Set(keys)];
-  if (unique.length === 0) return;
-  await sql`
-    select pg_advisory_xact_lock(k) from (
-      select distinct hashtextextended(key, 0) as k from (values ${sql.join(unique.map((k) => sql`(${k}::text)`))}) as l(key)
-      order by 1) ordered`.execute(db);
-}
-
 export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
   return {
     ...deliveryClaims(db),
 
     async reopen(subscriptionId, which, now) {
-      const subscription = await db.selectFrom('webhook_subscriptions').select('account_id').where('id', '=', subscriptionId).executeTakeFirst();
-      if (!subscription) return [];
-      let query = db.selectFrom('webhook_deliveries').select(['id', 'lane']).where('subscription_id', '=', subscriptionId);
-      query =
-        'eventId' in which
-          ? query.where('event_id', '=', which.eventId).where('status', 'in', ['delivered', 'failed'])
-          : query.where('status', '=', 'failed').where('created_at', '>=', which.failedSince);
-      const targets = await query.execute();
-      if (targets.length === 0) return [];
-      await lockLanes(
-        db,
-        targets.map((t) => `${subscription.account_id}|${t.lane}`),
-      );
-      const reopened = await db
+      // Reopened rows keep their place (seq) in their lane; a reopen racing another changes each row once.
+      let update = db
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now, batch_id: null, lease_until: null, delivered_at: null })
-        .where('id', 'in', targets.map((t) => t.id))
-        .where('status', 'in', ['delivered', 'failed'])
-        .returning(['event_id', 'seq'])
-        .execute();
+        .where('subscription_id', '=', subscriptionId);
+      update =
+        'eventId' in which
+          ? update.where('event_id', '=', which.eventId).where('status', 'in', ['delivered', 'failed'])
+          : update.where('status', '=', 'failed').where('created_at', '>=', which.failedSince);
+      const reopened = await update.returning(['event_id', 'seq']).execute();
       return reopened.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map((r) => r.event_id);
     },
 
