@@ -24,21 +24,11 @@ const CACHED_PLAN_CHANGED = '0A000';
 const statementsOf = new WeakMap<PGlite, Map<string, Prepared>>();
 let preparedCount = 0;
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 const { serialize } = protocol;
 
 async function prepare(pglite: PGlite, statements: Map<string, Prepared>, text: string): Promise<Prepared> {
   const name = `gw_prepared_${++preparedCount}`;
-  const messages = await pglite.execProtocolStream(concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
+  const messages = await pglite.execProtocolStream(Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
     syncToFs: false,
   });
   const prepared: Prepared = {
@@ -56,7 +46,7 @@ async function run(pglite: PGlite, statement: Prepared, params: readonly unknown
     const serializer = pglite.serializers[statement.paramTypes[i]!];
     return serializer ? serializer(value) : String(value as string);
   });
-  const messages = await pglite.execProtocolStream(concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), {
+  const messages = await pglite.execProtocolStream(Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]), {
     syncToFs: false,
   });
   const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
