@@ -67,6 +67,8 @@ export interface WebhookOverrides {
   sweepIntervalMs?: number;
   concurrency?: number;
   perEndpoint?: number;
+  /** A lane's deliveries sent one after another in one slot, after one claim (0: one claim per delivery). */
+  runLength?: number;
 }
 
 export interface Gateway {
@@ -200,6 +202,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       random: webhookOptions.random ?? Math.random,
       timeoutMs: webhookOptions.timeoutMs ?? 15_000,
       batchLimit: 100,
+      runLength: webhookOptions.runLength ?? 16,
       observers: [exportAnnouncementObserver(exports)],
     };
     const deliveries = startDeliveryLoop(deliveryDeps, {

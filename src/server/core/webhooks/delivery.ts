@@ -2,7 +2,7 @@ import { settledInOneStatement } from './settlement.ts';
 import type { WebhookEnvelope } from '../../../contract/events.ts';
 import type { Clock, Store } from '../ports.ts';
 import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts';
-import type { AttemptOutcome, ClaimedWork, Settlement } from './ports.ts';
+import type { AttemptOutcome, ClaimedRun, ClaimedWork, Settlement } from './ports.ts';
 import { disableAfterFailingMs, nextAttemptAt, parseRetryAfter } from './retry-policy.ts';
 import { signedHeaders } from './signing.ts';
 
@@ -22,6 +22,8 @@ export interface DeliveryDeps extends WebhookSettingsDeps {
   timeoutMs: number;
   /** At most this many events in one batched POST. */
   batchLimit: number;
+  /** At most this many of a lane's next deliveries come along with its head, sent one after another (a run). */
+  runLength: number;
   /** Told of every settled attempt, so the part of the domain that announced something can follow its fate. */
   observers?: readonly AttemptObserver[];
 }
@@ -29,6 +31,12 @@ export interface DeliveryDeps extends WebhookSettingsDeps {
 export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]; delivered: boolean }) => Promise<void>;
 
 const LEASE_MARGIN_MS = 10_000;
+
+/**
+ * A run POSTs its next delivery only within this long of its claim, so every POST it starts ends (answered
+ * or timed out) before its lease does: a lease covers one time limit, this and the margin.
+ */
+export const RUN_WINDOW_MS = 5_000;
 
 /** The body of one POST; byte-identical on every retry (same items, same key, the events' own time). */
 export function envelopeOf(work: ClaimedWork): string {
@@ -84,17 +92,17 @@ export interface DeliverySlots {
 }
 
 /**
- * Takes due lane heads (with their batches) for this process to send. Each claimed
- * attempt is leased for its time limit and a margin; a process that dies mid-attempt loses it at the end
- * of the lease, and whichever process claims next sends it again.
+ * Takes due lane heads (with their batches, or the runs of their lanes) for this process to send. Each
+ * claimed delivery is leased for a time limit, the run window and a margin; a process that dies mid-attempt
+ * loses it at the end of the lease, and whichever process claims next sends it again.
  */
-export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots): Promise<ClaimedWork[]> {
+export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots): Promise<ClaimedRun[]> {
   const now = deps.clock.now();
-  const leaseSeconds = (deps.timeoutMs + LEASE_MARGIN_MS) / 1000;
+  const leaseSeconds = (deps.timeoutMs + RUN_WINDOW_MS + LEASE_MARGIN_MS) / 1000;
   // Every row is taken by an update that checks again that it is a due head nobody holds, so the lookup and
   // the take need no transaction. On the embedded database one still keeps the connection from the lookup to
   // the take, so the claim is not queued behind other work halfway (measured: about a fifth more deliveries/s).
-  return deps.store.together((s) => s.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, ...slots }));
+  return deps.store.together((s) => s.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, runLength: deps.runLength, ...slots }));
 }
 
 /** One signed POST of claimed work, and what its answer means. Touches no state. */

@@ -32,6 +32,11 @@ export interface ClaimRequest {
   inFlight: ReadonlyMap<string, number>;
   /** At most this many events in one batched POST. */
   batchLimit: number;
+  /**
+   * Behind each unbatched head, at most this many of its lane's next due deliveries come along, to be sent
+   * one after another in the head's slot (0: heads only).
+   */
+  runLength: number;
 }
 
 export interface ClaimedItem {
@@ -55,6 +60,12 @@ export interface ClaimedWork {
   eventName: string;
   items: ClaimedItem[];
 }
+
+/**
+ * One slot's work: a lane's head, and the lane's next deliveries that came with it (a run), to be POSTed
+ * strictly one after another, each only once the one before was answered 2xx. Batches run alone.
+ */
+export type ClaimedRun = [ClaimedWork, ...ClaimedWork[]];
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'disabled';
 
@@ -99,9 +110,12 @@ export interface LogPage {
 export interface WebhookDeliveryRepository {
   /**
    * Marks due lane heads as being sent (in batches where the account batches), within the free slots and
-   * each endpoint's room; heads of disabled subscriptions are failed on the way. One call, one transaction.
+   * each endpoint's room, each unbatched head with the run of its lane behind it; heads of disabled
+   * subscriptions are failed on the way.
    */
-  claim(request: ClaimRequest): Promise<ClaimedWork[]>;
+  claim(request: ClaimRequest): Promise<ClaimedRun[]>;
+  /** Gives back the rest of a run that was cut short, unattempted: due again, for whichever process claims its lane. */
+  release(deliveryIds: string[]): Promise<void>;
   /** Records the outcomes of finished attempts, subscription health included: in the caller's transaction, unless `settledInOneStatement`. */
   settle(settlements: Settlement[]): Promise<void>;
   /** When the earliest delivery waiting for a retry is due, if any. */

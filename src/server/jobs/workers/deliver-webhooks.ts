@@ -1,6 +1,14 @@
 import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
-import { announceAttempt, attemptDelivery, claimDeliveries, nextDeliveryDue, settleDeliveries, type DeliveryDeps } from '../../core/webhooks/delivery.ts';
-import type { ClaimedWork, Settlement } from '../../core/webhooks/ports.ts';
+import {
+  announceAttempt,
+  attemptDelivery,
+  claimDeliveries,
+  nextDeliveryDue,
+  RUN_WINDOW_MS,
+  settleDeliveries,
+  type DeliveryDeps,
+} from '../../core/webhooks/delivery.ts';
+import type { ClaimedRun, Settlement } from '../../core/webhooks/ports.ts';
 import { finishWithin, wakeSignal } from '../wake-signal.ts';
 import { groupCommit } from '../webhooks/group-commit.ts';
 
@@ -50,22 +58,38 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
     else inFlight.delete(endpoint);
   };
 
-  const run = (work: ClaimedWork) => {
+  /**
+   * One slot: the run's POSTs strictly one after another, the next only once the one before was answered
+   * 2xx. Settlements are committed behind the POSTs (group commit), not waited for between them: a crash
+   * before a commit sends those deliveries again, in lane order, after their lease. A run stops at a failure,
+   * on stop, or past its window, and gives back what it did not attempt.
+   */
+  const run = (works: ClaimedRun, claimedAt: number) => {
     posting++;
-    inFlight.set(work.endpoint, (inFlight.get(work.endpoint) ?? 0) + 1);
+    const endpoint = works[0].endpoint;
+    inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
     const attempt: Promise<void> = (async () => {
-      let settlement: Settlement;
+      const settled: Promise<void>[] = [];
+      let next = 0;
       try {
-        settlement = await attemptDelivery(deps, work);
+        while (next < works.length) {
+          if (next > 0 && (stopping || performance.now() - claimedAt > RUN_WINDOW_MS)) break;
+          const settlement = await attemptDelivery(deps, works[next++]!);
+          settled.push(settler.add(settlement).then(() => announceAttempt(deps, settlement)));
+          if (settlement.outcome !== 'delivered') break;
+        }
       } finally {
-        // The slot is the POST's; the lane stays closed until the settlement commits.
-        release(work.endpoint);
+        // The slot is the POSTs'; the lane stays closed until the settlements commit.
+        release(endpoint);
         if (roomWanted) wake();
+        // Nothing is given back before the settlements: a row given back is a head once those before it settle.
+        const outcomes = await Promise.allSettled(settled);
+        const rest = works.slice(next).flatMap((w) => w.items.map((i) => i.deliveryId));
+        if (rest.length > 0) await deps.store.webhookDeliveries.release(rest);
+        // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
+        for (const o of outcomes) if (o.status === 'rejected') options.onError(o.reason);
       }
-      await settler.add(settlement);
-      await announceAttempt(deps, settlement);
     })()
-      // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
       .catch(options.onError)
       .finally(() => {
         attempts.delete(attempt);
@@ -92,12 +116,13 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
       signal.clear();
       let claimed = 0;
       try {
-        const works = await claimDeliveries(deps, { limit: free, perEndpoint: options.perEndpoint, inFlight });
-        claimed = works.length;
-        for (const work of works) run(work);
+        const claimedAt = performance.now();
+        const runs = await claimDeliveries(deps, { limit: free, perEndpoint: options.perEndpoint, inFlight });
+        claimed = runs.length;
+        for (const works of runs) run(works, claimedAt);
         // Fewer than the room allowed and no endpoint full: every due head was taken, and what comes next
         // (new work, a settled head's successor) wakes the loop. Otherwise a freed slot is worth a look.
-        roomWanted = works.length >= free || [...inFlight.values()].some((n) => n >= options.perEndpoint);
+        roomWanted = runs.length >= free || [...inFlight.values()].some((n) => n >= options.perEndpoint);
       } catch (err) {
         options.onError(err);
       }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
-import type { ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
+import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
+import { releaseRun, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -35,25 +36,12 @@ interface Candidate {
   previous_expires_at: Date | null;
 }
 
-interface ClaimedRow {
-  id: string;
-  event_id: string;
-  attempts: number;
-  seq: string;
-  lane: string;
-  batch_id: string | null;
-  payload: unknown;
-  created_at: Date;
-}
-
-const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => sql`${id}::uuid`));
-
 /** Marks rows as being sent under this lease, if they are still due heads nobody else holds. */
-async function take(db: Db, ids: string[], request: ClaimRequest): Promise<ClaimedRow[]> {
+async function take(db: Db, ids: string[], request: ClaimRequest): Promise<TakenRow[]> {
   if (ids.length === 0) return [];
   const { now, leaseSeconds } = request;
   // Rows another claim is taking right now are skipped, not waited for.
-  const { rows } = await sql<ClaimedRow>`
+  const { rows } = await sql<TakenRow>`
     update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
     from events e
     where e.id = w.event_id and w.id in (
@@ -98,7 +86,7 @@ function plan(candidates: Candidate[], request: ClaimRequest): Plan[] {
   return plans;
 }
 
-export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' | 'settle' | 'nextDue'> {
+export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
   return {
     async claim(request) {
       const { now, perEndpoint, batchLimit } = request;
@@ -157,12 +145,18 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
       }
 
-      const works: ClaimedWork[] = [];
+      const runs = await takeRuns(
+        db,
+        plans.filter((p) => p.batch === 'none' && taken.has(p.ids[0]!)).map((p) => p.ids[0]!),
+        request,
+      );
+
+      const claimed: ClaimedRun[] = [];
       const batchIds: { id: string; batch: string }[] = [];
       for (const p of plans) {
         const items = p.ids
           .map((id) => taken.get(id))
-          .filter((r): r is ClaimedRow => r !== undefined)
+          .filter((r): r is TakenRow => r !== undefined)
           .sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
         if (items.length === 0) continue;
         let key = items[0]!.event_id;
@@ -173,22 +167,26 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           key = p.batch;
         }
         const c = p.first;
-        works.push({
+        const work = (idempotencyKey: string, rows: TakenRow[]): ClaimedWork => ({
           subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since },
           signing: c.secret ? { secret: c.secret, previousSecret: c.previous_secret, previousExpiresAt: c.previous_expires_at } : null,
           endpoint: c.endpoint,
-          lanes: [...new Set(items.map((r) => r.lane))],
-          key,
+          lanes: [...new Set(rows.map((r) => r.lane))],
+          key: idempotencyKey,
           eventName: c.event_name,
-          items: items.map((r) => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts })),
+          items: rows.map(itemOf),
         });
+        const followers = (runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]));
+        claimed.push([work(key, items), ...followers]);
       }
       if (batchIds.length > 0) {
         const values = sql.join(batchIds.map((b) => sql`(${b.id}::uuid, ${b.batch}::uuid)`));
         await sql`update webhook_deliveries d set batch_id = v.batch from (values ${values}) as v(id, batch) where d.id = v.id`.execute(db);
       }
-      return works;
+      return claimed;
     },
+
+    release: (deliveryIds) => releaseRun(db, deliveryIds),
 
     async settle(settlements) {
       // A subscription deleted while the POST was under way leaves nothing to log.
@@ -238,6 +236,8 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
     },
   };
 }
+
+const itemOf = (r: TakenRow): ClaimedItem => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts });
 
 /** A failed attempt: retry later, give up on the items, or disable the subscription (and drop what it had queued). */
 async function settleFailure(db: Db, s: Settlement): Promise<void> {

@@ -1,0 +1,149 @@
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ClaimRequest } from '../../core/webhooks/ports.ts';
+import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
+import { ManualClock } from '../../testing/manual-clock.ts';
+import { databaseKind } from '../../testing/test-database.ts';
+import { driveDeliveries, eventually, recordEvents } from '../../testing/webhook-driver.ts';
+import { seededRandom, startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
+
+async function subscribe(t: TestGateway, token: string, url: string, event: string): Promise<void> {
+  const res = await t.call('POST', '/v2/webhooks', { token, body: { data: [{ url, event }] } });
+  expect(res.statusCode).toBe(201);
+}
+
+const event = (name: string, chat: string, n: number) => ({ name, orderingKey: `chat:${chat}`, payload: { chat, n } });
+
+async function statuses(t: TestGateway, eventIds: string[]): Promise<{ status: string; leased: boolean }[]> {
+  const { rows } = await sql<{ event_id: string; status: string; leased: boolean }>`
+    select event_id, status, lease_until is not null as leased from webhook_deliveries
+    where event_id in (${sql.join(eventIds.map((id) => sql`${id}::uuid`))})`.execute(t.gateway.database.db);
+  const byEvent = new Map(rows.map((r) => [r.event_id, r]));
+  return eventIds.map((id) => ({ status: byEvent.get(id)!.status, leased: byEvent.get(id)!.leased }));
+}
+
+describe(`runs: a lane's next deliveries claimed with its head (${databaseKind()})`, () => {
+  const clock = new ManualClock(Date.now());
+  let t: TestGateway;
+  const url = 'https://crm.example/hooks';
+
+  // A delivery loop without slots never claims: this test claims by hand.
+  beforeAll(async () => {
+    t = await startTestGateway({ clock, webhooks: { concurrency: 0, sweepIntervalMs: 0 } });
+  });
+  afterAll(() => t.close());
+
+  const request = (runLength: number): ClaimRequest => ({
+    now: clock.now(),
+    leaseSeconds: 30,
+    limit: 10,
+    perEndpoint: 10,
+    inFlight: new Map(),
+    batchLimit: 100,
+    runLength,
+  });
+
+  it('takes the lane in order behind each head, up to the run length, stopping at another subscription; gives back a cut run', async () => {
+    const { accountId, token } = await t.newAccount();
+    // Two subscriptions at one URL share its lanes.
+    await subscribe(t, token, url, 'message.add');
+    await subscribe(t, token, url, 'message.status_update');
+    const a = await recordEvents(t, clock, accountId, [
+      event('message.add', 'a', 0),
+      event('message.add', 'a', 1),
+      event('message.status_update', 'a', 2),
+      event('message.add', 'a', 3),
+    ]);
+    const b = await recordEvents(t, clock, accountId, [0, 1, 2, 3, 4].map((n) => event('message.add', 'b', n)));
+
+    const runs = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)));
+    const keys = runs.map((run) => run.map((w) => w.key)).sort((x, y) => (x[0] === a[0]!.id ? -1 : y[0] === a[0]!.id ? 1 : 0));
+    expect(keys).toEqual([
+      // a2 belongs to the other subscription: the run stops before it, and a3 stays behind it.
+      [a[0]!.id, a[1]!.id],
+      // The head and three more.
+      b.slice(0, 4).map((e) => e.id),
+    ]);
+    for (const run of runs) {
+      for (const work of run) {
+        expect(work.items).toHaveLength(1);
+        expect(work.items[0]!.eventId).toBe(work.key);
+        expect(work.eventName).toBe('message.add');
+      }
+    }
+    expect(await statuses(t, a.map((e) => e.id))).toEqual([
+      { status: 'sending', leased: true },
+      { status: 'sending', leased: true },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+    ]);
+
+    // Both lanes are held: nothing more to take.
+    expect(await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)))).toEqual([]);
+
+    // A run cut after b1: b2 and b3 are due again, still behind b0 and b1.
+    await t.gateway.store.webhookDeliveries.release([b[2]!.id, b[3]!.id].map((id) => runs.flat().find((w) => w.key === id)!.items[0]!.deliveryId));
+    expect(await statuses(t, b.map((e) => e.id))).toEqual([
+      { status: 'sending', leased: true },
+      { status: 'sending', leased: true },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+    ]);
+    expect(await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)))).toEqual([]);
+  });
+
+  it('takes heads alone with a run length of 0, and a run again once the lease of a crashed one ran out', async () => {
+    await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
+    const { accountId, token } = await t.newAccount();
+    await subscribe(t, token, url, 'message.add');
+    const c = await recordEvents(t, clock, accountId, [0, 1, 2].map((n) => event('message.add', 'c', n)));
+
+    const alone = await t.gateway.store.together((s) => s.webhookDeliveries.claim({ ...request(0), leaseSeconds: 0 }));
+    expect(alone.map((run) => run.map((w) => w.key))).toEqual([[c[0]!.id]]);
+
+    // The head's lease (0 s) has run out, as a crashed process's would: the next claim takes it and its run.
+    const retaken = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(5)));
+    expect(retaken.map((run) => run.map((w) => w.key))).toEqual([c.map((e) => e.id)]);
+  });
+});
+
+describe(`runs through the delivery loop (${databaseKind()})`, () => {
+  const clock = new ManualClock(Date.now());
+  let t: TestGateway;
+  let r: WebhookReceiver | undefined;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ clock, webhooks: { random: seededRandom(3), timeoutMs: 1_500, sweepIntervalMs: 0 } });
+  });
+  afterEach(() => r?.close());
+  afterAll(() => t.close());
+
+  it('stops a run at a failure and gives the rest back at once; the lane follows in order once the failed event is delivered', async () => {
+    const { accountId, token } = await t.newAccount();
+    // Event 2 is refused once; everything else is taken.
+    r = await startWebhookReceiver((req, previous) => ((req.json.data[0] as { n: number }).n === 2 && previous === 0 ? { status: 500 } : { status: 200 }));
+    await subscribe(t, token, r.url, 'message.add');
+    const events = await recordEvents(t, clock, accountId, [0, 1, 2, 3, 4, 5].map((n) => event('message.add', 'd', n)));
+
+    // The clock stands still, so the retry of event 2 is not due: the lane waits behind it, and what the
+    // run did not send is pending again, not held under a lease until it runs out.
+    await eventually(async () => {
+      const s = await statuses(t, events.map((e) => e.id));
+      return s[1]!.status === 'delivered' && s.every((x) => x.status !== 'sending') ? s : undefined;
+    });
+    expect(await statuses(t, events.map((e) => e.id))).toEqual([
+      { status: 'delivered', leased: false },
+      { status: 'delivered', leased: false },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+    ]);
+    const sent = () => r!.requests.map((q) => `${(q.json.data[0] as { n: number }).n}:${q.status}`);
+    expect(sent()).toEqual(['0:200', '1:200', '2:500']);
+
+    await driveDeliveries(t, clock, () => r!.requests.filter((q) => q.status === 200).length === events.length);
+    expect(sent()).toEqual(['0:200', '1:200', '2:500', '2:200', '3:200', '4:200', '5:200']);
+  });
+});

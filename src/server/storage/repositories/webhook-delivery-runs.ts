@@ -1,0 +1,75 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { ClaimRequest } from '../../core/webhooks/ports.ts';
+import type { DatabaseSchema } from '../schema.ts';
+
+type Db = Kysely<DatabaseSchema>;
+
+/** A delivery taken by a claim, with what its POST needs of its event. */
+export interface TakenRow {
+  id: string;
+  event_id: string;
+  attempts: number;
+  seq: string;
+  lane: string;
+  batch_id: string | null;
+  payload: unknown;
+  created_at: Date;
+}
+
+export const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => sql`${id}::uuid`));
+
+/**
+ * Takes the runs behind heads this claim has just taken: each head's lane's next open deliveries, in order,
+ * as long as they are due, unbatched and of the head's subscription, at most `runLength` of them. A run is
+ * contiguous: it stops at the first delivery that does not qualify (a retry not yet due, another
+ * subscription's, one another process holds), since the lane's order allows no gap. Nobody else can take
+ * these rows meanwhile: none of them is a head while the head is being sent.
+ */
+export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
+  const runs = new Map<string, TakenRow[]>();
+  if (headIds.length === 0 || request.runLength <= 0) return runs;
+  const { now, leaseSeconds, runLength } = request;
+  const heads = sql.join(headIds.map((id) => sql`(${id}::uuid)`));
+  // Due as `isDue` says: pending and due, or sent under a lease that ran out (a run cut by a crash is taken
+  // up again whole, not one head at a time).
+  const due = sql`f.next_attempt_at <= ${now} and (f.status = 'pending' or f.lease_until <= now())`;
+  const { rows } = await sql<TakenRow & { head: string; place: string }>`
+    with followers as (
+      select f.id, h.id as head, row_number() over (partition by h.id order by f.seq) as place,
+             bool_and(${due} and f.batch_id is null and f.subscription_id = hd.subscription_id)
+               over (partition by h.id order by f.seq) as contiguous
+      from (values ${heads}) as h(id)
+      join webhook_deliveries hd on hd.id = h.id
+      cross join lateral (
+        select w.id, w.seq, w.status, w.next_attempt_at, w.lease_until, w.batch_id, w.subscription_id
+        from webhook_deliveries w
+        where w.account_id = hd.account_id and w.endpoint = hd.endpoint and w.lane = hd.lane and w.seq > hd.seq
+          and w.status in ('pending', 'sending')
+        order by w.seq limit ${runLength}) f)
+    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
+    from followers c, events e
+    where c.contiguous and w.id = c.id and e.id = w.event_id
+      and w.next_attempt_at <= ${now} and (w.status = 'pending' or w.lease_until <= now())
+    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
+  const placed = new Map<string, (TakenRow & { place: number })[]>();
+  for (const { head, place, ...row } of rows) placed.set(head, [...(placed.get(head) ?? []), { ...row, place: Number(place) }]);
+  // A row that changed between the look and the take (another process settled it) leaves a gap: what
+  // follows the gap is given back rather than sent out of order.
+  const gapped: string[] = [];
+  for (const [head, taken] of placed) {
+    taken.sort((a, b) => a.place - b.place);
+    const cut = taken.findIndex((r, i) => r.place !== i + 1);
+    const run = cut === -1 ? taken : taken.slice(0, cut);
+    if (cut !== -1) gapped.push(...taken.slice(cut).map((r) => r.id));
+    runs.set(head, run.map(({ place: _place, ...row }) => row));
+  }
+  await releaseRun(db, gapped);
+  return runs;
+}
+
+/** Unattempted rest of a run, due again at once; rows settled meanwhile (say, failed with their subscription) stay as they are. */
+export async function releaseRun(db: Db, deliveryIds: string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql`update webhook_deliveries set status = 'pending', lease_until = null
+    where id in (${uuids(deliveryIds)}) and status = 'sending'`.execute(db);
+}
