@@ -7,12 +7,12 @@ import type { ExportCursor, ExportDeps, ExportRecord, ExportRepository, ExportRo
 const DEFAULT_PAGE_SIZE = 2_000;
 
 /** The export's messages page by page (keyset on time, then insertion), so only one page is ever held. */
-async function* rows(repo: ExportRepository, e: ExportRecord, pageSize: number): AsyncGenerator<ExportRow> {
+async function* pages(repo: ExportRepository, e: ExportRecord, pageSize: number): AsyncGenerator<readonly ExportRow[]> {
   const scope = { accountId: e.accountId, channelId: e.channelId, startAt: e.startAt, endAt: e.endAt };
   let after: ExportCursor | null = null;
   do {
     const page = await repo.messagePage(scope, after, pageSize);
-    yield* page.rows;
+    yield page.rows;
     after = page.next;
   } while (after !== null);
 }
@@ -34,9 +34,9 @@ export async function buildExport(deps: ExportDeps, exportId: string): Promise<'
 
   let rowCount = 0;
   async function* counted() {
-    for await (const row of rows(deps.store.exports, started!, deps.pageSize ?? DEFAULT_PAGE_SIZE)) {
-      rowCount++;
-      yield row;
+    for await (const page of pages(deps.store.exports, started!, deps.pageSize ?? DEFAULT_PAGE_SIZE)) {
+      rowCount += page.length;
+      yield page;
     }
   }
   await deps.files.write(exportId, exportColumns, counted());

@@ -34,10 +34,10 @@ export interface ExportCursor {
 }
 
 /**
- * One message as a record of the file, keyed by column, every value already text (instants as ISO 8601 UTC
- * with milliseconds): the rows go from the database to the file without being copied on the way.
+ * One message as a record of the file: its values in `exportColumns` order, every value already text
+ * (instants as ISO 8601 UTC with milliseconds), so pages go from the database to the file as they are.
  */
-export type ExportRow = Readonly<Record<ExportColumn, string | null>>;
+export type ExportRow = readonly (string | null)[];
 
 export interface ExportRepository {
   insert(record: ExportRecord): Promise<void>;
@@ -48,14 +48,14 @@ export interface ExportRepository {
   update(record: ExportRecord): Promise<void>;
   /** Whether the channel is the account's, deleted ones included (their history stays exportable). */
   channelBelongs(accountId: string, channelId: string): Promise<boolean>;
-  /** Messages of the scope in time order (created_at, then insertion), `limit` at a time after `after`. */
+  /** Messages of the scope in time order (created_at, then insertion), `limit` at a time after `after`, as records of the file. */
   messagePage(scope: ExportScope, after: ExportCursor | null, limit: number): Promise<{ rows: ExportRow[]; next: ExportCursor | null }>;
 }
 
 /** The export files: written once by streaming, read by the download link, removed once it expired. */
 export interface ExportFiles {
   /** Writes the rows as CSV, a header of `columns` first, under the export's name; the file appears only when complete. */
-  write(exportId: string, columns: readonly ExportColumn[], rows: AsyncIterable<ExportRow>): Promise<void>;
+  write(exportId: string, columns: readonly ExportColumn[], pages: AsyncIterable<readonly ExportRow[]>): Promise<void>;
   open(exportId: string): Promise<{ stream: Readable; size: number } | null>;
   remove(exportId: string): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { exportColumns } from '../../../contract/exports.ts';
 import type { ExportRecord, ExportRepository } from '../../core/exports/ports.ts';
 import type { DatabaseSchema, ExportsTable } from '../schema.ts';
 
@@ -62,57 +63,40 @@ export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
     },
     async messagePage(scope, after, limit) {
       // Keyset paging on the (account_id, created_at, seq) index: each page is one short query, on PGlite
-      // (which materialises every result) as on PostgreSQL. Columns come out named and formatted as the file
-      // wants them, so rows pass to the CSV writer as they are. The cursor keeps created_at as the database's
-      // own text, so no precision is lost between pages.
+      // (which materialises every result) as on PostgreSQL. The page comes back as one JSON value, each
+      // message an array of the file's values already formatted as text, with its cursor at the end: one
+      // field to decode instead of twenty per message, which on the embedded database is most of an export's
+      // time. The cursor keeps created_at as the database's own text, so no precision is lost between pages.
       const utc = (column: 'm.created_at' | 'm.edited_at' | 'm.deleted_at') =>
         sql<string | null>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-      let query = db
-        .selectFrom('messages as m')
-        .innerJoin('chats as c', 'c.id', 'm.chat_ref')
-        .innerJoin('channels as ch', 'ch.id', 'm.channel_id')
-        .select([
-          sql<string>`m.id::text`.as('message_id'),
-          utc('m.created_at').as('created_at'),
-          sql<string>`m.channel_id::text`.as('channel_id'),
-          'ch.transport',
-          'ch.name as channel_name',
-          'c.chat_type',
-          'c.chat_id',
-          'c.name as contact_name',
-          'm.direction',
-          'm.status',
-          'm.reason',
-          'm.text',
-          sql<string | null>`m.attachment->>'url'`.as('attachment_url'),
-          sql<string | null>`m.attachment->>'name'`.as('attachment_name'),
-          sql<string | null>`m.template->>'id'`.as('template_id'),
-          'm.crm_user_id',
-          sql<string | null>`m.quoted_message_id::text`.as('quoted_message_id'),
-          utc('m.edited_at').as('edited_at'),
-          utc('m.deleted_at').as('deleted_at'),
-          sql<string>`m.created_at::text`.as('cursor_at'),
-          sql<string>`m.seq::text`.as('cursor_seq'),
-        ])
-        .where('m.account_id', '=', scope.accountId)
-        .where('m.created_at', '>=', scope.startAt)
-        .where('m.created_at', '<', scope.endAt);
-      if (scope.channelId !== null) query = query.where('m.channel_id', '=', scope.channelId);
-      if (after !== null) {
-        query = query.where((eb) => eb(eb.refTuple('m.created_at', 'm.seq'), '>', eb.tuple(sql<Date>`${after.at}::timestamptz`, sql<string>`${after.seq}::bigint`)));
-      }
-      const page = query.orderBy('m.created_at').orderBy('m.seq').limit(limit);
+      const channel = scope.channelId === null ? sql`` : sql`and m.channel_id = ${scope.channelId}`;
+      const from = after === null ? sql`` : sql`and (m.created_at, m.seq) > (${after.at}::timestamptz, ${after.seq}::bigint)`;
+      const page = sql<{ page: string | null }>`
+        select json_agg(json_build_array(
+          m.id::text, ${utc('m.created_at')}, m.channel_id::text, ch.transport, ch.name, c.chat_type, c.chat_id,
+          c.name, m.direction, m.status, m.reason, m.text, m.attachment->>'url', m.attachment->>'name',
+          m.template->>'id', m.crm_user_id, m.quoted_message_id::text, ${utc('m.edited_at')}, ${utc('m.deleted_at')},
+          m.created_at::text, m.seq::text) order by m.created_at, m.seq)::text as page
+        from (
+          select m.* from messages m
+          where m.account_id = ${scope.accountId} and m.created_at >= ${scope.startAt} and m.created_at < ${scope.endAt} ${channel} ${from}
+          order by m.created_at, m.seq limit ${limit}
+        ) m
+        join chats c on c.id = m.chat_ref
+        join channels ch on ch.id = m.channel_id`;
       // Each page must walk the index from the cursor and stop after `limit` rows. Without fresh statistics
       // (PGlite never analyzes by itself) the planner may instead fetch every remaining row of the period
       // and sort it, once per page: quadratic over a large export. These settings leave it the index walk.
-      const rows = await inTransaction(db, async (trx) => {
+      const text = await inTransaction(db, async (trx) => {
         for (const setting of ['enable_bitmapscan', 'enable_seqscan', 'enable_sort', 'enable_incremental_sort']) {
           await sql`select set_config(${setting}, 'off', true)`.execute(trx);
         }
-        return trx.executeQuery(page.compile()).then((r) => r.rows);
+        return (await page.execute(trx)).rows[0]?.page ?? null;
       });
-      const last = rows.at(-1);
-      return { rows, next: rows.length === limit && last ? { at: last.cursor_at, seq: last.cursor_seq } : null };
+      const rows = text === null ? [] : (JSON.parse(text) as (string | null)[][]);
+      // The cursor's two values come off every record, leaving the file's columns.
+      const cursor = rows.map((r) => r.splice(exportColumns.length)).at(-1);
+      return { rows, next: rows.length === limit && cursor ? { at: cursor[0]!, seq: cursor[1]! } : null };
     },
   };
 }
