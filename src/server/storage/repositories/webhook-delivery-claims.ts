@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
-import { releaseRun, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
+import { isDue, releaseRun, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -12,13 +12,6 @@ const isHead = sql<boolean>`not exists (
   select 1 from webhook_deliveries p
   where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane and p.seq < d.seq
     and p.status in ('pending', 'sending'))`;
-
-/**
- * Due for an attempt: pending and due (domain time), or being sent by a process whose lease ran out. Leases
- * are between processes, so they run on the database's clock, whatever the domain clock does.
- */
-const isDue = (now: Date) => sql<boolean>`d.status in ('pending', 'sending') and d.next_attempt_at <= ${now}
-  and (d.status = 'pending' or d.lease_until <= now())`;
 
 interface Candidate {
   id: string;

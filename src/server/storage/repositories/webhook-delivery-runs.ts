@@ -19,6 +19,17 @@ export interface TakenRow {
 export const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => sql`${id}::uuid`));
 
 /**
+ * Due for an attempt (the delivery row named `alias`): pending and due (domain time), or being sent by a
+ * process whose lease ran out. Leases are between processes, so they run on the database's clock, whatever
+ * the domain clock does.
+ */
+export function isDue(now: Date, alias = 'd'): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`${column('status')} in ('pending', 'sending') and ${column('next_attempt_at')} <= ${now}
+    and (${column('status')} = 'pending' or ${column('lease_until')} <= now())`;
+}
+
+/**
  * Takes the runs behind heads this claim has just taken: each head's lane's next open deliveries, in order,
  * as long as they are due, unbatched and of the head's subscription, at most `runLength` of them. A run is
  * contiguous: it stops at the first delivery that does not qualify (a retry not yet due, another
@@ -30,13 +41,12 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
   if (headIds.length === 0 || request.runLength <= 0) return runs;
   const { now, leaseSeconds, runLength } = request;
   const heads = sql.join(headIds.map((id) => sql`(${id}::uuid)`));
-  // Due as `isDue` says: pending and due, or sent under a lease that ran out (a run cut by a crash is taken
-  // up again whole, not one head at a time).
-  const due = sql`f.next_attempt_at <= ${now} and (f.status = 'pending' or f.lease_until <= now())`;
+  // A delivery sent under a lease that ran out is due too: a run cut by a crash is taken up again whole, not
+  // one head at a time.
   const { rows } = await sql<TakenRow & { head: string; place: string }>`
     with followers as (
       select f.id, h.id as head, row_number() over (partition by h.id order by f.seq) as place,
-             bool_and(${due} and f.batch_id is null and f.subscription_id = hd.subscription_id)
+             bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
       from (values ${heads}) as h(id)
       join webhook_deliveries hd on hd.id = h.id
@@ -49,10 +59,14 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
     update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
     from followers c, events e
     where c.contiguous and w.id = c.id and e.id = w.event_id
-      and w.next_attempt_at <= ${now} and (w.status = 'pending' or w.lease_until <= now())
+      and ${isDue(now, 'w')}
     returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
   const placed = new Map<string, (TakenRow & { place: number })[]>();
-  for (const { head, place, ...row } of rows) placed.set(head, [...(placed.get(head) ?? []), { ...row, place: Number(place) }]);
+  for (const { head, place, ...row } of rows) {
+    const taken = placed.get(head) ?? [];
+    taken.push({ ...row, place: Number(place) });
+    placed.set(head, taken);
+  }
   // A row that changed between the look and the take (another process settled it) leaves a gap: what
   // follows the gap is given back rather than sent out of order.
   const gapped: string[] = [];
