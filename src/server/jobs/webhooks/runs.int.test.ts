@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newEventRecords } from '../../core/events/record-event.ts';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
@@ -124,7 +125,10 @@ describe(`runs through the delivery loop (${databaseKind()})`, () => {
     // Event 2 is refused once; everything else is taken.
     r = await startWebhookReceiver((req, previous) => ((req.json.data[0] as { n: number }).n === 2 && previous === 0 ? { status: 500 } : { status: 200 }));
     await subscribe(t, token, r.url, 'message.add');
-    const events = await recordEvents(t, clock, accountId, [0, 1, 2, 3, 4, 5].map((n) => event('message.add', 'd', n)));
+    // One commit for all six, so that the first claim takes the head with the other five as its run (events
+    // committed one by one could be claimed a few at a time, and the lane would rest between runs).
+    const events = newEventRecords(clock, [0, 1, 2, 3, 4, 5].map((n) => ({ accountId, ...event('message.add', 'd', n) })));
+    await t.gateway.store.transaction((tx) => tx.events.insert(events));
 
     // The clock stands still, so the retry of event 2 is not due: the lane waits behind it, and what the
     // run did not send is pending again, not held under a lease until it runs out.
