@@ -86,6 +86,8 @@ export interface Gateway {
   secretKey: string;
   /** The frames' socket.io hub (a sink of the event stream). */
   realtime: RealtimeHub;
+  /** Whether this process has handed the event at a stream position to its sinks (or given up on it). */
+  streamPassed(position: number): boolean;
   webhooks: {
     /** Makes the delivery loop look for due deliveries (retries that came due, leases that ran out) now. */
     sweep(): Promise<void>;
@@ -211,7 +213,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
     });
     const sinks = [...(overrides.sinks ?? []), hub];
-    const dispatcher = startEventDispatch({ events: store.events, clock, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const dispatcher = await startEventDispatch({ events: store.events, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {
       dispatcher.wake();
@@ -242,6 +244,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       partnerKey,
       secretKey,
       realtime: hub,
+      streamPassed: dispatcher.passed,
       webhooks: {
         sweep: async () => deliveries.wake(),
       },

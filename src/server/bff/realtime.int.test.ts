@@ -71,7 +71,7 @@ describe(`realtime over socket.io (${databaseKind()})`, () => {
     ];
     await globalFrame.until(() => globalFrame.events.length === 3, 'three events on the global frame');
     await cardFrame.until(() => cardFrame.events.length >= 1, 'the card event');
-    await dispatched(t.gateway.store, events);
+    await dispatched(t.gateway, events);
     // Everything was dispatched and the global frame got it all, so the card frame has had its chance too.
     await globalFrame.until(() => globalFrame.events.every((e) => e.position > 0), 'positions');
     expect(cardFrame.events.map((e) => e.id)).toEqual([events[2]!.id]);
@@ -90,7 +90,7 @@ describe(`realtime over socket.io (${databaseKind()})`, () => {
       await recordEvent(tx, clock, { accountId: a.accountId, name: 'channel.status_update', orderingKey: `channel:${channelId}`, payload: { channel_id: channelId, status: 'active', reason: null } }),
       await recordEvent(tx, clock, { accountId: a.accountId, name: 'message.add', orderingKey: null, payload: { text: 'a chat nobody can tell' } }),
     ]);
-    await dispatched(t.gateway.store, events);
+    await dispatched(t.gateway, events);
     await connect.until(() => connect.events.length === 2, 'two channel events');
     await chats.until(() => chats.events.length === 1, 'the status');
     // Live pushes run in parallel, so they may arrive out of order; the position restores it.

@@ -42,7 +42,7 @@ describe(`a frame that reconnects (${databaseKind()})`, () => {
     client.socket.disconnect();
     const missed = await produce(20, 'missed');
     // They were pushed live while the client was away, so only the catch-up can bring them.
-    await dispatched(t.gateway.store, missed);
+    await dispatched(t.gateway, missed);
     expect(client.events).toHaveLength(3);
 
     await client.connect();
@@ -59,7 +59,7 @@ describe(`a frame that reconnects (${databaseKind()})`, () => {
     const client = await open({ user: { id: 'u1' }, scope: 'card', chats: [chat(1)] });
     client.socket.disconnect();
     const missed = await produce(9, 'card');
-    await dispatched(t.gateway.store, missed);
+    await dispatched(t.gateway, missed);
     await client.connect();
     const mine = missed.filter((_, i) => i % 3 === 1).map((e) => e.id);
     const got = client.events.map((e) => e.id);

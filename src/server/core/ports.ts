@@ -62,7 +62,6 @@ export interface NewEvent {
 export interface EventRecord extends NewEvent {
   id: string;
   createdAt: Date;
-  dispatchedAt: Date | null;
   /** Order of the event in the stream (ascending, with gaps); set by the store, so present once read back. */
   position?: number;
 }
@@ -97,11 +96,12 @@ export interface EventRepository {
   insert(events: EventRecord[]): Promise<void>;
   get(id: string): Promise<EventRecord | undefined>;
   /**
-   * Up to `limit` of the oldest events not dispatched yet, in recording order, marked dispatched at `at`.
-   * Events another transaction is taking are skipped, not waited for; in a transaction that rolls back,
-   * the events stay undispatched.
+   * The stream as committed now, in position order: up to `limit` events after position `after`, and those
+   * at the positions `holes` (read past earlier, before their transactions committed).
    */
-  takeUndispatched(limit: number, at: Date): Promise<EventRecord[]>;
+  readStream(after: number, holes: readonly number[], limit: number): Promise<EventRecord[]>;
+  /** The highest position taken so far (0 when there is none). */
+  streamHead(): Promise<number>;
 }
 
 export interface JobOptions {

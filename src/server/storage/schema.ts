@@ -36,8 +36,6 @@ export interface EventsTable {
   ordering_key: string | null;
   payload: ColumnType<unknown, string, never>;
   created_at: ColumnType<Date, Date, never>;
-  dispatched_at: Date | null;
-  /** While a dispatcher hands the event on; another may take it over after this moment. */
   /** Recording order, a bigint identity (pg returns it as a string). */
   position: ColumnType<string | number | bigint, never, never>;
 }

@@ -165,7 +165,7 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     await accept([['a1', '7001']]);
     const [claim] = await sends.claim({ limit: 10, leaseSeconds: 30, now: at });
     const sent = { ...claim!.message, status: 'sent' as const, messengerMessageId: 'm-1', sentAt: at };
-    const event = (status: string) => ({ id: randomUUID(), accountId, name: 'message.status_update', orderingKey: `chat:${sent.chatRef}`, payload: { status }, createdAt: at, dispatchedAt: null });
+    const event = (status: string) => ({ id: randomUUID(), accountId, name: 'message.status_update', orderingKey: `chat:${sent.chatRef}`, payload: { status }, createdAt: at });
     const delivered = { ...sent, status: 'delivered' as const, deliveredAt: at };
     await sends.recordAnswers([{ message: delivered, events: [event('sent'), event('delivered')] }]);
     // A second sender that took the same message over after the lease: nothing changes, no events.

@@ -12,6 +12,7 @@ import {
 } from '../../contract/realtime.ts';
 import { recordEvent } from '../core/events/record-event.ts';
 import type { Clock, EventRecord, Store } from '../core/ports.ts';
+import type { Gateway } from '../gateway.ts';
 
 /**
  * A frame's realtime client as the widget runs it: it keeps the position of the last event it saw, sends it
@@ -134,11 +135,13 @@ export function recordInbound(
   );
 }
 
-/** Resolves once every given event has been handed to the sinks. */
-export async function dispatched(store: Store, events: EventRecord[], timeoutMs = 10_000): Promise<void> {
+/** Resolves once the gateway's dispatcher has handed every given event to its sinks. */
+export async function dispatched(gateway: Pick<Gateway, 'store' | 'streamPassed'>, events: EventRecord[], timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const event of events) {
-    while (!(await store.events.get(event.id))?.dispatchedAt) {
+    const position = event.position ?? (await gateway.store.events.get(event.id))?.position;
+    if (position === undefined) throw new Error(`event ${event.id} is not in the stream`);
+    while (!gateway.streamPassed(position)) {
       if (Date.now() > deadline) throw new Error(`event ${event.id} was not dispatched`);
       await new Promise((r) => setTimeout(r, 10));
     }

@@ -7,7 +7,7 @@ import { loadConfig } from '../config.ts';
 import type { Clock } from '../core/ports.ts';
 import { createGateway, type Gateway, type GatewayOverrides } from '../gateway.ts';
 import { staticResolver } from './static-resolver.ts';
-import { createTestDatabase } from './test-database.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -23,15 +23,18 @@ export interface TestGateway {
 export interface TestGatewayOptions extends Omit<GatewayOverrides, 'database'> {
   clock?: Clock;
   env?: Record<string, string>;
+  /** A database another gateway of the test uses too (PostgreSQL only); the test drops it. */
+  database?: TestDatabase;
 }
 
 /** A whole gateway on a fresh database, for integration tests. */
 export async function startTestGateway(options: TestGatewayOptions = {}): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-test-'));
-  const database = await createTestDatabase();
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase());
   const partnerKey = randomBytes(24).toString('base64url');
   const config = loadConfig({ DATA_DIR: dataDir, PARTNER_API_KEY: partnerKey, LOG_LEVEL: 'silent', ...options.env });
-  const { env: _env, ...overrides } = options;
+  const { env: _env, database: _database, ...overrides } = options;
   const gateway = await createGateway(config, {
     logger: false,
     widgetDir: null,
@@ -68,7 +71,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     },
     async close() {
       await gateway.stop();
-      await database.drop();
+      if (!shared) await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

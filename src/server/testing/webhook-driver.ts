@@ -17,7 +17,7 @@ export async function eventually<T>(probe: () => T | undefined | Promise<T | und
   }
 }
 
-/** Records events the way state changes do: each in its own transaction, with its dispatch job. */
+/** Records events the way state changes do: each in its own transaction, its webhook deliveries queued with it. */
 export async function recordEvents(
   t: TestGateway,
   clock: ManualClock,
@@ -30,7 +30,6 @@ export async function recordEvents(
 }
 
 interface QueueState {
-  undispatched: number;
   sending: number;
   /** Pending deliveries that head their lane and are due now. */
   runnable: number;
@@ -39,9 +38,8 @@ interface QueueState {
 
 async function queueState(t: TestGateway, now: Date): Promise<QueueState> {
   const db = t.gateway.database.db;
-  const { rows } = await sql<{ undispatched: number; sending: number; runnable: number; next_due: Date | null }>`
+  const { rows } = await sql<{ sending: number; runnable: number; next_due: Date | null }>`
     select
-      (select count(*)::int from events where dispatched_at is null) as undispatched,
       (select count(*)::int from webhook_deliveries where status = 'sending') as sending,
       (select count(*)::int from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
         where d.status = 'pending' and d.next_attempt_at <= ${now}
@@ -50,7 +48,7 @@ async function queueState(t: TestGateway, now: Date): Promise<QueueState> {
       (select min(next_attempt_at) from webhook_deliveries d join webhook_subscriptions s on s.id = d.subscription_id and s.status = 'active'
         where d.status = 'pending' and d.next_attempt_at > ${now}) as next_due`.execute(db);
   const r = rows[0]!;
-  return { undispatched: r.undispatched, sending: r.sending, runnable: r.runnable, nextDue: r.next_due };
+  return { sending: r.sending, runnable: r.runnable, nextDue: r.next_due };
 }
 
 /**
@@ -65,7 +63,7 @@ export async function driveDeliveries(t: TestGateway, clock: ManualClock, done: 
     if (await done()) return;
     if (Date.now() > deadline) throw new Error('deliveries did not finish in time');
     const state = await queueState(t, clock.now());
-    if (state.undispatched > 0 || state.sending > 0 || state.runnable > 0) {
+    if (state.sending > 0 || state.runnable > 0) {
       idleRounds = 0;
       // Due heads are claimed by the delivery loop; a nudge saves waiting for its next look.
       if (state.runnable > 0 && state.sending === 0) await t.gateway.webhooks.sweep();

@@ -28,7 +28,7 @@ type FrameSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<str
 export interface RealtimeHubDeps {
   store: Store;
   clock: Clock;
-  /** With Redis, every gateway process reaches every connected frame (socket.io's Redis adapter). */
+  /** With Redis, a session ended through any gateway process ends its frames on every process (socket.io's Redis adapter). */
   redisUrl: string | null;
   log: { warn(obj: object, msg: string): void };
   /** How often connections are checked for sessions that expired without renewal. */
@@ -47,9 +47,10 @@ export interface RealtimeHub extends EventSink, LiveSessions {
 
 /**
  * Frames join audiences (socket.io rooms) named by their session's scope; each event is emitted to the
- * audiences that may see it, so a frame never receives what its session may not see, and with the Redis
- * adapter the emit reaches frames connected to any process. A (re)connecting frame names the last position
- * it saw and first gets what it missed, or a resync signal.
+ * audiences that may see it, so a frame never receives what its session may not see. Each process pushes
+ * the stream it follows to the frames connected to it; with the Redis adapter, ending sessions reaches the
+ * frames of every process. A (re)connecting frame names the last position it saw and first gets what it
+ * missed, or a resync signal.
  */
 export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   const io: Io = new Server({ path: realtimePath, serveClient: false });
@@ -100,18 +101,19 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     if (!isStreamed(event.name)) return;
     const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event, chats.identities));
     if (audiences.length === 0) return;
-    // Dispatched events come from the table, with their stream position.
-    io.to(audiences).emit('event', toStreamEvent(event));
+    // Dispatched events come from the table, with their stream position. Every process follows the stream
+    // itself, so each pushes to the frames connected to it, not through Redis to everyone's.
+    io.local.to(audiences).emit('event', toStreamEvent(event));
     const update = await unansweredUpdate(deps.store.chats, event, chats.records);
-    if (update) io.to(eventAudiences({ ...event, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
+    if (update) io.local.to(eventAudiences({ ...event, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
   };
 
   const hub: RealtimeHub = {
     name: 'realtime',
     async consume(events) {
       const streamed = events.filter((e) => isStreamed(e.name));
-      // Alone (no Redis fan-out to other processes) and with no frame connected, nobody would receive a push.
-      if (streamed.length === 0 || (!redis && io.of('/').sockets.size === 0)) return;
+      // With no frame connected to this process, nobody would receive a push from it.
+      if (streamed.length === 0 || io.of('/').sockets.size === 0) return;
       // One read of the batch's chats instead of two per event.
       const chats = await eventChats(deps.store.chats, streamed);
       for (const event of streamed) await push(event, chats);

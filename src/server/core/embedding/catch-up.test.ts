@@ -24,7 +24,6 @@ const event = (position: number, atSeconds: number, name = 'message.add'): Event
   orderingKey: null,
   payload: { recipient: { chat_type: 'whatsapp', chat_id: '1' } },
   createdAt: new Date(atSeconds * 1000),
-  dispatchedAt: null,
   position,
 });
 

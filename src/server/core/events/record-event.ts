@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Clock, EventRecord, NewEvent, TransactionScope } from '../ports.ts';
 
 /**
- * Records one event inside the caller's transaction. The events table is the dispatch queue: the event
- * and the state change that caused it are committed together or not at all, and the dispatchers (told at
- * commit) fan it out from there. The event id is the webhook `meta.idempotency_key`.
+ * Records one event inside the caller's transaction: the event and the state change that caused it are
+ * committed together or not at all, its webhook deliveries are queued by the same statement, and each
+ * process's dispatcher (told at commit) hands it to its live connections from the table. The event id is the
+ * webhook `meta.idempotency_key`.
  */
 export async function recordEvent(tx: TransactionScope, clock: Clock, event: NewEvent): Promise<EventRecord> {
   const [record] = newEventRecords(clock, [event]);
@@ -14,4 +15,4 @@ export async function recordEvent(tx: TransactionScope, clock: Clock, event: New
 
 /** Events given their ids and recording time, for a caller that stores them in a statement of its own. */
 export const newEventRecords = (clock: Clock, events: NewEvent[]): EventRecord[] =>
-  events.map((event) => ({ ...event, id: randomUUID(), createdAt: clock.now(), dispatchedAt: null }));
+  events.map((event) => ({ ...event, id: randomUUID(), createdAt: clock.now() }));

@@ -9,6 +9,7 @@ import * as chatList from './0007_chat_list.ts';
 import * as eventOutbox from './0008_event_outbox.ts';
 import * as sendQueue from './0009_send_queue.ts';
 import * as dispatchOnce from './0010_dispatch_once.ts';
+import * as eventStream from './0011_event_stream.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_event_outbox': eventOutbox,
   '0009_send_queue': sendQueue,
   '0010_dispatch_once': dispatchOnce,
+  '0011_event_stream': eventStream,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,7 +10,6 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   orderingKey: r.ordering_key,
   payload: r.payload,
   createdAt: r.created_at,
-  dispatchedAt: r.dispatched_at,
   position: Number(r.position),
 });
 
@@ -22,11 +21,11 @@ export function eventRepository(db: Kysely<DatabaseSchema>, origin = '', recorde
       // One statement for the batch, webhook deliveries included; rows take their positions in the order of
       // the values.
       const rows = events.map(
-        (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt}, ${e.dispatchedAt})`,
+        (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt})`,
       );
       const counts = await sql<RecordedCounts>`
         with recorded as (
-          insert into events (id, account_id, name, ordering_key, payload, created_at, dispatched_at)
+          insert into events (id, account_id, name, ordering_key, payload, created_at)
           values ${sql.join(rows)}
           returning *)
         ${queueDeliveriesAndNotify(origin)}`.execute(db);
@@ -36,15 +35,18 @@ export function eventRepository(db: Kysely<DatabaseSchema>, origin = '', recorde
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEventRecord(row);
     },
-    async takeUndispatched(limit, at) {
+    async readStream(after, holes, limit) {
+      // The holes are few and short-lived (transactions that had not committed when the tail read past them).
       const { rows } = await sql<Selectable<EventsTable>>`
-        update events set dispatched_at = ${at}
-        where id in (
-          select id from events where dispatched_at is null
-          order by position limit ${limit}
-          for update skip locked)
-        returning *`.execute(db);
-      return rows.map(toEventRecord).sort((a, b) => a.position! - b.position!);
+        (select * from events where position > ${after} order by position limit ${limit})
+        union all
+        (select * from events where position = any(${`{${holes.join(',')}}`}::bigint[]) and position <= ${after})
+        order by position`.execute(db);
+      return rows.map(toEventRecord);
+    },
+    async streamHead() {
+      const { rows } = await sql<{ head: string | null }>`select max(position) as head from events`.execute(db);
+      return Number(rows[0]?.head ?? 0);
     },
   };
 }

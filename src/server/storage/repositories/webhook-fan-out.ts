@@ -20,7 +20,6 @@ export function queueDeliveriesAndNotify(origin: string): RawBuilder<unknown> {
              'pending', 0, e.created_at, e.created_at
       from recorded e
       join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
-      where e.dispatched_at is null
       returning 1)
     select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued,
       (select pg_notify(${EVENTS_RECORDED}, ${origin}) from (select 1 from recorded limit 1) r) as events_told,
