@@ -32,7 +32,7 @@ import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
-import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, listen } from './storage/notifications.ts';
+import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
@@ -117,19 +117,25 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
   let realtime: RealtimeHub | null = null;
-  // This gateway's mark on the notifications its commits raise, and what such a commit wakes here.
+  // This gateway's mark on the notifications it raises (its own listeners skip them), and what a commit wakes here.
   const origin = randomUUID();
   let eventsRecorded: EventsRecorded = () => {};
+  let announcements: Announcer | null = null;
   try {
     await migrateToLatest(database.db);
     boss = createBoss(database);
     const startedBoss = boss;
     await startedBoss.start();
     await createQueues(startedBoss);
+    let log: { warn(obj: object, msg: string): void } | null = null;
+    const announced = (announcements = announcer(database, origin, (err) => log?.warn({ err }, 'announcing to other processes failed')));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
-      origin,
-      eventsRecorded: (what) => eventsRecorded(what),
+      eventsRecorded: (what) => {
+        announced.announce(EVENTS_RECORDED);
+        if (what.deliveries) announced.announce(DELIVERIES_QUEUED);
+        eventsRecorded(what);
+      },
     });
     const channels: ChannelDeps = {
       store,
@@ -147,7 +153,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
-    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => sendLoop?.wake() });
+    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => {
+        announced.announce(SENDS_ACCEPTED);
+        sendLoop?.wake();
+      },
+    });
     const exports: ExportDeps = {
       store,
       clock,
@@ -162,7 +172,6 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const httpSender = webhookOptions.sender ? null : httpWebhookSender({ policy: urlPolicy, resolveHost });
 
     let stopping = false;
-    let log: { warn(obj: object, msg: string): void } | null = null;
     const hub = (realtime = createRealtimeHub({ store, clock, redisUrl: config.redisUrl, log: { warn: (obj, msg) => log?.warn(obj, msg) } }));
     const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
@@ -262,6 +271,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await recorded.close();
           await accepted.close();
           await queued.close();
+          announced.close();
           await sends.stop(config.shutdownTimeoutMs);
           await dispatcher.stop();
           await deliveries.stop(config.shutdownTimeoutMs);
@@ -272,6 +282,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         })()),
     };
   } catch (err) {
+    announcements?.close();
     await realtime?.close().catch(() => {});
     await boss?.stop({ graceful: false }).catch(() => {});
     await counter?.close().catch(() => {});

@@ -1,15 +1,92 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.ts';
 
-
-/** Raised (at commit) by every transaction that records an event: the dispatchers look at once. */
+/** Announced after commits that recorded events: the dispatchers look at once. */
 export const EVENTS_RECORDED = 'gateway_events_recorded';
 
-/** Raised (at commit) by every statement that queued webhook deliveries (with their events): the delivery loops look at once. */
+/** Announced after commits that queued webhook deliveries (with their events): the delivery loops look at once. */
 export const DELIVERIES_QUEUED = 'gateway_deliveries_queued';
 
-/** Raised (at commit) by every statement or transaction that stored sends: the send loops look at once. */
+/** Announced after commits that stored sends: the send loops look at once. */
 export const SENDS_ACCEPTED = 'gateway_sends_accepted';
+
+export type Channel = typeof EVENTS_RECORDED | typeof DELIVERIES_QUEUED | typeof SENDS_ACCEPTED;
+
+export interface Announcer {
+  /** Something committed that the other processes' loops of `channel` should look at. */
+  announce(channel: Channel): void;
+  /** Sends nothing more. */
+  close(): void;
+}
+
+/** The timers an announcer waits with (a test drives them by hand). */
+export interface AnnouncerTimers {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: AnnouncerTimers = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/**
+ * Sends announcements of a channel at most once per `gapMs`, one at a time: those made while one is waiting
+ * or on its way go out together as the next. Every announcement is followed by a send that starts after it.
+ */
+export function coalescedAnnouncer(send: (channel: Channel) => Promise<void>, gapMs: number, timers: AnnouncerTimers = realTimers): Announcer {
+  const channels = new Map<Channel, { last: number; timer: unknown; sending: boolean; again: boolean }>();
+  let closed = false;
+
+  const announce = (channel: Channel) => {
+    if (closed) return;
+    let state = channels.get(channel);
+    if (!state) channels.set(channel, (state = { last: -Infinity, timer: null, sending: false, again: false }));
+    if (state.sending) {
+      state.again = true;
+      return;
+    }
+    if (state.timer !== null) return;
+    const s = state;
+    s.timer = timers.setTimeout(() => {
+      s.timer = null;
+      s.sending = true;
+      s.last = timers.now();
+      void send(channel).finally(() => {
+        s.sending = false;
+        if (!s.again) return;
+        s.again = false;
+        announce(channel);
+      });
+    }, Math.max(0, s.last + gapMs - timers.now()));
+  };
+
+  return {
+    announce,
+    close() {
+      closed = true;
+      for (const state of channels.values()) if (state.timer !== null) timers.clearTimeout(state.timer);
+    },
+  };
+}
+
+/**
+ * Tells the other gateway processes on the database that this one committed work for them (their `listen`
+ * wakes their loops; this process wakes its own directly). The NOTIFY goes after the commit, in a statement
+ * of its own: inside the work's transaction it would make that commit queue for the lock that every notifying
+ * commit of the server takes in turn, and under load the accepts and settlements waited on one another there.
+ * Announcements of a channel within `gapMs` of its last one go out as one. The embedded database belongs to
+ * one process, so there it sends nothing. One lost with a crash right after its commit is the pollers' to find.
+ */
+export function announcer(database: Database, origin: string, onError: (err: unknown) => void, gapMs = 20): Announcer {
+  if (database.pglite) return { announce: () => {}, close: () => {} };
+  return coalescedAnnouncer(async (channel) => {
+    await sql`select pg_notify(${channel}, ${origin})`.execute(database.db).catch(onError);
+  }, gapMs);
+}
 
 /**
  * Calls `onNotify` whenever a committed transaction raised `channel`, in this process or any other on the

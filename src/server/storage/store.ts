@@ -28,24 +28,22 @@ export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
 export interface StoreOptions {
   /** The embedded database, where every statement waits its turn on one connection. */
   singleConnection: boolean;
-  /** The payload of the notifications this store raises; its process's listeners skip it (see `listen`). */
-  origin?: string;
   /** After a commit that recorded events (and queued webhook deliveries, or not): this process's loops look at once. */
   eventsRecorded?: EventsRecorded;
 }
 
 /** `recorded` hears of every statement that records events, before it commits. */
-function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: EventsRecorded): Repositories {
+function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
-    sends: sendQueueRepository(db, origin, recorded),
+    sends: sendQueueRepository(db, recorded),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
-    events: eventRepository(db, origin, recorded),
+    events: eventRepository(db, recorded),
     sandbox: sandboxStateRepository(db),
     eventLog: eventLogRepository(db),
     embedSessions: embedSessionRepository(db),
@@ -60,16 +58,15 @@ function repositories(db: Kysely<DatabaseSchema>, origin: string, recorded: Even
 }
 
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
-  const origin = options.origin ?? '';
   const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
-  const plain = repositories(db, origin, wake);
+  const plain = repositories(db, wake);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
   const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {
     let recorded: { deliveries: boolean } | null = null;
     const result = await db.transaction().execute((trx) =>
       work(
-        repositories(trx, origin, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) })),
+        repositories(trx, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) })),
         trx,
       ),
     );

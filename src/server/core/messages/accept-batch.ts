@@ -70,7 +70,6 @@ async function storePending(tx: TransactionScope, deps: MessageDeps, drafts: Acc
   });
   await tx.chats.updateMany([...touched.values()]);
   await tx.messages.insertMany(messages);
-  await tx.sends.announce();
 }
 
 /** What a batch's sends do to each chat known by messenger id, in the order the sends came. */

@@ -111,12 +111,10 @@ export interface ClaimedSend {
 export interface SendQueue {
   /**
    * Stores sends to chats known by their messenger id with one atomic statement: each chat found or created
-   * and given its effect, the messages inserted in the order given. Tells the senders of other processes at
-   * commit; this process's own are the caller's to wake.
+   * and given its effect, the messages inserted in the order given. Waking the senders (this process's and
+   * the others') is the caller's.
    */
   acceptToKnownChats(chats: KnownChatEffect[], messages: { message: Omit<MessageRecord, 'chatRef'>; chatType: ChatType; chatId: string }[]): Promise<void>;
-  /** Tells the senders of other processes (at commit, in a transaction) that sends were stored. */
-  announce(): Promise<void>;
   /**
    * Leases up to `limit` chat heads that are due at `now` for `leaseSeconds` (database time: the lease is
    * between processes) and counts the attempt. A head that is leased or waits for its retry holds its chat.

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
-import { queueDeliveriesAndNotify, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
+import { queueDeliveries, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
@@ -13,8 +13,8 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   position: Number(r.position),
 });
 
-/** `origin` marks the notifications this repository raises (see `listen`); `recorded` hears of each insert. */
-export function eventRepository(db: Kysely<DatabaseSchema>, origin = '', recorded?: EventsRecorded): EventRepository {
+/** `recorded` hears of each insert, before its transaction commits. */
+export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRecorded): EventRepository {
   return {
     async insert(events) {
       if (events.length === 0) return;
@@ -28,7 +28,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>, origin = '', recorde
           insert into events (id, account_id, name, ordering_key, payload, created_at)
           values ${sql.join(rows)}
           returning *)
-        ${queueDeliveriesAndNotify(origin)}`.execute(db);
+        ${queueDeliveries()}`.execute(db);
       tellRecorded(counts.rows, recorded);
     },
     async get(id) {

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ClaimedSend, SendQueue } from '../../core/messages/ports.ts';
-import { SENDS_ACCEPTED } from '../notifications.ts';
-import { queueDeliveriesAndNotify, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
+import { queueDeliveries, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '../schema.ts';
 import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
@@ -9,8 +8,8 @@ import { insertValues, toMessageRecord } from './messages.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-/** `origin` marks the notifications this repository raises (see `listen`); `recorded` hears of recorded answers. */
-export function sendQueueRepository(db: Db, origin = '', recorded?: EventsRecorded): SendQueue {
+/** `recorded` hears of recorded answers, before their transaction commits. */
+export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -55,11 +54,7 @@ export function sendQueueRepository(db: Db, origin = '', recorded?: EventsRecord
           from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
           order by m.ord
           returning 1)
-        select pg_notify(${SENDS_ACCEPTED}, ${origin}) where exists (select 1 from inserted)`.execute(db);
-    },
-
-    async announce() {
-      await sql`select pg_notify(${SENDS_ACCEPTED}, ${origin})`.execute(db);
+        select count(*) from inserted`.execute(db);
     },
 
     async claim({ limit, leaseSeconds, now }) {
@@ -126,7 +121,7 @@ export function sendQueueRepository(db: Db, origin = '', recorded?: EventsRecord
           where (x.value->>'message_id')::uuid in (select id from changed)
           order by x.ord
           returning *)
-        ${queueDeliveriesAndNotify(origin)}`.execute(db);
+        ${queueDeliveries()}`.execute(db);
       tellRecorded(counts.rows, recorded);
     },
 

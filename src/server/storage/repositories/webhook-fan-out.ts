@@ -1,18 +1,16 @@
 import { sql, type RawBuilder } from 'kysely';
-import { DELIVERIES_QUEUED, EVENTS_RECORDED } from '../notifications.ts';
 
 /**
  * The tail of every statement that records events, given a CTE `recorded` returning the inserted events'
  * rows: one pending webhook delivery per active subscription to each event's name, in the event's lane
- * (its ordering key, or a lane of its own) at the event's stream position, due at once; then the
- * notifications, raised when the transaction commits (and not at all if it rolls back). Returns one row of
- * `RecordedCounts`.
+ * (its ordering key, or a lane of its own) at the event's stream position, due at once. Returns one row of
+ * `RecordedCounts`, for the store to wake the loops once the statement's transaction committed.
  *
  * Queuing the deliveries with the event, rather than in a later dispatch, makes them exactly as durable as
  * the event, and leaves nothing between an event's commit and its first attempt but a claim. A lane's
  * order is its events' positions, which the events took in the order they were recorded.
  */
-export function queueDeliveriesAndNotify(origin: string): RawBuilder<unknown> {
+export function queueDeliveries(): RawBuilder<unknown> {
   return sql`,
     queued as (
       insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
@@ -21,12 +19,10 @@ export function queueDeliveriesAndNotify(origin: string): RawBuilder<unknown> {
       from recorded e
       join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
       returning 1)
-    select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued,
-      (select pg_notify(${EVENTS_RECORDED}, ${origin}) from (select 1 from recorded limit 1) r) as events_told,
-      (select pg_notify(${DELIVERIES_QUEUED}, ${origin}) from (select 1 from queued limit 1) q) as deliveries_told`;
+    select (select count(*) from recorded)::int as recorded, (select count(*) from queued)::int as queued`;
 }
 
-/** What a statement ending in `queueDeliveriesAndNotify` recorded and queued. */
+/** What a statement ending in `queueDeliveries` recorded and queued. */
 export type RecordedCounts = { recorded: number; queued: number };
 
 /** Hears, before the commit, that a statement recorded events (and whether it queued webhook deliveries). */
