@@ -1,0 +1,97 @@
+/**
+ * PostgreSQL's work per message, the machine's speed aside: a fixed number of `POST /v2/messages` (sandbox
+ * transport, spread over BENCH_CHATS chats) accepted and then sent, and what the server did for them: WAL
+ * written, transactions committed, rows inserted, updated and deleted, and buffers touched, per message.
+ * Counted from the server's own statistics of the gateway's database (and its WAL position) around the
+ * run, read after the gateway has stopped, so that every backend has reported. Not a row of `npm run bench`:
+ * a diagnostic to compare two versions of the send path.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/db-cost.ts
+ *   BENCH_MESSAGES=5000 BENCH_CHATS=100 …
+ */
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
+const CHATS = Number(process.env.BENCH_CHATS ?? 100);
+
+interface Counters {
+  wal: string;
+  commits: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  buffers: number;
+}
+
+async function counters(serverUrl: string, database: string, walFrom?: string): Promise<Counters> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ lsn: string; wal: string; commits: string; inserted: string; updated: string; deleted: string; buffers: string }>(
+      `select pg_current_wal_lsn()::text as lsn, pg_wal_lsn_diff(pg_current_wal_lsn(), coalesce($2, pg_current_wal_lsn()::text)::pg_lsn)::text as wal,
+              xact_commit::text as commits, tup_inserted::text as inserted, tup_updated::text as updated, tup_deleted::text as deleted,
+              (blks_hit + blks_read)::text as buffers
+       from pg_stat_database where datname = $1`,
+      [database, walFrom ?? null],
+    );
+    const r = rows[0]!;
+    return { wal: walFrom ? r.wal : r.lsn, commits: Number(r.commits), inserted: Number(r.inserted), updated: Number(r.updated), deleted: Number(r.deleted), buffers: Number(r.buffers) };
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('db-cost measures a PostgreSQL server: set DATABASE_URL');
+  const gateway = await startBenchGateway({ tokens: 40 });
+  try {
+    if (gateway.target.kind !== 'postgres') throw new Error('unreachable');
+    const database = new URL(gateway.target.url).pathname.slice(1);
+    const before = await counters(serverUrl, database);
+    let n = 0;
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${gateway.baseURL}/v2/messages`,
+      connections: 16,
+      amount: MESSAGES,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => {
+            const i = n++;
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.tokens[i % gateway.tokens.length]}` },
+              body: JSON.stringify({ channel_id: gateway.channelId, recipient: { chat_type: 'whatsapp', chat_id: benchChatId(i % CHATS) }, text: `cost ${i}` }),
+            };
+          },
+        },
+      ],
+    });
+    if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends were not accepted`);
+    const accepted = performance.now();
+    for (;;) {
+      const left = await gateway.inspect(async (db) => Number((await sql<{ n: string }>`select count(*) as n from messages where status = 'accepted'`.execute(db)).rows[0]!.n));
+      if (left === 0) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const sent = performance.now();
+    await gateway.stop();
+    const after = await counters(serverUrl, database, before.wal);
+    const per = (k: keyof Omit<Counters, 'wal'>) => (after[k] - before[k]) / MESSAGES;
+    console.log(`db-cost: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s, all sent ${((sent - started) / 1000).toFixed(1)} s after the first`);
+    console.log(
+      `per message: WAL ${(Number(after.wal) / MESSAGES).toFixed(0)} bytes, commits ${per('commits').toFixed(2)}, rows inserted ${per('inserted').toFixed(2)}, ` +
+        `updated ${per('updated').toFixed(2)}, deleted ${per('deleted').toFixed(2)}, buffers touched ${per('buffers').toFixed(1)}`,
+    );
+  } finally {
+    await gateway.stop().catch(() => {});
+    await gateway.cleanup();
+  }
+}
+
+await main();
