@@ -10,7 +10,8 @@
  */
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child.ts';
-import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
+import { startBenchGateway } from './lib/gateway-process.ts';
+import { sendRequests } from './lib/send-requests.ts';
 import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -28,24 +29,12 @@ interface Run {
 }
 
 async function load(url: string, channelId: string, tokens: string[], seconds: number): Promise<Run> {
-  let n = 0;
   const result = await autocannon({
     url: `${url}/v2/messages`,
     connections: CONNECTIONS,
     duration: seconds,
     method: 'POST',
-    requests: [
-      {
-        setupRequest: (req) => {
-          const i = n++;
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[i % tokens.length]}` },
-            body: JSON.stringify({ channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: benchChatId(i % CHATS) }, text: `bench message ${i}` }),
-          };
-        },
-      },
-    ],
+    requests: sendRequests(channelId, tokens, CHATS),
   });
   const ok = result['2xx'];
   return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };

@@ -12,7 +12,8 @@
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { benchChatId, startBenchGateway } from './lib/gateway-process.ts';
+import { startBenchGateway } from './lib/gateway-process.ts';
+import { sendRequests } from './lib/send-requests.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
@@ -52,25 +53,13 @@ async function main() {
     if (gateway.target.kind !== 'postgres') throw new Error('unreachable');
     const database = new URL(gateway.target.url).pathname.slice(1);
     const before = await counters(serverUrl, database);
-    let n = 0;
     const started = performance.now();
     const result = await autocannon({
       url: `${gateway.baseURL}/v2/messages`,
       connections: 16,
       amount: MESSAGES,
       method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => {
-            const i = n++;
-            return {
-              ...req,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.tokens[i % gateway.tokens.length]}` },
-              body: JSON.stringify({ channel_id: gateway.channelId, recipient: { chat_type: 'whatsapp', chat_id: benchChatId(i % CHATS) }, text: `cost ${i}` }),
-            };
-          },
-        },
-      ],
+      requests: sendRequests(gateway.channelId, gateway.tokens, CHATS, 'cost'),
     });
     if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends were not accepted`);
     const accepted = performance.now();
