@@ -153,11 +153,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
-    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: () => {
-        announced.announce(SENDS_ACCEPTED);
-        sendLoop?.wake();
-      },
-    });
+    const sendsAccepted = () => {
+      announced.announce(SENDS_ACCEPTED);
+      sendLoop?.wake();
+    };
+    messages.accepts = acceptCommitter(messages, { flushes: database.pglite ? 1 : 4, committed: sendsAccepted });
     const exports: ExportDeps = {
       store,
       clock,
