@@ -19,7 +19,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
 
 interface Counters {
-  wal: string;
+  /** The server's WAL position, in bytes. */
+  wal: bigint;
   commits: number;
   inserted: number;
   updated: number;
@@ -27,19 +28,19 @@ interface Counters {
   buffers: number;
 }
 
-async function counters(serverUrl: string, database: string, walFrom?: string): Promise<Counters> {
+async function counters(serverUrl: string, database: string): Promise<Counters> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ lsn: string; wal: string; commits: string; inserted: string; updated: string; deleted: string; buffers: string }>(
-      `select pg_current_wal_lsn()::text as lsn, pg_wal_lsn_diff(pg_current_wal_lsn(), coalesce($2, pg_current_wal_lsn()::text)::pg_lsn)::text as wal,
+    const { rows } = await client.query<Record<keyof Counters, string>>(
+      `select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal,
               xact_commit::text as commits, tup_inserted::text as inserted, tup_updated::text as updated, tup_deleted::text as deleted,
               (blks_hit + blks_read)::text as buffers
        from pg_stat_database where datname = $1`,
-      [database, walFrom ?? null],
+      [database],
     );
     const r = rows[0]!;
-    return { wal: walFrom ? r.wal : r.lsn, commits: Number(r.commits), inserted: Number(r.inserted), updated: Number(r.updated), deleted: Number(r.deleted), buffers: Number(r.buffers) };
+    return { wal: BigInt(r.wal), commits: Number(r.commits), inserted: Number(r.inserted), updated: Number(r.updated), deleted: Number(r.deleted), buffers: Number(r.buffers) };
   } finally {
     await client.end();
   }
@@ -70,11 +71,11 @@ async function main() {
     }
     const sent = performance.now();
     await gateway.stop();
-    const after = await counters(serverUrl, database, before.wal);
+    const after = await counters(serverUrl, database);
     const per = (k: keyof Omit<Counters, 'wal'>) => (after[k] - before[k]) / MESSAGES;
     console.log(`db-cost: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s, all sent ${((sent - started) / 1000).toFixed(1)} s after the first`);
     console.log(
-      `per message: WAL ${(Number(after.wal) / MESSAGES).toFixed(0)} bytes, commits ${per('commits').toFixed(2)}, rows inserted ${per('inserted').toFixed(2)}, ` +
+      `per message: WAL ${(Number(after.wal - before.wal) / MESSAGES).toFixed(0)} bytes, commits ${per('commits').toFixed(2)}, rows inserted ${per('inserted').toFixed(2)}, ` +
         `updated ${per('updated').toFixed(2)}, deleted ${per('deleted').toFixed(2)}, buffers touched ${per('buffers').toFixed(1)}`,
     );
   } finally {

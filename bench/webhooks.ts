@@ -159,8 +159,7 @@ async function main() {
     const results: Record<Series, number[]> = { gateway: [], 'gateway, batching on': [], 'gateway, recording included': [], 'bare undici loop': [] };
     const recordings: number[] = [];
     const batching = (on: boolean) => gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: on } });
-    // One unmeasured pass of each, so that no side's figures include its first compilation (the bare loop
-    // alone went from a quarter of its speed to all of it across its first runs).
+    // One unmeasured pass of each, so that neither side's first measured run pays for its first compilation.
     await bareOnce(receiver.url);
     await batching(false);
     await drainOnce(gateway, account.account_id, receiver);

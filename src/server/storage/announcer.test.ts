@@ -32,21 +32,25 @@ describe('announcing to other processes', () => {
   const setup = () => {
     const timers = manualTimers();
     const sent: { channel: Channel; at: number }[] = [];
-    const inFlight: (() => void)[] = [];
+    const inFlight: { resolve(): void; reject(err: Error): void }[] = [];
+    const errors: unknown[] = [];
     const announcer = coalescedAnnouncer(
       (channel) => {
         sent.push({ channel, at: timers.now() });
-        return new Promise<void>((resolve) => inFlight.push(resolve));
+        return new Promise<void>((resolve, reject) => inFlight.push({ resolve, reject }));
       },
       20,
+      (err) => errors.push(err),
       timers,
     );
     /** The oldest send in flight answers. */
-    const answer = async () => {
-      inFlight.shift()?.();
+    const answer = async (err?: Error) => {
+      const send = inFlight.shift();
+      if (err) send?.reject(err);
+      else send?.resolve();
       await new Promise((r) => setImmediate(r));
     };
-    return { timers, sent, announcer, answer };
+    return { timers, sent, announcer, answer, errors };
   };
 
   it('sends a burst of announcements as one, at once when the channel was quiet', () => {
@@ -91,6 +95,17 @@ describe('announcing to other processes', () => {
     announcer.close();
     announcer.announce(SENDS_ACCEPTED);
     timers.advance(1_000);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('reports a send that failed, and sends again at the next announcement', async () => {
+    const { timers, sent, announcer, answer, errors } = setup();
+    announcer.announce(SENDS_ACCEPTED);
+    timers.advance(0);
+    await answer(new Error('connection refused'));
+    expect(errors).toEqual([new Error('connection refused')]);
+    announcer.announce(SENDS_ACCEPTED);
+    timers.advance(20);
     expect(sent).toHaveLength(2);
   });
 });

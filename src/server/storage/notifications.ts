@@ -35,9 +35,15 @@ const realTimers: AnnouncerTimers = {
 
 /**
  * Sends announcements of a channel at most once per `gapMs`, one at a time: those made while one is waiting
- * or on its way go out together as the next. Every announcement is followed by a send that starts after it.
+ * or on its way go out together as the next. Every announcement is followed by a send that starts after it;
+ * a send that fails is reported, and the next announcement tries again.
  */
-export function coalescedAnnouncer(send: (channel: Channel) => Promise<void>, gapMs: number, timers: AnnouncerTimers = realTimers): Announcer {
+export function coalescedAnnouncer(
+  send: (channel: Channel) => Promise<void>,
+  gapMs: number,
+  onError: (err: unknown) => void,
+  timers: AnnouncerTimers = realTimers,
+): Announcer {
   const channels = new Map<Channel, { last: number; timer: unknown; sending: boolean; again: boolean }>();
   let closed = false;
 
@@ -55,12 +61,14 @@ export function coalescedAnnouncer(send: (channel: Channel) => Promise<void>, ga
       s.timer = null;
       s.sending = true;
       s.last = timers.now();
-      void send(channel).finally(() => {
-        s.sending = false;
-        if (!s.again) return;
-        s.again = false;
-        announce(channel);
-      });
+      void send(channel)
+        .catch(onError)
+        .finally(() => {
+          s.sending = false;
+          if (!s.again) return;
+          s.again = false;
+          announce(channel);
+        });
     }, Math.max(0, s.last + gapMs - timers.now()));
   };
 
@@ -83,30 +91,29 @@ export function coalescedAnnouncer(send: (channel: Channel) => Promise<void>, ga
  */
 export function announcer(database: Database, origin: string, onError: (err: unknown) => void, gapMs = 20): Announcer {
   if (database.pglite) return { announce: () => {}, close: () => {} };
-  return coalescedAnnouncer(async (channel) => {
-    await sql`select pg_notify(${channel}, ${origin})`.execute(database.db).catch(onError);
-  }, gapMs);
+  return coalescedAnnouncer(
+    async (channel) => {
+      await sql`select pg_notify(${channel}, ${origin})`.execute(database.db);
+    },
+    gapMs,
+    onError,
+  );
 }
 
 /**
- * Calls `onNotify` whenever a committed transaction raised `channel`, in this process or any other on the
- * same database: PGlite's own LISTEN, or a dedicated connection on PostgreSQL. A dropped connection is
- * opened again; notifications lost meanwhile are the pollers' to find.
+ * Calls `onNotify` whenever another process on the same PostgreSQL database announced `channel`, on a
+ * dedicated connection. A dropped connection is opened again; notifications lost meanwhile are the pollers' to
+ * find. The embedded database belongs to one process: nobody else can announce anything there.
  */
 export async function listen(
   database: Database,
-  channel: string,
+  channel: Channel,
   onNotify: () => void,
   onError: (err: unknown) => void,
   /** Notifications raised with this payload are skipped: the store that raised them woke this process already. */
   ownOrigin?: string,
 ): Promise<{ close(): Promise<void> }> {
-  if (database.pglite) {
-    const unlisten = await database.pglite.listen(channel, (payload) => {
-      if (ownOrigin === undefined || payload !== ownOrigin) onNotify();
-    });
-    return { close: () => unlisten() };
-  }
+  if (database.pglite) return { close: async () => {} };
   if (database.target.kind !== 'postgres') throw new Error('unreachable: database target without a connection');
   const url = database.target.url;
   let closed = false;

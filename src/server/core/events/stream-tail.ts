@@ -18,8 +18,6 @@ export interface StreamTail {
   expire(nowMs: number): void;
   /** Whether the event at `position` has been handed (or given up on) by now. */
   passed(position: number): boolean;
-  readonly top: number;
-  readonly holeCount: number;
 }
 
 type Positioned = { position?: number };
@@ -64,11 +62,5 @@ export function streamTail(start: number, options: StreamTailOptions): StreamTai
       }
     },
     passed: (position) => position <= top && !holes.has(position),
-    get top() {
-      return top;
-    },
-    get holeCount() {
-      return holes.size;
-    },
   };
 }

@@ -47,14 +47,11 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
         message_input as (
           select e.ord, e.value->>'chat_type' as to_type, e.value->>'chat_id' as to_id, m.*
           from jsonb_array_elements(${JSON.stringify(messageRows)}::jsonb) with ordinality as e (value, ord)
-          cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m),
-        inserted as (
-          insert into messages (${columns}, chat_ref)
-          select ${sql.join(names.map((c) => sql.ref(`m.${c}`)))}, u.id
-          from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
-          order by m.ord
-          returning 1)
-        select count(*) from inserted`.execute(db);
+          cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m)
+        insert into messages (${columns}, chat_ref)
+        select ${sql.join(names.map((c) => sql.ref(`m.${c}`)))}, u.id
+        from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
+        order by m.ord`.execute(db);
     },
 
     async claim({ limit, leaseSeconds, now }) {
