@@ -1,4 +1,5 @@
 import { parse, protocol, type messages, type PGlite, type Results } from '@electric-sql/pglite';
+import { ReplanSchedule } from './replan-schedule.ts';
 
 /**
  * Statements with parameters, prepared once per embedded database and then only bound and executed.
@@ -6,11 +7,14 @@ import { parse, protocol, type messages, type PGlite, type Results } from '@elec
  * PGlite's own `query()` parses, describes, plans and runs a statement on every call, in six passes through
  * the engine. The gateway sends the same few statements over and over, and their parse and planning cost
  * more than running them (the accept statement, the queue claims). A prepared statement is parsed once;
- * each call is then one pass: bind, execute, sync.
+ * each call is then one pass: bind, execute, sync. It is prepared again from time to time (`ReplanSchedule`),
+ * so its plan follows the tables' growth.
  */
 
 interface Prepared {
   name: string;
+  /** Carried over to the statement that replaces this one. */
+  schedule: ReplanSchedule;
   paramTypes: number[];
   /** What the statement returns, as the engine described it once (rows are parsed with it). */
   rowDescription: messages.BackendMessage | null;
@@ -26,18 +30,25 @@ let preparedCount = 0;
 
 const { serialize } = protocol;
 
-async function prepare(pglite: PGlite, statements: Map<string, Prepared>, text: string): Promise<Prepared> {
+async function prepare(pglite: PGlite, statements: Map<string, Prepared>, text: string, schedule = new ReplanSchedule()): Promise<Prepared> {
   const name = `gw_prepared_${++preparedCount}`;
   const messages = await pglite.execProtocolStream(Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
     syncToFs: false,
   });
   const prepared: Prepared = {
     name,
+    schedule,
     paramTypes: parse.parseDescribeStatementResults(messages),
     rowDescription: messages.find((m) => m.name === 'rowDescription') ?? null,
   };
   statements.set(text, prepared);
   return prepared;
+}
+
+/** Drops a statement and prepares its text again, to be planned anew for the tables as they are now. */
+async function replace(pglite: PGlite, statements: Map<string, Prepared>, text: string, statement: Prepared): Promise<void> {
+  await pglite.execProtocolStream(Buffer.concat([serialize.close({ type: 'S', name: statement.name }), serialize.sync()]), { syncToFs: false });
+  await prepare(pglite, statements, text, statement.schedule);
 }
 
 async function run(pglite: PGlite, statement: Prepared, params: readonly unknown[]): Promise<Results> {
@@ -67,7 +78,9 @@ export function queryPrepared<R>(pglite: PGlite, text: string, params: readonly 
     pglite.runExclusive(async () => {
       try {
         const statement = known.get(text) ?? (await prepare(pglite, known, text));
-        return (await run(pglite, statement, params)) as Results<R>;
+        const results = (await run(pglite, statement, params)) as Results<R>;
+        if (statement.schedule.ran()) await replace(pglite, known, text, statement);
+        return results;
       } finally {
         if (!inTransaction) await pglite.syncToFs();
       }

@@ -41,6 +41,25 @@ describe(`statements with parameters are prepared once and executed after (${dat
     });
   });
 
+  it('prepares a statement again after its first 64 runs, so its plan is made for the tables as they grew', async () => {
+    await database.db.connection().execute(async (db) => {
+      const text = 'select name from probe where id = $1 and name is not null';
+      const select = (id: number) => sql`select name from probe where id = ${id} and name is not null`.execute(db);
+      const prepared = async () =>
+        (
+          await sql<{ statements: number; runs: number }>`
+            select count(*)::int as statements, coalesce(sum(generic_plans + custom_plans), 0)::int as runs
+            from pg_prepared_statements where statement = ${text}`.execute(db)
+        ).rows[0]!;
+      for (let i = 0; i < 63; i++) await select(i);
+      expect(await prepared()).toEqual({ statements: 1, runs: 63 });
+      await select(63);
+      await select(64);
+      // The 64th run was the old statement's last; the 65th is the new one's first.
+      expect(await prepared()).toEqual({ statements: 1, runs: 1 });
+    });
+  });
+
   it('reports affected rows of a prepared update', async () => {
     const result = await database.db.updateTable('probe' as never).set({ name: 'renamed' } as never).where('id' as never, '<=', 4 as never).executeTakeFirst();
     expect(Number((result as { numUpdatedRows: bigint }).numUpdatedRows)).toBe(4);
