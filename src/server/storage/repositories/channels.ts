@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { ChannelState, Tier, Transport } from '../../../contract/channels.ts';
 import type { ChannelRecord, ChannelRepository } from '../../core/channels/ports.ts';
 import type { ChannelsTable, DatabaseSchema } from '../schema.ts';
+import { anyUuid } from './json-rows.ts';
 
 export const toChannelRecord = (r: Selectable<ChannelsTable>): ChannelRecord => ({
   id: r.id,
@@ -45,7 +46,7 @@ export async function channelsByKey(db: Kysely<DatabaseSchema>, keys: readonly {
     .selectFrom('channels')
     .selectAll()
     .where('deleted_at', 'is', null)
-    .where('id', 'in', [...new Set(keys.map((k) => k.id))])
+    .where('id', '=', anyUuid([...new Set(keys.map((k) => k.id))]))
     .execute();
   const byId = new Map(rows.map((r) => [r.id, toChannelRecord(r)]));
   return keys.map((k) => {

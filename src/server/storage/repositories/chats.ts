@@ -6,6 +6,7 @@ import type { Transport } from '../../../contract/channels.ts';
 import type { Attachment, MessageStatus } from '../../../contract/messages.ts';
 import type { ChatKey, ChatListing, ChatListRow } from '../../core/chats/ports.ts';
 import type { MessageContent } from '../../core/messages/ports.ts';
+import { anyUuid, jsonRows } from './json-rows.ts';
 
 export const toChatRecord = (r: Selectable<ChatsTable>): ChatRecord => ({
   id: r.id,
@@ -77,7 +78,7 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
     },
     async getMany(ids) {
       if (ids.length === 0) return [];
-      const rows = await db.selectFrom('chats').selectAll().where('id', 'in', ids).execute();
+      const rows = await db.selectFrom('chats').selectAll().where('id', '=', anyUuid(ids)).execute();
       return rows.map(toChatRecord);
     },
     async updateMany(chats) {
@@ -85,18 +86,35 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
       // Rows in id order, so two transactions updating overlapping chats lock them in the same order.
       const rows = [...chats]
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .map(
-          (c) =>
-            sql`(${c.id}::uuid, ${c.chatId}::text, ${c.username}::text, ${c.phone}::text, ${c.name}::text, ${c.unanswered}::int, ${c.lastMessageAt}::timestamptz)`,
-        );
+        .map((c, ord) => ({
+          ord,
+          id: c.id,
+          chat_id: c.chatId,
+          username: c.username,
+          phone: c.phone,
+          name: c.name,
+          unanswered: c.unanswered,
+          last_message_at: c.lastMessageAt,
+        }));
       await sql`
         update chats as c set chat_id = v.chat_id, username = v.username, phone = v.phone, name = v.name,
           unanswered = v.unanswered, last_message_at = v.last_message_at
-        from (values ${sql.join(rows)}) as v (id, chat_id, username, phone, name, unanswered, last_message_at)
-        where c.id = v.id`.execute(db);
+        from (select * from ${jsonRows('r', updatedChatColumns, rows)} order by r.ord) as v
+        where c.id = ${anyUuid(rows.map((r) => r.id))} and c.id = v.id`.execute(db);
     },
   };
 }
+
+const updatedChatColumns = {
+  ord: 'int',
+  id: 'uuid',
+  chat_id: 'text',
+  username: 'text',
+  phone: 'text',
+  name: 'text',
+  unanswered: 'int',
+  last_message_at: 'timestamptz',
+};
 
 /** `%part%` for ILIKE, with the pattern characters of `part` taken literally. */
 const containing = (part: string) => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
 import { queueDeliveries, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
+import { jsonRows } from './json-rows.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   id: r.id,
@@ -18,15 +19,21 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
   return {
     async insert(events) {
       if (events.length === 0) return;
-      // One statement for the batch, webhook deliveries included; rows take their positions in the order of
-      // the values.
-      const rows = events.map(
-        (e) => sql`(${e.id}, ${e.accountId}, ${e.name}, ${e.orderingKey}, ${JSON.stringify(e.payload)}::jsonb, ${e.createdAt})`,
-      );
+      // One statement for the batch, webhook deliveries included; rows take their positions in the order given.
+      const rows = events.map((e, ord) => ({
+        ord,
+        id: e.id,
+        account_id: e.accountId,
+        name: e.name,
+        ordering_key: e.orderingKey,
+        payload: e.payload,
+        created_at: e.createdAt,
+      }));
+      const columns = { ord: 'int', id: 'uuid', account_id: 'uuid', name: 'text', ordering_key: 'text', payload: 'jsonb', created_at: 'timestamptz' };
       const counts = await sql<RecordedCounts>`
         with recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at)
-          values ${sql.join(rows)}
+          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at from ${jsonRows('e', columns, rows)} order by e.ord
           returning *)
         ${queueDeliveries()}`.execute(db);
       tellRecorded(counts.rows, recorded);

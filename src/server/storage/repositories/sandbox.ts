@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SandboxCustomer, SandboxDelivery, SandboxStateRepository } from '../../core/sandbox/ports.ts';
 import type { DatabaseSchema, SandboxCustomersTable, SandboxReceivedTable } from '../schema.ts';
+import { anyUuid, jsonRows } from './json-rows.ts';
 
 export interface CustomerKey {
   channelId: string;
@@ -20,11 +21,14 @@ const toDelivery = (r: Selectable<SandboxReceivedTable>): SandboxDelivery => ({
 
 /** Customers by channel and chat, in the order asked (undefined for those the network does not know). */
 export async function customersByKey(db: Kysely<DatabaseSchema>, keys: readonly CustomerKey[]): Promise<(SandboxCustomer | undefined)[]> {
-  const rows = await db
-    .selectFrom('sandbox_customers')
-    .selectAll()
-    .where((eb) => eb(eb.refTuple('channel_id', 'chat_type', 'chat_id'), 'in', keys.map((k) => eb.tuple(k.channelId, k.chatType, k.chatId))))
-    .execute();
+  if (keys.length === 0) return [];
+  // Every combination of the asked channels, types and chats, through the key's index; the few extra
+  // combinations (there is mostly one channel and one type) are left out below.
+  const { rows } = await sql<Selectable<SandboxCustomersTable>>`
+    select * from sandbox_customers
+    where channel_id = ${anyUuid([...new Set(keys.map((k) => k.channelId))])}
+      and chat_type = any(${[...new Set(keys.map((k) => k.chatType))]}::text[])
+      and chat_id = any(${[...new Set(keys.map((k) => k.chatId))]}::text[])`.execute(db);
   const found = new Map(rows.map((r) => [customerKey({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toCustomer(r)]));
   return keys.map((k) => found.get(customerKey(k)));
 }
@@ -34,24 +38,22 @@ export async function customersByKey(db: Kysely<DatabaseSchema>, keys: readonly 
  * answers with its first record. In the order given.
  */
 export async function receiveManyOnce(db: Kysely<DatabaseSchema>, deliveries: readonly SandboxDelivery[]): Promise<SandboxDelivery[]> {
-  const inserted = await db
-    .insertInto('sandbox_received')
-    .values(
-      deliveries.map((d) => ({
-        request_id: d.requestId,
-        channel_id: d.channelId,
-        chat_id: d.chatId,
-        messenger_message_id: d.messengerMessageId,
-        received_at: d.receivedAt,
-      })),
-    )
-    .onConflict((oc) => oc.column('request_id').doNothing())
-    .returningAll()
-    .execute();
+  const rows = deliveries.map((d) => ({
+    request_id: d.requestId,
+    channel_id: d.channelId,
+    chat_id: d.chatId,
+    messenger_message_id: d.messengerMessageId,
+    received_at: d.receivedAt,
+  }));
+  const { rows: inserted } = await sql<Selectable<SandboxReceivedTable>>`
+    insert into sandbox_received (request_id, channel_id, chat_id, messenger_message_id, received_at)
+    select * from ${jsonRows('d', { request_id: 'uuid', channel_id: 'uuid', chat_id: 'text', messenger_message_id: 'text', received_at: 'timestamptz' }, rows)}
+    on conflict (request_id) do nothing
+    returning *`.execute(db);
   const byRequest = new Map(inserted.map((r) => [r.request_id, toDelivery(r)]));
   const earlier = [...new Set(deliveries.map((d) => d.requestId).filter((id) => !byRequest.has(id)))];
   if (earlier.length > 0) {
-    for (const r of await db.selectFrom('sandbox_received').selectAll().where('request_id', 'in', earlier).execute()) byRequest.set(r.request_id, toDelivery(r));
+    for (const r of await db.selectFrom('sandbox_received').selectAll().where('request_id', '=', anyUuid(earlier)).execute()) byRequest.set(r.request_id, toDelivery(r));
   }
   return deliveries.map((d) => byRequest.get(d.requestId)!);
 }

@@ -5,8 +5,31 @@ import type { ChannelsTable, ChatsTable, DatabaseSchema, MessagesTable } from '.
 import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
 import { insertValues, toMessageRecord } from './messages.ts';
+import { anyUuid, jsonRows } from './json-rows.ts';
 
 type Db = Kysely<DatabaseSchema>;
+
+const chatColumns = {
+  ord: 'int',
+  id: 'uuid',
+  account_id: 'uuid',
+  channel_id: 'uuid',
+  chat_type: 'text',
+  chat_id: 'text',
+  name: 'text',
+  reset: 'boolean',
+  last_message_at: 'timestamptz',
+};
+const answerColumns = {
+  ord: 'int',
+  id: 'uuid',
+  chat_ref: 'uuid',
+  status: 'text',
+  reason: 'text',
+  messenger_message_id: 'text',
+  sent_at: 'timestamptz',
+  delivered_at: 'timestamptz',
+};
 
 /** `recorded` hears of recorded answers, before their transaction commits. */
 export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueue {
@@ -15,10 +38,17 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       if (messages.length === 0) return;
       // Chats in key order, so two statements creating or updating the same chats lock them in one order.
       const ordered = [...chats].sort((a, b) => (a.channelId + a.chatType + a.chatId < b.channelId + b.chatType + b.chatId ? -1 : 1));
-      const chatRows = ordered.map(
-        (c) =>
-          sql`(${c.newId}::uuid, ${c.accountId}::uuid, ${c.channelId}::uuid, ${c.chatType}::text, ${c.chatId}::text, ${c.name}::text, ${c.resetUnanswered}::boolean, ${c.lastMessageAt}::timestamptz)`,
-      );
+      const chatRows = ordered.map((c, ord) => ({
+        ord,
+        id: c.newId,
+        account_id: c.accountId,
+        channel_id: c.channelId,
+        chat_type: c.chatType,
+        chat_id: c.chatId,
+        name: c.name,
+        reset: c.resetUnanswered,
+        last_message_at: c.lastMessageAt,
+      }));
       // The messages as one JSON document, read back as rows of the messages table: every column gets its own type.
       const messageRows = messages.map(({ message, chatType, chatId }) => {
         const { attachment, template, keyboard } = message;
@@ -32,10 +62,11 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // One statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect),
       // the messages take their chats' ids from the upsert and their `seq` in the order given.
       await sql`
-        with chat_input (id, account_id, channel_id, chat_type, chat_id, name, reset, last_message_at) as (values ${sql.join(chatRows)}),
+        with chat_input as (
+          select * from ${jsonRows('c', chatColumns, chatRows)} order by c.ord),
         upserted as (
           insert into chats as c (id, account_id, channel_id, chat_type, chat_id, name, unanswered, last_message_at, created_at)
-          select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input
+          select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input order by ord
           on conflict (channel_id, chat_type, chat_id) where chat_id is not null do update set
             name = coalesce(excluded.name, c.name),
             unanswered = case when (
@@ -91,10 +122,16 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // Rows in id order, so two statements settling overlapping messages lock them in one order.
       const rows = [...answers]
         .sort((a, b) => (a.message.id < b.message.id ? -1 : 1))
-        .map(
-          ({ message: m }) =>
-            sql`(${m.id}::uuid, ${m.chatRef}::uuid, ${m.status}::text, ${m.reason}::text, ${m.messengerMessageId}::text, ${m.sentAt}::timestamptz, ${m.deliveredAt}::timestamptz)`,
-        );
+        .map(({ message: m }, ord) => ({
+          ord,
+          id: m.id,
+          chat_ref: m.chatRef,
+          status: m.status,
+          reason: m.reason,
+          messenger_message_id: m.messengerMessageId,
+          sent_at: m.sentAt,
+          delivered_at: m.deliveredAt,
+        }));
       const events = answers.flatMap(({ message, events }) =>
         events.map((e) => ({
           message_id: message.id,
@@ -104,11 +141,11 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // Events take their positions in the order given, with their webhook deliveries; only those of messages
       // this statement changed are kept.
       const counts = await sql<RecordedCounts>`
-        with answers (id, chat_ref, status, reason, messenger_message_id, sent_at, delivered_at) as (values ${sql.join(rows)}),
+        with answers as (select * from ${jsonRows('a', answerColumns, rows)} order by a.ord),
         changed as (
           update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
             messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
-          from answers a where m.id = a.id and m.status = 'accepted'
+          from answers a where m.id = ${anyUuid(rows.map((r) => r.id))} and m.id = a.id and m.status = 'accepted'
           returning m.id),
         recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at)
@@ -124,11 +161,11 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
 
     async retryLater(items) {
       if (items.length === 0) return;
-      const rows = items.map((i) => sql`(${i.messageId}::uuid, ${i.at}::timestamptz)`);
+      const rows = items.map((i) => ({ id: i.messageId, at: i.at }));
       await sql`
         update messages m set send_after = v.at, send_lease_until = null
-        from (values ${sql.join(rows)}) as v (id, at)
-        where m.id = v.id and m.status = 'accepted'`.execute(db);
+        from ${jsonRows('v', { id: 'uuid', at: 'timestamptz' }, rows)}
+        where m.id = ${anyUuid(rows.map((r) => r.id))} and m.id = v.id and m.status = 'accepted'`.execute(db);
     },
   };
 }

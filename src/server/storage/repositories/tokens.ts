@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { TokenRecord, TokenRepository } from '../../core/ports.ts';
 import type { ApiTokensTable, DatabaseSchema } from '../schema.ts';
+import { anyUuid } from './json-rows.ts';
 
 const toRecord = (r: Selectable<ApiTokensTable>): TokenRecord => ({
   id: r.id,
@@ -14,7 +15,7 @@ const toRecord = (r: Selectable<ApiTokensTable>): TokenRecord => ({
 
 /** Tokens by id, in the order asked (undefined where none). */
 export async function tokensById(db: Kysely<DatabaseSchema>, ids: readonly string[]): Promise<(TokenRecord | undefined)[]> {
-  const rows = await db.selectFrom('api_tokens').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  const rows = await db.selectFrom('api_tokens').selectAll().where('id', '=', anyUuid([...new Set(ids)])).execute();
   const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
   return ids.map((id) => byId.get(id));
 }
