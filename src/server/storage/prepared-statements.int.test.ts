@@ -41,7 +41,7 @@ describe(`statements with parameters are prepared once and executed after (${dat
     });
   });
 
-  it('prepares a statement again after its first 64 runs, so its plan is made for the tables as they grew', async () => {
+  it('prepares a statement again after its first 16 runs, so its plan is made for the tables as they grew', async () => {
     await database.db.connection().execute(async (db) => {
       const text = 'select name from probe where id = $1 and name is not null';
       const select = (id: number) => sql`select name from probe where id = ${id} and name is not null`.execute(db);
@@ -51,11 +51,11 @@ describe(`statements with parameters are prepared once and executed after (${dat
             select count(*)::int as statements, coalesce(sum(generic_plans + custom_plans), 0)::int as runs
             from pg_prepared_statements where statement = ${text}`.execute(db)
         ).rows[0]!;
-      for (let i = 0; i < 63; i++) await select(i);
-      expect(await prepared()).toEqual({ statements: 1, runs: 63 });
-      await select(63);
-      await select(64);
-      // The 64th run was the old statement's last; the 65th is the new one's first.
+      for (let i = 0; i < 15; i++) await select(i);
+      expect(await prepared()).toEqual({ statements: 1, runs: 15 });
+      await select(15);
+      await select(16);
+      // The 16th run was the old statement's last; the 17th is the new one's first.
       expect(await prepared()).toEqual({ statements: 1, runs: 1 });
     });
   });

@@ -10,13 +10,13 @@ function replans(total: number): number[] {
 }
 
 describe('ReplanSchedule', () => {
-  it('asks after 64 runs, then after 4 times as many each time', () => {
-    expect(replans(64 + 256 + 1024)).toEqual([64, 64 + 256, 64 + 256 + 1024]);
+  it('asks after 16 runs, then after 4 times as many each time', () => {
+    expect(replans(16 + 64 + 256)).toEqual([16, 16 + 64, 16 + 64 + 256]);
   });
 
   it('asks at least once every 4,096 runs however long the statement runs', () => {
-    const at = replans(64 + 256 + 1024 + 4096 * 3);
+    const at = replans(16 + 64 + 256 + 1024 + 4096 * 3);
     const gaps = at.map((run, i) => run - (at[i - 1] ?? 0));
-    expect(gaps).toEqual([64, 256, 1024, 4096, 4096, 4096]);
+    expect(gaps).toEqual([16, 64, 256, 1024, 4096, 4096, 4096]);
   });
 });
