@@ -48,7 +48,8 @@ export class PreparingClient extends pg.Client {
     if (old === null) return;
     statement.name = null;
     // Queued behind the run just sent. The client remembers which names it has parsed; a dropped name must
-    // not stay among them.
+    // not stay among them. In a transaction that failed meanwhile the deallocation fails too, and leaves the
+    // old statement allocated on the connection until it closes: a leftover, not an error for anybody.
     (super.query as (text: string) => Promise<unknown>)(`deallocate ${old}`)
       .then(() => delete (this as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[old])
       .catch(() => {});

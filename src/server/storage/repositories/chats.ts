@@ -84,29 +84,17 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
     async updateMany(chats) {
       if (chats.length === 0) return;
       // Rows in id order, so two transactions updating overlapping chats lock them in the same order.
-      const rows = [...chats]
-        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .map((c, ord) => ({
-          ord,
-          id: c.id,
-          chat_id: c.chatId,
-          username: c.username,
-          phone: c.phone,
-          name: c.name,
-          unanswered: c.unanswered,
-          last_message_at: c.lastMessageAt,
-        }));
+      const rows = [...chats].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((c) => ({ id: c.id, ...columns(c) }));
       await sql`
         update chats as c set chat_id = v.chat_id, username = v.username, phone = v.phone, name = v.name,
           unanswered = v.unanswered, last_message_at = v.last_message_at
-        from (select * from ${jsonRows('r', updatedChatColumns, rows)} order by r.ord) as v
+        from ${jsonRows('v', updatedChatColumns, rows)}
         where c.id = ${anyUuid(rows.map((r) => r.id))} and c.id = v.id`.execute(db);
     },
   };
 }
 
 const updatedChatColumns = {
-  ord: 'int',
   id: 'uuid',
   chat_id: 'text',
   username: 'text',

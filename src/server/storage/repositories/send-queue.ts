@@ -62,8 +62,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // One statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect),
       // the messages take their chats' ids from the upsert and their `seq` in the order given.
       await sql`
-        with chat_input as (
-          select * from ${jsonRows('c', chatColumns, chatRows)} order by c.ord),
+        with chat_input as (select * from ${jsonRows('c', chatColumns, chatRows)}),
         upserted as (
           insert into chats as c (id, account_id, channel_id, chat_type, chat_id, name, unanswered, last_message_at, created_at)
           select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input order by ord
