@@ -14,6 +14,9 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
   position: Number(r.position),
 });
 
+/** An event to insert, with its place in the batch (the order its position follows). */
+const eventColumns = { ord: 'int', id: 'uuid', account_id: 'uuid', name: 'text', ordering_key: 'text', payload: 'jsonb', created_at: 'timestamptz' };
+
 /** `recorded` hears of each insert, before its transaction commits. */
 export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRecorded): EventRepository {
   return {
@@ -29,11 +32,10 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
         payload: e.payload,
         created_at: e.createdAt,
       }));
-      const columns = { ord: 'int', id: 'uuid', account_id: 'uuid', name: 'text', ordering_key: 'text', payload: 'jsonb', created_at: 'timestamptz' };
       const counts = await sql<RecordedCounts>`
         with recorded as (
           insert into events (id, account_id, name, ordering_key, payload, created_at)
-          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at from ${jsonRows('e', columns, rows)} order by e.ord
+          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at from ${jsonRows('e', eventColumns, rows)} order by e.ord
           returning *)
         ${queueDeliveries()}`.execute(db);
       tellRecorded(counts.rows, recorded);

@@ -21,7 +21,6 @@ const chatColumns = {
   last_message_at: 'timestamptz',
 };
 const answerColumns = {
-  ord: 'int',
   id: 'uuid',
   chat_ref: 'uuid',
   status: 'text',
@@ -121,8 +120,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // Rows in id order, so two statements settling overlapping messages lock them in one order.
       const rows = [...answers]
         .sort((a, b) => (a.message.id < b.message.id ? -1 : 1))
-        .map(({ message: m }, ord) => ({
-          ord,
+        .map(({ message: m }) => ({
           id: m.id,
           chat_ref: m.chatRef,
           status: m.status,
@@ -140,7 +138,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // Events take their positions in the order given, with their webhook deliveries; only those of messages
       // this statement changed are kept.
       const counts = await sql<RecordedCounts>`
-        with answers as (select * from ${jsonRows('a', answerColumns, rows)} order by a.ord),
+        with answers as (select * from ${jsonRows('a', answerColumns, rows)}),
         changed as (
           update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
             messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
