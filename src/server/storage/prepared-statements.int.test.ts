@@ -60,6 +60,52 @@ describe(`statements with parameters are prepared once and executed after (${dat
     });
   });
 
+  it('prepares statements again inside a transaction without queueing queries or touching the transaction', async () => {
+    // `pg` warns (once per process) when a query is sent while another waits: deprecated, an error in pg 9.
+    const queued: string[] = [];
+    const onWarning = (w: Error) => {
+      if (/already executing a query/.test(w.message)) queued.push(w.message);
+    };
+    process.on('warning', onWarning);
+    const texts = ['select name from probe where id = $1 and id > 0', 'select name from probe where id = $1 and id > 1'];
+    try {
+      await database.db.connection().execute(async (db) => {
+        const inTransaction = await db.transaction().execute(async (trx) => {
+          // Both statements reach their 16th run one after the other, then run once more each.
+          for (let i = 0; i < 17; i++) {
+            await sql`select name from probe where id = ${i} and id > 0`.execute(trx);
+            await sql`select name from probe where id = ${i} and id > 1`.execute(trx);
+          }
+          await sql`insert into probe (id, name) values (${200}, ${'kept'})`.execute(trx);
+          return (await sql<{ statement: string; runs: number }>`
+            select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+            where statement in (${texts[0]}, ${texts[1]}) order by statement, runs`.execute(trx)).rows;
+        });
+        if (databaseKind() === 'postgres') {
+          // Within the transaction the old statements are left allocated beside the new ones.
+          expect(inTransaction).toEqual([
+            { statement: texts[0], runs: 1 },
+            { statement: texts[0], runs: 16 },
+            { statement: texts[1], runs: 1 },
+            { statement: texts[1], runs: 16 },
+          ]);
+        }
+        // The next query outside a transaction drops them first.
+        const after = (await sql<{ statement: string; runs: number }>`
+          select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+          where statement in (${texts[0]}, ${texts[1]}) order by statement, runs`.execute(db)).rows;
+        expect(after).toEqual([
+          { statement: texts[0], runs: 1 },
+          { statement: texts[1], runs: 1 },
+        ]);
+      });
+      expect((await byId(200)).rows[0]).toMatchObject({ id: 200, name: 'kept' });
+      expect(queued).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('reports affected rows of a prepared update', async () => {
     const result = await database.db.updateTable('probe' as never).set({ name: 'renamed' } as never).where('id' as never, '<=', 4 as never).executeTakeFirst();
     expect(Number((result as { numUpdatedRows: bigint }).numUpdatedRows)).toBe(4);
