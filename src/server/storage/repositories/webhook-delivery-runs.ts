@@ -22,11 +22,19 @@ export const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((i
  * Due for an attempt (the delivery row named `alias`): pending and due (domain time), or being sent by a
  * process whose lease ran out. Leases are between processes, so they run on the database's clock, whatever
  * the domain clock does.
+ *
+ * Every statement that asks this has found its rows already (by id, or through the open-lane index), so the
+ * test is written as one `case`, which no index can serve. Written as plain conditions, it lets a generic
+ * plan AND the key with the partial due index, and that bitmap scan reads the entries of every row that was
+ * due since the last vacuum, delivered ones included (bitmap scans never mark entries dead): over a hundred
+ * thousand entries per claim after a busy minute, where the key alone finds the handful asked for.
  */
 export function isDue(now: Date, alias = 'd'): RawBuilder<boolean> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
-  return sql<boolean>`${column('status')} in ('pending', 'sending') and ${column('next_attempt_at')} <= ${now}
-    and (${column('status')} = 'pending' or ${column('lease_until')} <= now())`;
+  return sql<boolean>`case ${column('status')}
+    when 'pending' then ${column('next_attempt_at')} <= ${now}
+    when 'sending' then ${column('next_attempt_at')} <= ${now} and ${column('lease_until')} <= now()
+    else false end`;
 }
 
 /**
