@@ -74,7 +74,6 @@ export interface MessageRepository {
   get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** Locks the row until the transaction ends. */
   getForUpdate(id: string): Promise<MessageRecord | undefined>;
-  findByMessengerId(channelId: string, messengerMessageId: string): Promise<MessageRecord | undefined>;
   update(message: MessageRecord): Promise<void>;
   /** Moves every message of one chat to another (a pending chat resolved into a known one). */
   moveToChat(fromChatRef: string, toChatRef: string): Promise<void>;

@@ -77,15 +77,6 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
       const row = await db.selectFrom('messages').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       return row && toMessageRecord(row);
     },
-    async findByMessengerId(channelId, messengerMessageId) {
-      const row = await db
-        .selectFrom('messages')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where('messenger_message_id', '=', messengerMessageId)
-        .executeTakeFirst();
-      return row && toMessageRecord(row);
-    },
     async update(m) {
       await db.updateTable('messages').set(columns(m)).where('id', '=', m.id).execute();
     },
