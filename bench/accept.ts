@@ -10,6 +10,7 @@
  */
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child.ts';
+import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
 import { sendRequests } from './lib/send-requests.ts';
 import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
@@ -26,9 +27,13 @@ interface Run {
   p50: number;
   p99: number;
   failures: number;
+  /** CPU microseconds per answered request: the server's process, PostgreSQL's (ours, where it runs on this machine), autocannon's. */
+  cpu: Record<string, number | null>;
 }
 
-async function load(url: string, channelId: string, tokens: string[], seconds: number): Promise<Run> {
+/** `server` is the pid of the process answering; `postgres` adds the PostgreSQL server's CPU to the split. */
+async function load(url: string, channelId: string, tokens: string[], seconds: number, server: { pid: number; postgres: boolean }): Promise<Run> {
+  const meter = await startCpuMeter({ server: server.pid, autocannon: 'self', ...(server.postgres ? { postgres: 'postgres' as const } : {}) });
   const result = await autocannon({
     url: `${url}/v2/messages`,
     connections: CONNECTIONS,
@@ -36,8 +41,10 @@ async function load(url: string, channelId: string, tokens: string[], seconds: n
     method: 'POST',
     requests: sendRequests(channelId, tokens, CHATS),
   });
+  const used = await meter.stop();
   const ok = result['2xx'];
-  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  const cpu = Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, microsEach(seconds, ok)]));
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpu };
 }
 
 const fmt = (r: Run) => `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(5)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failures ? `  (${r.failures} failed)` : ''}`;
@@ -48,22 +55,33 @@ async function main() {
   const gateway = await startBenchGateway({ tokens: TOKENS });
   try {
     console.log(`accept benchmark: ${RUNS} runs × ${SECONDS} s, ${CONNECTIONS} connections, ${CHATS} chats, ${database}, Node ${process.version}`);
-    await load(bare.url, gateway.channelId, gateway.tokens, 2);
-    await load(gateway.baseURL, gateway.channelId, gateway.tokens, 3);
+    const bareServer = { pid: bare.child.pid!, postgres: false };
+    const ourServer = { pid: gateway.process.child.pid!, postgres: database === 'PostgreSQL' };
+    await load(bare.url, gateway.channelId, gateway.tokens, 2, bareServer);
+    await load(gateway.baseURL, gateway.channelId, gateway.tokens, 3, ourServer);
     const ours: Run[] = [];
     const base: Run[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      base.push(await load(bare.url, gateway.channelId, gateway.tokens, SECONDS));
-      ours.push(await load(gateway.baseURL, gateway.channelId, gateway.tokens, SECONDS));
+      base.push(await load(bare.url, gateway.channelId, gateway.tokens, SECONDS, bareServer));
+      ours.push(await load(gateway.baseURL, gateway.channelId, gateway.tokens, SECONDS, ourServer));
       console.log(`  run ${run}: gateway ${fmt(ours.at(-1)!)}   bare ${fmt(base.at(-1)!)}`);
     }
-    const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+    const m = (runs: Run[], k: Exclude<keyof Run, 'cpu'>) => median(runs.map((r) => r[k]));
+    /** Median CPU microseconds per request of each part, over the runs that could read it. */
+    const cpuOf = (runs: Run[]): Record<string, number> =>
+      Object.fromEntries(
+        Object.keys(runs[0]?.cpu ?? {}).flatMap((part) => {
+          const each = runs.map((r) => r.cpu[part]).filter((v): v is number => typeof v === 'number');
+          return each.length > 0 ? [[part, median(each)]] : [];
+        }),
+      );
     const rps = m(ours, 'rps');
     const bareRps = m(base, 'rps');
     const p99 = m(ours, 'p99');
     const budget = database === 'PGlite' ? 1000 : 4000;
     console.log(`medians: gateway ${rps.toFixed(0)} req/s p50 ${m(ours, 'p50').toFixed(1)} ms p99 ${p99.toFixed(1)} ms; ` +
       `bare ${bareRps.toFixed(0)} req/s p50 ${m(base, 'p50').toFixed(1)} ms p99 ${m(base, 'p99').toFixed(1)} ms; ratio ${(rps / bareRps).toFixed(3)}`);
+    console.log(`CPU per request (µs): gateway ${JSON.stringify(cpuOf(ours))}; bare ${JSON.stringify(cpuOf(base))}`);
     console.log(`budget ≥ ${budget} req/s with p99 ≤ 50 ms: ${rps >= budget && p99 <= 50 ? 'met' : 'NOT met'}`);
     const row: BenchRow = {
       row: 'accept',
@@ -86,6 +104,9 @@ async function main() {
         chats: CHATS,
         seconds_per_run: SECONDS,
         failed_requests: ours.reduce((s, r) => s + r.failures, 0),
+        // Where the CPU went, per answered request: on two shared cores this is what bounds the rate.
+        ...Object.fromEntries(Object.entries(cpuOf(ours)).map(([part, us]) => [`${part === 'server' ? 'gateway' : part}_cpu_us_per_request`, us])),
+        ...Object.fromEntries(Object.entries(cpuOf(base)).map(([part, us]) => [`bare_${part}_cpu_us_per_request`, us])),
       },
     };
     await reportRows([row]);

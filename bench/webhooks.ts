@@ -22,6 +22,7 @@ import { newEventRecords, recordEvent } from '../src/server/core/events/record-e
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
 import { startChildServer } from './lib/child.ts';
+import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -34,6 +35,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 interface Receiver {
   url: string;
+  pid: number;
   counts(type?: 'counts' | 'reset'): Promise<{ requests: number; events: number }>;
   /** Milliseconds from `recorded_at` to arrival, per event that carried it. */
   latencies(): Promise<number[]>;
@@ -44,6 +46,7 @@ async function startReceiver(): Promise<Receiver> {
   const child = await startChildServer(new URL('./receiver.ts', import.meta.url));
   return {
     url: child.url,
+    pid: child.child.pid!,
     counts: (type = 'counts') => child.ask(type),
     latencies: async () => (await child.ask<{ latencies: number[] }>('latencies')).latencies,
     stop: child.stop,
@@ -81,17 +84,23 @@ async function oursOnce(gateway: Gateway, accountId: string, receiver: Receiver)
   return { rate: EVENTS / ((performance.now() - started) / 1000), recording };
 }
 
+/** CPU microseconds per delivery (or per request of the bare loop), by process. */
+type CpuEach = Record<string, number | null>;
+
 /**
  * Deliveries per second from a backlog: every event recorded in one transaction, the clock started at its
- * commit, stopped when the receiver has the last event. Only the delivery pipeline is timed.
+ * commit, stopped when the receiver has the last event. Only the delivery pipeline is timed, and its CPU:
+ * this process (the gateway; with PGlite, its database too), the PostgreSQL server's and the receiver's.
  */
-async function drainOnce(gateway: Gateway, accountId: string, receiver: Receiver): Promise<number> {
+async function drainOnce(gateway: Gateway, accountId: string, receiver: Receiver): Promise<{ rate: number; cpu: CpuEach }> {
   await receiver.counts('reset');
   let started = 0;
+  let meter: Awaited<ReturnType<typeof startCpuMeter>> | undefined;
   const backlog = Array.from({ length: EVENTS }, (_, n) => ({ accountId, name: 'message.add', orderingKey: `chat:drain:${n % CHATS}`, payload: payload(n) }));
   await gateway.store.transaction(async (tx) => {
     for (let from = 0; from < EVENTS; from += 500) await tx.events.insert(newEventRecords(systemClock, backlog.slice(from, from + 500)));
     // The deliveries may start the moment this commits.
+    meter = await startCpuMeter({ gateway: 'self', receiver: receiver.pid, ...(process.env.DATABASE_URL ? { postgres: 'postgres' as const } : {}) });
     started = performance.now();
   });
   for (;;) {
@@ -99,7 +108,9 @@ async function drainOnce(gateway: Gateway, accountId: string, receiver: Receiver
     if (events >= EVENTS) break;
     await sleep(2);
   }
-  return EVENTS / ((performance.now() - started) / 1000);
+  const rate = EVENTS / ((performance.now() - started) / 1000);
+  const used = await meter!.stop();
+  return { rate, cpu: Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, microsEach(seconds, EVENTS)])) };
 }
 
 /**
@@ -123,22 +134,24 @@ async function latencyOnce(gateway: Gateway, accountId: string, receiver: Receiv
   return receiver.latencies();
 }
 
-async function bareOnce(url: string): Promise<number> {
+async function bareOnce(receiver: Receiver): Promise<{ rate: number; cpu: CpuEach }> {
   const agent = new Agent({ connections: CONCURRENCY });
   let next = 0;
+  const meter = await startCpuMeter({ client: 'self', receiver: receiver.pid });
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let n = next++; n < EVENTS; n = next++) {
         const body = JSON.stringify({ event: 'message.add', data: [payload(n)], meta: { idempotency_key: crypto.randomUUID(), timestamp: 0 } });
-        const res = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body });
+        const res = await request(receiver.url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body });
         await res.body.dump();
       }
     }),
   );
   const rate = EVENTS / ((performance.now() - started) / 1000);
+  const used = await meter.stop();
   await agent.close();
-  return rate;
+  return { rate, cpu: { client: microsEach(used.client, EVENTS), receiver: microsEach(used.receiver, EVENTS) } };
 }
 
 async function main() {
@@ -158,18 +171,23 @@ async function main() {
     type Series = 'gateway' | 'gateway, batching on' | 'gateway, recording included' | 'bare undici loop';
     const results: Record<Series, number[]> = { gateway: [], 'gateway, batching on': [], 'gateway, recording included': [], 'bare undici loop': [] };
     const recordings: number[] = [];
+    const cpu: Record<'gateway' | 'gateway, batching on' | 'bare undici loop', CpuEach[]> = { gateway: [], 'gateway, batching on': [], 'bare undici loop': [] };
+    const measured = (series: keyof typeof cpu, run: { rate: number; cpu: CpuEach }) => {
+      cpu[series].push(run.cpu);
+      results[series].push(run.rate);
+    };
     const batching = (on: boolean) => gateway.app.inject({ method: 'PATCH', url: '/v2/webhooks/settings', headers: client, payload: { batching: on } });
     // One unmeasured pass of each, so that neither side's first measured run pays for its first compilation.
-    await bareOnce(receiver.url);
+    await bareOnce(receiver);
     await batching(false);
     await drainOnce(gateway, account.account_id, receiver);
     for (let run = 1; run <= RUNS; run++) {
       await receiver.counts('reset');
-      results['bare undici loop'].push(await bareOnce(receiver.url));
+      measured('bare undici loop', await bareOnce(receiver));
       await batching(false);
-      results.gateway.push(await drainOnce(gateway, account.account_id, receiver));
+      measured('gateway', await drainOnce(gateway, account.account_id, receiver));
       await batching(true);
-      results['gateway, batching on'].push(await drainOnce(gateway, account.account_id, receiver));
+      measured('gateway, batching on', await drainOnce(gateway, account.account_id, receiver));
       await batching(false);
       const { rate, recording } = await oursOnce(gateway, account.account_id, receiver);
       results['gateway, recording included'].push(rate);
@@ -183,6 +201,18 @@ async function main() {
     console.log('medians (deliveries per second):');
     for (const [name, rates] of Object.entries(results)) {
       console.log(`  ${name.padEnd(30)} ${median(rates).toFixed(0).padStart(7)}/s   ${(median(rates) / bare).toFixed(3)} of the bare loop`);
+    }
+    // Per part, the median over the runs of CPU microseconds per delivery (per request, for the bare loop).
+    const cpuMedians = (series: keyof typeof cpu): Record<string, number> =>
+      Object.fromEntries(
+        Object.keys(cpu[series][0] ?? {}).flatMap((part) => {
+          const each = cpu[series].map((c) => c[part]).filter((v): v is number => typeof v === 'number');
+          return each.length > 0 ? [[part, median(each)]] : [];
+        }),
+      );
+    for (const series of Object.keys(cpu) as (keyof typeof cpu)[]) {
+      const parts = Object.entries(cpuMedians(series)).map(([part, us]) => `${part} ${us} µs`);
+      console.log(`  CPU per ${series === 'bare undici loop' ? 'request' : 'delivery'}, ${series}: ${parts.join(', ')}`);
     }
     console.log(`  (recording alone went at ${median(recordings).toFixed(0)} events/s while delivering, in transactions of 50)`);
     console.log(`  recorded → POST arrived at 100 events/s, one per transaction: p50 ${p50} ms, p99 ${p99} ms (${latencies.length} events)`);
@@ -208,6 +238,8 @@ async function main() {
           perEndpoint: PER_ENDPOINT,
           min: Math.min(...rates),
           max: Math.max(...rates),
+          ...Object.fromEntries(Object.entries(cpuMedians(name)).map(([part, us]) => [`${part}_cpu_us_per_delivery`, us])),
+          ...Object.fromEntries(Object.entries(cpuMedians('bare undici loop')).map(([part, us]) => [`bare_${part}_cpu_us_per_request`, us])),
           ...(name === 'gateway'
             ? {
                 withRecordingPerSecond: Math.round(median(results['gateway, recording included'])),
