@@ -29,13 +29,19 @@ interface Candidate {
   previous_expires_at: Date | null;
 }
 
-/** Marks rows as being sent under this lease, if they are still due heads nobody else holds. */
-async function take(db: Db, ids: string[], request: ClaimRequest): Promise<TakenRow[]> {
+/**
+ * Marks rows as being sent under this lease, if they are still due heads nobody else holds. Rows named in
+ * `batches` join that batch in the same update (a batch formed by this claim), so forming it writes each
+ * row once.
+ */
+async function take(db: Db, ids: string[], request: ClaimRequest, batches: ReadonlyMap<string, string> = new Map()): Promise<TakenRow[]> {
   if (ids.length === 0) return [];
   const { now, leaseSeconds } = request;
+  const batched = [...batches.keys()];
   // Rows another claim is taking right now are skipped, not waited for.
   const { rows } = await sql<TakenRow>`
-    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
+    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}),
+      batch_id = coalesce((${batched.map((id) => batches.get(id)!)}::uuid[])[array_position(${batched}::uuid[], w.id)], w.batch_id)
     from events e
     where e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
@@ -49,7 +55,7 @@ async function take(db: Db, ids: string[], request: ClaimRequest): Promise<Taken
 interface Plan {
   first: Candidate;
   ids: string[];
-  /** A batch formed now gets its id once its rows are taken; a retried batch keeps its own. */
+  /** A batch formed now gets a new id, written as its rows are taken; a retried batch keeps its own. */
   batch: 'new' | 'none' | string;
 }
 
@@ -126,7 +132,11 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         candidates.filter((c) => c.subscription_status === 'active'),
         request,
       );
-      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request)).map((r) => [r.id, r]));
+      // A new batch's id goes with the take. Should fewer than two of its rows be taken (another process
+      // holds the rest), the one taken is sent alone, under its event's id, and leaves the batch again below.
+      const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
+      const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
+      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches)).map((r) => [r.id, r]));
 
       // A batch is retried as it was formed: members the candidates missed come along.
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
@@ -145,7 +155,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       );
 
       const claimed: ClaimedRun[] = [];
-      const batchIds: { id: string; batch: string }[] = [];
+      const alone: string[] = [];
       for (const p of plans) {
         const items = p.ids
           .map((id) => taken.get(id))
@@ -153,12 +163,10 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           .sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
         if (items.length === 0) continue;
         let key = items[0]!.event_id;
-        if (p.batch === 'new' && items.length > 1) {
-          key = randomUUID();
-          batchIds.push(...items.map((i) => ({ id: i.id, batch: key })));
-        } else if (p.batch !== 'new' && p.batch !== 'none') {
-          key = p.batch;
-        }
+        const batch = formed.get(p);
+        if (batch && items.length > 1) key = batch;
+        else if (batch) alone.push(items[0]!.id);
+        else if (p.batch !== 'new' && p.batch !== 'none') key = p.batch;
         const c = p.first;
         const work = (idempotencyKey: string, rows: TakenRow[]): ClaimedWork => ({
           subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since },
@@ -172,10 +180,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         const followers = (runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]));
         claimed.push([work(key, items), ...followers]);
       }
-      if (batchIds.length > 0) {
-        const values = sql.join(batchIds.map((b) => sql`(${b.id}::uuid, ${b.batch}::uuid)`));
-        await sql`update webhook_deliveries d set batch_id = v.batch from (values ${values}) as v(id, batch) where d.id = v.id`.execute(db);
-      }
+      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id in (${uuids(alone)})`.execute(db);
       return claimed;
     },
 
