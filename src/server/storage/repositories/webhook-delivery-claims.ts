@@ -3,7 +3,8 @@ import { sql, type Kysely } from 'kysely';
 import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
-import { isDue, releaseRun, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
+import { anyUuid, jsonRows } from './json-rows.ts';
+import { isDue, releaseRun, statusIs, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -142,7 +143,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
       if (retried.length > 0) {
         const { rows: members } = await sql<{ id: string; batch_id: string }>`
-          select id, batch_id from webhook_deliveries where batch_id in (${uuids(retried)}) and status in ('pending', 'sending')`.execute(db);
+          select id, batch_id from webhook_deliveries where batch_id in (${uuids(retried)}) and ${statusIs(null, 'pending', 'sending')}`.execute(db);
         const missing = members.filter((m) => !taken.has(m.id));
         for (const row of await take(db, missing.map((m) => m.id), request)) taken.set(row.id, row);
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
@@ -187,28 +188,33 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
     release: (deliveryIds) => releaseRun(db, deliveryIds),
 
     async settle(settlements) {
+      // Rows of any number of attempts in one statement text (see `jsonRows`): settlements come in every
+      // group size, and a text per size would be parsed and planned again for each.
+      const attempts = settlements.map((s) => ({
+        id: randomUUID(),
+        subscription_id: s.work.subscription.id,
+        idempotency_key: s.work.key,
+        event_name: s.work.eventName,
+        event_ids: s.work.items.map((i) => i.eventId),
+        attempted_at: s.at,
+        status_code: s.statusCode,
+        latency_ms: Math.round(s.latencyMs),
+        error: s.error,
+        outcome: s.outcome,
+      }));
       // A subscription deleted while the POST was under way leaves nothing to log.
-      const attempts = sql.join(
-        settlements.map(
-          (s) => sql`(${randomUUID()}::uuid, ${s.work.subscription.id}::uuid, ${s.work.key}::uuid, ${s.work.eventName}::text,
-            ${JSON.stringify(s.work.items.map((i) => i.eventId))}::jsonb, ${s.at}::timestamptz, ${s.statusCode}::int,
-            ${Math.round(s.latencyMs)}::int, ${s.error}::text, ${s.outcome}::text)`,
-        ),
-      );
       const logAttempts = sql`
         insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
-        select v.* from (values ${attempts}) as v(id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
+        select v.* from ${jsonRows('v', attemptColumns, attempts)}
         join webhook_subscriptions s on s.id = v.subscription_id`;
       const delivered = settlements.filter((s) => s.outcome === 'delivered');
       const markDelivered = () => {
-        const values = sql.join(
-          delivered.flatMap((s) => s.work.items.map((i) => sql`(${i.deliveryId}::uuid, ${s.at}::timestamptz, ${s.statusCode}::int)`)),
-        );
+        const rows = delivered.flatMap((s) => s.work.items.map((i) => ({ id: i.deliveryId, at: s.at, code: s.statusCode })));
         return sql`
           update webhook_deliveries d
           set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
-          from (values ${values}) as v(id, at, code)
-          where d.id = v.id and d.status = 'sending'`;
+          from ${jsonRows('v', { id: 'uuid', at: 'timestamptz', code: 'int' }, rows)}
+          where d.id = ${anyUuid(rows.map((r) => r.id))} and d.id = v.id and ${statusIs('d', 'sending')}`;
       };
       if (settledInOneStatement(settlements)) {
         // The common case, every attempt delivered to a healthy endpoint: one statement.
@@ -235,6 +241,20 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
   };
 }
 
+/** A logged attempt's columns, in the table's order. */
+const attemptColumns = {
+  id: 'uuid',
+  subscription_id: 'uuid',
+  idempotency_key: 'uuid',
+  event_name: 'text',
+  event_ids: 'jsonb',
+  attempted_at: 'timestamptz',
+  status_code: 'int',
+  latency_ms: 'int',
+  error: 'text',
+  outcome: 'text',
+};
+
 const itemOf = (r: TakenRow): ClaimedItem => ({ deliveryId: r.id, eventId: r.event_id, payload: r.payload, createdAt: r.created_at, attempts: r.attempts });
 
 /** A failed attempt: retry later, give up on the items, or disable the subscription (and drop what it had queued). */
@@ -242,7 +262,7 @@ async function settleFailure(db: Db, s: Settlement): Promise<void> {
   const ids = s.work.items.map((i) => i.deliveryId);
   const subscriptionId = s.work.subscription.id;
   const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error, attempts: sql<number>`attempts + 1` };
-  const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where('status', '=', 'sending');
+  const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where(statusIs(null, 'sending'));
   await db
     .updateTable('webhook_subscriptions')
     .set({ failing_since: sql`coalesce(failing_since, ${s.at})` })

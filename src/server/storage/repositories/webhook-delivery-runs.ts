@@ -38,6 +38,18 @@ export function isDue(now: Date, alias = 'd'): RawBuilder<boolean> {
 }
 
 /**
+ * The delivery row named `alias` (or the statement's only table) has one of `statuses`, for statements that
+ * found their rows already, by id or batch. Written plainly, the test implies the predicate of the partial
+ * indexes of open deliveries, and a generic plan may AND the key with a full scan of one of them: the
+ * entries of every delivery opened since the last vacuum (seen: 23,000 entries, 5 ms, to settle 35 rows).
+ * A `case` implies nothing, as in `isDue`.
+ */
+export function statusIs(alias: string | null, ...statuses: ('pending' | 'sending')[]): RawBuilder<boolean> {
+  const column = sql.ref(alias ? `${alias}.status` : 'status');
+  return sql<boolean>`case when ${column} in (${sql.join(statuses.map((s) => sql.lit(s)))}) then true else false end`;
+}
+
+/**
  * Takes the runs behind heads this claim has just taken: each head's lane's next open deliveries, in order,
  * as long as they are due, unbatched and of the head's subscription, at most `runLength` of them. A run is
  * contiguous: it stops at the first delivery that does not qualify (a retry not yet due, another
@@ -93,5 +105,5 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
 export async function releaseRun(db: Db, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   await sql`update webhook_deliveries set status = 'pending', lease_until = null
-    where id in (${uuids(deliveryIds)}) and status = 'sending'`.execute(db);
+    where id in (${uuids(deliveryIds)}) and ${statusIs(null, 'sending')}`.execute(db);
 }
