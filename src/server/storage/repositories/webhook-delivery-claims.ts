@@ -241,7 +241,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
   };
 }
 
-/** A logged attempt's columns, in the table's order. */
+/** A logged attempt's columns, in the order of the insert's column list (it selects `v.*`). */
 const attemptColumns = {
   id: 'uuid',
   subscription_id: 'uuid',
