@@ -10,7 +10,7 @@
  */
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child.ts';
-import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
+import { medianByPart, microsEach, startCpuMeter, type CpuEach } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
 import { sendRequests } from './lib/send-requests.ts';
 import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
@@ -28,7 +28,7 @@ interface Run {
   p99: number;
   failures: number;
   /** CPU microseconds per answered request: the server's process, PostgreSQL's (ours, where it runs on this machine), autocannon's. */
-  cpu: Record<string, number | null>;
+  cpu: CpuEach;
 }
 
 /** `server` is the pid of the process answering; `postgres` adds the PostgreSQL server's CPU to the split. */
@@ -43,8 +43,7 @@ async function load(url: string, channelId: string, tokens: string[], seconds: n
   });
   const used = await meter.stop();
   const ok = result['2xx'];
-  const cpu = Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, microsEach(seconds, ok)]));
-  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpu };
+  return { rps: ok / result.duration, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpu: microsEach(used, ok) };
 }
 
 const fmt = (r: Run) => `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(5)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failures ? `  (${r.failures} failed)` : ''}`;
@@ -67,14 +66,7 @@ async function main() {
       console.log(`  run ${run}: gateway ${fmt(ours.at(-1)!)}   bare ${fmt(base.at(-1)!)}`);
     }
     const m = (runs: Run[], k: Exclude<keyof Run, 'cpu'>) => median(runs.map((r) => r[k]));
-    /** Median CPU microseconds per request of each part, over the runs that could read it. */
-    const cpuOf = (runs: Run[]): Record<string, number> =>
-      Object.fromEntries(
-        Object.keys(runs[0]?.cpu ?? {}).flatMap((part) => {
-          const each = runs.map((r) => r.cpu[part]).filter((v): v is number => typeof v === 'number');
-          return each.length > 0 ? [[part, median(each)]] : [];
-        }),
-      );
+    const cpuOf = (runs: Run[]) => medianByPart(runs.map((r) => r.cpu));
     const rps = m(ours, 'rps');
     const bareRps = m(base, 'rps');
     const p99 = m(ours, 'p99');

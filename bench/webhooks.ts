@@ -22,7 +22,7 @@ import { newEventRecords, recordEvent } from '../src/server/core/events/record-e
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
 import { startChildServer } from './lib/child.ts';
-import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
+import { medianByPart, microsEach, startCpuMeter, type CpuEach } from './lib/cpu-time.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -84,9 +84,6 @@ async function oursOnce(gateway: Gateway, accountId: string, receiver: Receiver)
   return { rate: EVENTS / ((performance.now() - started) / 1000), recording };
 }
 
-/** CPU microseconds per delivery (or per request of the bare loop), by process. */
-type CpuEach = Record<string, number | null>;
-
 /**
  * Deliveries per second from a backlog: every event recorded in one transaction, the clock started at its
  * commit, stopped when the receiver has the last event. Only the delivery pipeline is timed, and its CPU:
@@ -110,7 +107,7 @@ async function drainOnce(gateway: Gateway, accountId: string, receiver: Receiver
   }
   const rate = EVENTS / ((performance.now() - started) / 1000);
   const used = await meter!.stop();
-  return { rate, cpu: Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, microsEach(seconds, EVENTS)])) };
+  return { rate, cpu: microsEach(used, EVENTS) };
 }
 
 /**
@@ -151,7 +148,7 @@ async function bareOnce(receiver: Receiver): Promise<{ rate: number; cpu: CpuEac
   const rate = EVENTS / ((performance.now() - started) / 1000);
   const used = await meter.stop();
   await agent.close();
-  return { rate, cpu: { client: microsEach(used.client, EVENTS), receiver: microsEach(used.receiver, EVENTS) } };
+  return { rate, cpu: microsEach(used, EVENTS) };
 }
 
 async function main() {
@@ -203,13 +200,7 @@ async function main() {
       console.log(`  ${name.padEnd(30)} ${median(rates).toFixed(0).padStart(7)}/s   ${(median(rates) / bare).toFixed(3)} of the bare loop`);
     }
     // Per part, the median over the runs of CPU microseconds per delivery (per request, for the bare loop).
-    const cpuMedians = (series: keyof typeof cpu): Record<string, number> =>
-      Object.fromEntries(
-        Object.keys(cpu[series][0] ?? {}).flatMap((part) => {
-          const each = cpu[series].map((c) => c[part]).filter((v): v is number => typeof v === 'number');
-          return each.length > 0 ? [[part, median(each)]] : [];
-        }),
-      );
+    const cpuMedians = (series: keyof typeof cpu) => medianByPart(cpu[series]);
     for (const series of Object.keys(cpu) as (keyof typeof cpu)[]) {
       const parts = Object.entries(cpuMedians(series)).map(([part, us]) => `${part} ${us} µs`);
       console.log(`  CPU per ${series === 'bare undici loop' ? 'request' : 'delivery'}, ${series}: ${parts.join(', ')}`);

@@ -5,6 +5,7 @@
  * about a ratio than the ratio does. Where /proc is missing (not Linux) every figure is null.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { median } from './report.ts';
 
 /** USER_HZ: /proc counts CPU time in these ticks per second, 100 on every Linux that Node runs on. */
 const TICKS_PER_SECOND = 100;
@@ -77,5 +78,20 @@ export async function startCpuMeter<P extends CpuParts>(parts: P): Promise<{ sto
   };
 }
 
-/** Microseconds of CPU per unit of work (request, delivery), or null. */
-export const microsEach = (seconds: number | null, count: number): number | null => (seconds === null || count === 0 ? null : Math.round((seconds / count) * 1e6));
+/** CPU microseconds per unit of work (request, delivery), by part: null where the part could not be read. */
+export type CpuEach = Record<string, number | null>;
+
+/** Each part's CPU seconds as microseconds per unit of work, for `count` units. */
+export function microsEach(used: Record<string, number | null>, count: number): CpuEach {
+  return Object.fromEntries(Object.entries(used).map(([part, seconds]) => [part, seconds === null || count === 0 ? null : Math.round((seconds / count) * 1e6)]));
+}
+
+/** Each part's median over the runs that could read it; parts no run could read are left out. */
+export function medianByPart(runs: readonly CpuEach[]): Record<string, number> {
+  return Object.fromEntries(
+    Object.keys(runs[0] ?? {}).flatMap((part) => {
+      const each = runs.map((r) => r[part]).filter((v): v is number => typeof v === 'number');
+      return each.length > 0 ? [[part, median(each)]] : [];
+    }),
+  );
+}

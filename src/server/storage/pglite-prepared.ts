@@ -79,7 +79,8 @@ export function queryPrepared<R>(pglite: PGlite, text: string, params: readonly 
       try {
         const statement = known.get(text) ?? (await prepare(pglite, known, text));
         const results = (await run(pglite, statement, params)) as Results<R>;
-        if (statement.schedule.ran()) await replace(pglite, known, text, statement);
+        // The call has run: should preparing it anew fail, the next call prepares the text from scratch.
+        if (statement.schedule.ran()) await replace(pglite, known, text, statement).catch(() => known.delete(text));
         return results;
       } finally {
         if (!inTransaction) await pglite.syncToFs();

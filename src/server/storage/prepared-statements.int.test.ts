@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type QueryExecutorProvider } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { openDatabase, type Database } from './database.ts';
@@ -68,6 +68,12 @@ describe(`statements with parameters are prepared once and executed after (${dat
     };
     process.on('warning', onWarning);
     const texts = ['select name from probe where id = $1 and id > 0', 'select name from probe where id = $1 and id > 1'];
+    const preparedOf = async (db: QueryExecutorProvider) =>
+      (
+        await sql<{ statement: string; runs: number }>`
+          select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
+          where statement in (${texts[0]}, ${texts[1]}) order by statement, runs`.execute(db)
+      ).rows;
     try {
       await database.db.connection().execute(async (db) => {
         const inTransaction = await db.transaction().execute(async (trx) => {
@@ -77,9 +83,7 @@ describe(`statements with parameters are prepared once and executed after (${dat
             await sql`select name from probe where id = ${i} and id > 1`.execute(trx);
           }
           await sql`insert into probe (id, name) values (${200}, ${'kept'})`.execute(trx);
-          return (await sql<{ statement: string; runs: number }>`
-            select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
-            where statement in (${texts[0]}, ${texts[1]}) order by statement, runs`.execute(trx)).rows;
+          return preparedOf(trx);
         });
         if (databaseKind() === 'postgres') {
           // Within the transaction the old statements are left allocated beside the new ones.
@@ -91,10 +95,7 @@ describe(`statements with parameters are prepared once and executed after (${dat
           ]);
         }
         // The next query outside a transaction drops them first.
-        const after = (await sql<{ statement: string; runs: number }>`
-          select statement, (generic_plans + custom_plans)::int as runs from pg_prepared_statements
-          where statement in (${texts[0]}, ${texts[1]}) order by statement, runs`.execute(db)).rows;
-        expect(after).toEqual([
+        expect(await preparedOf(db)).toEqual([
           { statement: texts[0], runs: 1 },
           { statement: texts[1], runs: 1 },
         ]);

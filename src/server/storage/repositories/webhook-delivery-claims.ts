@@ -38,11 +38,10 @@ interface Candidate {
 async function take(db: Db, ids: string[], request: ClaimRequest, batches: ReadonlyMap<string, string> = new Map()): Promise<TakenRow[]> {
   if (ids.length === 0) return [];
   const { now, leaseSeconds } = request;
-  const batched = [...batches.keys()];
   // Rows another claim is taking right now are skipped, not waited for.
   const { rows } = await sql<TakenRow>`
     update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}),
-      batch_id = coalesce((${batched.map((id) => batches.get(id)!)}::uuid[])[array_position(${batched}::uuid[], w.id)], w.batch_id)
+      batch_id = coalesce((${[...batches.values()]}::uuid[])[array_position(${[...batches.keys()]}::uuid[], w.id)], w.batch_id)
     from events e
     where e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
