@@ -33,8 +33,8 @@ export interface ClaimRequest {
   /** At most this many events in one batched POST. */
   batchLimit: number;
   /**
-   * Behind each unbatched head, at most this many of its lane's next due deliveries come along, to be sent
-   * one after another in the head's slot (0: heads only).
+   * Behind each head, at most this many of its lane's next due deliveries come along, to be sent one after
+   * another in the head's slot (0: heads only); behind a batch, as batches of its lanes' next deliveries.
    */
   runLength: number;
 }
@@ -63,7 +63,9 @@ export interface ClaimedWork {
 
 /**
  * One slot's work: a lane's head, and the lane's next deliveries that came with it (a run), to be POSTed
- * strictly one after another, each only once the one before was answered 2xx. Batches run alone.
+ * strictly one after another, each only once the one before was answered 2xx. A batch formed by the claim
+ * is followed the same way by batches of its lanes' next deliveries, at most one per lane each; a retried
+ * batch runs alone.
  */
 export type ClaimedRun = [ClaimedWork, ...ClaimedWork[]];
 
@@ -110,7 +112,7 @@ export interface LogPage {
 export interface WebhookDeliveryRepository {
   /**
    * Marks due lane heads as being sent (in batches where the account batches), within the free slots and
-   * each endpoint's room, each unbatched head with the run of its lane behind it; heads of disabled
+   * each endpoint's room, each head or new batch with the runs of its lanes behind it; heads of disabled
    * subscriptions are failed on the way.
    */
   claim(request: ClaimRequest): Promise<ClaimedRun[]>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClaimRequest } from '../../core/webhooks/ports.ts';
+import type { ClaimedRun, ClaimRequest } from '../../core/webhooks/ports.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { databaseKind } from '../../testing/test-database.ts';
@@ -20,14 +20,24 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
 
   const request = (): ClaimRequest => ({ now: clock.now(), leaseSeconds: 30, limit: 10, perEndpoint: 10, inFlight: new Map(), batchLimit: 100, runLength: 16 });
 
-  /** A batching account subscribed to `message.add`, with one event in each of three chats. */
-  async function threeChats(): Promise<string[]> {
+  /** A batching account subscribed to `message.add`, with events in chats: `{a: 3, b: 1}` records a1, a2, a3, b1 (in that order). */
+  async function backlog(perChat: Record<string, number>): Promise<Map<string, string>> {
     const { accountId, token } = await t.newAccount();
     expect((await t.call('POST', '/v2/webhooks', { token, body: { data: [{ url, event: 'message.add' }] } })).statusCode).toBe(201);
     expect((await t.call('PATCH', '/v2/webhooks/settings', { token, body: { batching: true } })).statusCode).toBe(200);
-    const events = await recordEvents(t, clock, accountId, ['a', 'b', 'c'].map((chat) => ({ name: 'message.add', orderingKey: `chat:${chat}`, payload: { chat } })));
-    return events.map((e) => e.id);
+    const names = Object.entries(perChat).flatMap(([chat, n]) => Array.from({ length: n }, (_, i) => `${chat}${i + 1}`));
+    const events = await recordEvents(t, clock, accountId, names.map((name) => ({ name: 'message.add', orderingKey: `chat:${name[0]}`, payload: { name } })));
+    return new Map(names.map((name, i) => [name, events[i]!.id]));
   }
+
+  /** One event in each of three chats. */
+  const threeChats = async () => [...(await backlog({ a: 1, b: 1, c: 1 })).values()];
+
+  /** A claimed run as the names of the events of each POST, and whether the POST is keyed by its single event. */
+  const named = (run: ClaimedRun, events: Map<string, string>) => {
+    const nameOf = new Map([...events].map(([name, id]) => [id, name]));
+    return run.map((w) => ({ events: w.items.map((i) => nameOf.get(i.eventId)).sort(), alone: w.items.length === 1 && w.key === w.items[0]!.eventId }));
+  };
 
   const batchIds = async (eventIds: string[]) => {
     const { rows } = await sql<{ event_id: string; batch_id: string | null; status: string }>`
@@ -69,5 +79,39 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
     expect(rows.get(events[2]!)).toMatchObject({ batch_id: null, status: 'sending' });
     expect(rows.get(events[0]!)).toMatchObject({ batch_id: null, status: 'pending' });
     expect(rows.get(events[1]!)).toMatchObject({ batch_id: null, status: 'pending' });
+  });
+
+  it("sends the next events of a batch's chats behind it as batches, one event per chat each, every row marked with its POST's key", async () => {
+    await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
+    const events = await backlog({ a: 3, b: 2, c: 1 });
+    const runs = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    expect(runs).toHaveLength(1);
+    expect(named(runs[0]!, events)).toEqual([
+      { events: ['a1', 'b1', 'c1'], alone: false },
+      { events: ['a2', 'b2'], alone: false },
+      // Only chat a has a third event: it goes under its own id.
+      { events: ['a3'], alone: true },
+    ]);
+    const keys = runs[0]!.map((w) => w.key);
+    expect(new Set(keys).size).toBe(3);
+    const rows = await batchIds([...events.values()]);
+    for (const work of runs[0]!) {
+      for (const item of work.items) {
+        expect(rows.get(item.eventId)).toMatchObject({ status: 'sending', batch_id: work.items.length > 1 ? work.key : null });
+      }
+    }
+  });
+
+  it("dissolves the batches of a run's unsent rest when it gives it back", async () => {
+    await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
+    const events = await backlog({ a: 2, b: 2 });
+    const [run] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    expect(named(run!, events).map((w) => w.events)).toEqual([['a1', 'b1'], ['a2', 'b2']]);
+    // Say the first POST failed: the second was never sent, and goes back unbatched.
+    await t.gateway.store.webhookDeliveries.release(run![1]!.items.map((i) => i.deliveryId));
+    const rows = await batchIds([...events.values()]);
+    expect(rows.get(events.get('a2')!)).toMatchObject({ status: 'pending', batch_id: null });
+    expect(rows.get(events.get('b2')!)).toMatchObject({ status: 'pending', batch_id: null });
+    expect(rows.get(events.get('a1')!)).toMatchObject({ status: 'sending', batch_id: run![0]!.key });
   });
 });

@@ -4,6 +4,7 @@ import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
+import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
 import { isDue, releaseRun, statusIs, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
@@ -13,22 +14,6 @@ const isHead = sql<boolean>`not exists (
   select 1 from webhook_deliveries p
   where p.account_id = d.account_id and p.endpoint = d.endpoint and p.lane = d.lane and p.seq < d.seq
     and p.status in ('pending', 'sending'))`;
-
-interface Candidate {
-  id: string;
-  subscription_id: string;
-  subscription_status: string;
-  account_id: string;
-  url: string;
-  failing_since: Date | null;
-  endpoint: string;
-  event_name: string;
-  batch_id: string | null;
-  batching: boolean;
-  secret: string | null;
-  previous_secret: string | null;
-  previous_expires_at: Date | null;
-}
 
 /**
  * Marks rows as being sent under this lease, if they are still due heads nobody else holds. Rows named in
@@ -47,42 +32,8 @@ async function take(db: Db, ids: string[], request: ClaimRequest, batches: Reado
       select d.id from webhook_deliveries d
       where d.id in (${uuids(ids)}) and ${isDue(now)} and ${isHead}
       for update skip locked)
-    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.batch_id, e.payload, e.created_at`.execute(db);
+    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at`.execute(db);
   return rows;
-}
-
-/** What one POST will carry, before its rows are taken. */
-interface Plan {
-  first: Candidate;
-  ids: string[];
-  /** A batch formed now gets a new id, written as its rows are taken; a retried batch keeps its own. */
-  batch: 'new' | 'none' | string;
-}
-
-/**
- * Groups candidates (in claim order) into POSTs: retried batches whole, new batches per (subscription,
- * event name) where the account batches, single deliveries otherwise. No endpoint gets more POSTs than
- * its room, the whole claim no more than `limit`.
- */
-function plan(candidates: Candidate[], request: ClaimRequest): Plan[] {
-  const plans: Plan[] = [];
-  const open = new Map<string, Plan>();
-  const posts = new Map<string, number>();
-  for (const c of candidates) {
-    const key = c.batch_id ? `batch:${c.batch_id}` : c.batching && request.batchLimit > 1 ? `new:${c.subscription_id}:${c.event_name}` : null;
-    const joined = key ? open.get(key) : undefined;
-    if (joined && (joined.batch !== 'new' || joined.ids.length < request.batchLimit)) {
-      joined.ids.push(c.id);
-      continue;
-    }
-    const room = request.perEndpoint - (request.inFlight.get(c.endpoint) ?? 0) - (posts.get(c.endpoint) ?? 0);
-    if (room <= 0 || plans.length >= request.limit) continue;
-    const p: Plan = { first: c, ids: [c.id], batch: c.batch_id ?? (key ? 'new' : 'none') };
-    plans.push(p);
-    if (key) open.set(key, p);
-    posts.set(c.endpoint, (posts.get(c.endpoint) ?? 0) + 1);
-  }
-  return plans;
 }
 
 export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
@@ -128,7 +79,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           update webhook_deliveries d set status = 'failed', lease_until = null, last_error = 'subscription disabled'
           where d.id in (${uuids(orphans)}) and ${isDue(now)}`.execute(db);
       }
-      const plans = plan(
+      const plans = planPosts(
         candidates.filter((c) => c.subscription_status === 'active'),
         request,
       );
@@ -148,11 +99,13 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
       }
 
-      const runs = await takeRuns(
-        db,
-        plans.filter((p) => p.batch === 'none' && taken.has(p.ids[0]!)).map((p) => p.ids[0]!),
-        request,
-      );
+      // Behind a single delivery come the next of its lane; behind a batch formed now, the batches formed
+      // from the next of its lanes (see `followUpBatches`). Retried batches go alone, as they were.
+      const runHeads = plans.flatMap((p) => {
+        const ids = p.ids.filter((id) => taken.has(id));
+        return p.batch === 'none' || (formed.has(p) && ids.length > 1) ? ids : [];
+      });
+      const runs = await takeRuns(db, runHeads, request);
 
       const claimed: ClaimedRun[] = [];
       const alone: string[] = [];
@@ -174,11 +127,15 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           endpoint: c.endpoint,
           lanes: [...new Set(rows.map((r) => r.lane))],
           key: idempotencyKey,
-          eventName: c.event_name,
+          eventName: rows[0]!.event_name,
           items: rows.map(itemOf),
         });
-        const followers = (runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]));
-        claimed.push([work(key, items), ...followers]);
+        if (p.batch === 'none') {
+          claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]))]);
+          continue;
+        }
+        const followers = key === batch ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
+        claimed.push([work(key, items), ...followers.map((rows) => work(rows[0]!.batch_id ?? rows[0]!.event_id, rows))]);
       }
       if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id in (${uuids(alone)})`.execute(db);
       return claimed;

@@ -11,6 +11,7 @@ export interface TakenRow {
   attempts: number;
   seq: string;
   lane: string;
+  event_name: string;
   batch_id: string | null;
   payload: unknown;
   created_at: Date;
@@ -55,6 +56,11 @@ export function statusIs(alias: string | null, ...statuses: ('pending' | 'sendin
  * contiguous: it stops at the first delivery that does not qualify (a retry not yet due, another
  * subscription's, one another process holds), since the lane's order allows no gap. Nobody else can take
  * these rows meanwhile: none of them is a head while the head is being sent.
+ *
+ * Behind the members of a batch this claim has formed (heads whose `batch_id` the take wrote), the rows at
+ * each place of the runs form a batch of their own, its id written by the same update: at most one row per
+ * lane, all of the batch's subscription and so of its event name (see `followUpBatches`). A place only one
+ * lane reaches leaves its row unbatched, to be sent under its event's id.
  */
 export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
   const runs = new Map<string, TakenRow[]>();
@@ -65,7 +71,7 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
   // one head at a time.
   const { rows } = await sql<TakenRow & { head: string; place: string }>`
     with followers as (
-      select f.id, h.id as head, row_number() over (partition by h.id order by f.seq) as place,
+      select f.id, h.id as head, hd.batch_id as head_batch, row_number() over (partition by h.id order by f.seq) as place,
              bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
       from (values ${heads}) as h(id)
@@ -75,12 +81,16 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
         from webhook_deliveries w
         where w.account_id = hd.account_id and w.endpoint = hd.endpoint and w.lane = hd.lane and w.seq > hd.seq
           and w.status in ('pending', 'sending')
-        order by w.seq limit ${runLength}) f)
-    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds})
-    from followers c, events e
+        order by w.seq limit ${runLength}) f),
+    -- Evaluated once: every row of a place gets the same new id.
+    follow_ups as materialized (
+      select head_batch, place, gen_random_uuid() as id from followers
+      where contiguous and head_batch is not null group by head_batch, place having count(*) > 1)
+    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}), batch_id = u.id
+    from followers c left join follow_ups u on u.head_batch = c.head_batch and u.place = c.place, events e
     where c.contiguous and w.id = c.id and e.id = w.event_id
       and ${isDue(now, 'w')}
-    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
+    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
   const placed = new Map<string, (TakenRow & { place: number })[]>();
   for (const { head, place, ...row } of rows) {
     const taken = placed.get(head) ?? [];
@@ -101,9 +111,13 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
   return runs;
 }
 
-/** Unattempted rest of a run, due again at once; rows settled meanwhile (say, failed with their subscription) stay as they are. */
+/**
+ * Unattempted rest of a run, due again at once; rows settled meanwhile (say, failed with their subscription)
+ * stay as they are. Nothing of it was sent, so a batch it was to go in is dissolved: the next claim forms
+ * its POSTs afresh, and no batch id ever names two different sets of events.
+ */
 export async function releaseRun(db: Db, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
-  await sql`update webhook_deliveries set status = 'pending', lease_until = null
+  await sql`update webhook_deliveries set status = 'pending', lease_until = null, batch_id = null
     where id in (${uuids(deliveryIds)}) and ${statusIs(null, 'sending')}`.execute(db);
 }
