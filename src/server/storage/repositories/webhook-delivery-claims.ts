@@ -5,7 +5,7 @@ import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, We
 import type { DatabaseSchema } from '../schema.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
-import { isDue, releaseRun, statusIs, takeRuns, uuids, type TakenRow } from './webhook-delivery-runs.ts';
+import { isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -30,7 +30,7 @@ async function take(db: Db, ids: string[], request: ClaimRequest, batches: Reado
     from events e
     where e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
-      where d.id in (${uuids(ids)}) and ${isDue(now)} and ${isHead}
+      where d.id = ${anyUuid(ids)} and ${isDue(now)} and ${isHead}
       for update skip locked)
     returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at`.execute(db);
   return rows;
@@ -77,7 +77,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       if (orphans.length > 0) {
         await sql`
           update webhook_deliveries d set status = 'failed', lease_until = null, last_error = 'subscription disabled'
-          where d.id in (${uuids(orphans)}) and ${isDue(now)}`.execute(db);
+          where d.id = ${anyUuid(orphans)} and ${isDue(now)}`.execute(db);
       }
       const plans = planPosts(
         candidates.filter((c) => c.subscription_status === 'active'),
@@ -93,7 +93,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
       if (retried.length > 0) {
         const { rows: members } = await sql<{ id: string; batch_id: string }>`
-          select id, batch_id from webhook_deliveries where batch_id in (${uuids(retried)}) and ${statusIs(null, 'pending', 'sending')}`.execute(db);
+          select id, batch_id from webhook_deliveries where batch_id = ${anyUuid(retried)} and ${statusIs(null, 'pending', 'sending')}`.execute(db);
         const missing = members.filter((m) => !taken.has(m.id));
         for (const row of await take(db, missing.map((m) => m.id), request)) taken.set(row.id, row);
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
@@ -137,7 +137,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         const followers = key === batch ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
         claimed.push([work(key, items), ...followers.map((rows) => work(rows[0]!.batch_id ?? rows[0]!.event_id, rows))]);
       }
-      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id in (${uuids(alone)})`.execute(db);
+      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id = ${anyUuid(alone)}`.execute(db);
       return claimed;
     },
 
@@ -181,7 +181,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         await markDelivered().execute(db);
         const recovered = [...new Set(delivered.filter((s) => s.work.subscription.failingSince).map((s) => s.work.subscription.id))];
         if (recovered.length > 0) {
-          await sql`update webhook_subscriptions set failing_since = null where id in (${uuids(recovered)})`.execute(db);
+          await sql`update webhook_subscriptions set failing_since = null where id = ${anyUuid(recovered)}`.execute(db);
         }
       }
       for (const s of settlements) if (s.outcome !== 'delivered') await settleFailure(db, s);

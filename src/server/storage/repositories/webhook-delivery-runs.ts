@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
+import { anyUuid } from './json-rows.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -16,8 +17,6 @@ export interface TakenRow {
   payload: unknown;
   created_at: Date;
 }
-
-export const uuids = (ids: string[]): RawBuilder<unknown> => sql.join(ids.map((id) => sql`${id}::uuid`));
 
 /**
  * Due for an attempt (the delivery row named `alias`): pending and due (domain time), or being sent by a
@@ -66,7 +65,6 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
   const runs = new Map<string, TakenRow[]>();
   if (headIds.length === 0 || request.runLength <= 0) return runs;
   const { now, leaseSeconds, runLength } = request;
-  const heads = sql.join(headIds.map((id) => sql`(${id}::uuid)`));
   // A delivery sent under a lease that ran out is due too: a run cut by a crash is taken up again whole, not
   // one head at a time.
   const { rows } = await sql<TakenRow & { head: string; place: string }>`
@@ -74,7 +72,7 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
       select f.id, h.id as head, hd.batch_id as head_batch, row_number() over (partition by h.id order by f.seq) as place,
              bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
-      from (values ${heads}) as h(id)
+      from unnest(${[...headIds]}::uuid[]) as h(id)
       join webhook_deliveries hd on hd.id = h.id
       cross join lateral (
         select w.id, w.seq, w.status, w.next_attempt_at, w.lease_until, w.batch_id, w.subscription_id
@@ -119,5 +117,5 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
 export async function releaseRun(db: Db, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
   await sql`update webhook_deliveries set status = 'pending', lease_until = null, batch_id = null
-    where id in (${uuids(deliveryIds)}) and ${statusIs(null, 'sending')}`.execute(db);
+    where id = ${anyUuid(deliveryIds)} and ${statusIs(null, 'sending')}`.execute(db);
 }
