@@ -115,9 +115,11 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           .filter((r): r is TakenRow => r !== undefined)
           .sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
         if (items.length === 0) continue;
-        let key = items[0]!.event_id;
         const batch = formed.get(p);
-        if (batch && items.length > 1) key = batch;
+        // Formed now and taken with at least two rows: keyed by its new id, with batches of its lanes behind.
+        const formedNow = batch !== undefined && items.length > 1;
+        let key = items[0]!.event_id;
+        if (formedNow) key = batch;
         else if (batch) alone.push(items[0]!.id);
         else if (p.batch !== 'new' && p.batch !== 'none') key = p.batch;
         const c = p.first;
@@ -134,7 +136,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]))]);
           continue;
         }
-        const followers = key === batch ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
+        const followers = formedNow ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
         claimed.push([work(key, items), ...followers.map((rows) => work(rows[0]!.batch_id ?? rows[0]!.event_id, rows))]);
       }
       if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id = ${anyUuid(alone)}`.execute(db);
