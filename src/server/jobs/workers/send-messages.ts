@@ -14,6 +14,14 @@ export interface SendLoopOptions {
    * retry another process scheduled. Retries this process scheduled wake it when they come due.
    */
   idlePollMs?: number;
+  /**
+   * While sends are in flight, the shortest time between two claims. Each accepted batch wakes the loop; under
+   * load, claiming on every wake takes a few heads at a time, and every claim and settlement costs its round
+   * trip and statement whatever its size. Spaced claims gather the heads that came due meanwhile, so each
+   * claim, driver batch and settlement covers more messages. An idle loop claims at once: at a low rate no
+   * send waits for this.
+   */
+  claimSpacingMs?: number;
   onError(err: unknown): void;
 }
 
@@ -35,11 +43,14 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
   const batchSize = options.batchSize ?? 32;
   const leaseSeconds = options.leaseSeconds ?? 30;
   const idlePollMs = options.idlePollMs ?? 1_000;
+  const claimSpacingMs = options.claimSpacingMs ?? 4;
   const batches = new Set<Promise<void>>();
   let inFlight = 0;
   /** The earliest retry this process put back, if any. */
   let retryDue: number | null = null;
   let stopping = false;
+  /** When the last claim answered: under load the next waits `claimSpacingMs` from there. */
+  let lastClaimAt = -Infinity;
   const signal = wakeSignal();
   const nextSignal = (ms: number) => (stopping ? Promise.resolve() : signal.sleep(ms));
 
@@ -62,6 +73,9 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
     while (!stopping) {
       // Sends accepted together (and batches finished together) are claimed together.
       await new Promise((resolve) => setImmediate(resolve));
+      const spacing = inFlight > 0 ? lastClaimAt + claimSpacingMs - performance.now() : 0;
+      if (spacing > 0) await new Promise((resolve) => setTimeout(resolve, spacing));
+      if (stopping) break;
       signal.clear();
       const room = Math.min(batchSize, concurrency - inFlight);
       if (room <= 0) {
@@ -71,6 +85,7 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
       let full = false;
       try {
         const claims = await deps.store.sends.claim({ limit: room, leaseSeconds, now: deps.clock.now() });
+        lastClaimAt = performance.now();
         full = claims.length === room;
         if (claims.length > 0) run(claims);
       } catch (err) {
