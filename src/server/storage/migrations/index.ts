@@ -10,6 +10,7 @@ import * as eventOutbox from './0008_event_outbox.ts';
 import * as sendQueue from './0009_send_queue.ts';
 import * as dispatchOnce from './0010_dispatch_once.ts';
 import * as eventStream from './0011_event_stream.ts';
+import * as unindexedRequestId from './0012_unindexed_request_id.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_send_queue': sendQueue,
   '0010_dispatch_once': dispatchOnce,
   '0011_event_stream': eventStream,
+  '0012_unindexed_request_id': unindexedRequestId,
 };
 
 export const migrationProvider: MigrationProvider = {
