@@ -3,8 +3,10 @@
  * transport, spread over BENCH_CHATS chats) accepted and then sent, and what the server did for them: WAL
  * written, transactions committed, rows inserted, updated and deleted, and buffers touched, per message.
  * Counted from the server's own statistics of the gateway's database (and its WAL position) around the
- * run, read after the gateway has stopped, so that every backend has reported. Not a row of `npm run bench`:
- * a diagnostic to compare two versions of the send path.
+ * run, read after the gateway has stopped, so that every backend has reported. Beside them, the CPU time the
+ * gateway's process and the local PostgreSQL server spent on the same fixed work (from /proc, on Linux): less
+ * steady than the counts, far steadier than a rate. Not a row of `npm run bench`: a diagnostic to compare two
+ * versions of the send path.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/db-cost.ts
  *   BENCH_MESSAGES=5000 BENCH_CHATS=100 …
@@ -12,6 +14,7 @@
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
 import { sendRequests } from './lib/send-requests.ts';
 
@@ -54,6 +57,7 @@ async function main() {
     if (gateway.target.kind !== 'postgres') throw new Error('unreachable');
     const database = new URL(gateway.target.url).pathname.slice(1);
     const before = await counters(serverUrl, database);
+    const meter = await startCpuMeter({ gateway: gateway.process.child.pid!, postgres: 'postgres' });
     const started = performance.now();
     const result = await autocannon({
       url: `${gateway.baseURL}/v2/messages`,
@@ -70,6 +74,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const sent = performance.now();
+    const cpu = microsEach(await meter.stop(), MESSAGES);
     await gateway.stop();
     const after = await counters(serverUrl, database);
     const per = (k: keyof Omit<Counters, 'wal'>) => (after[k] - before[k]) / MESSAGES;
@@ -78,6 +83,8 @@ async function main() {
       `per message: WAL ${(Number(after.wal - before.wal) / MESSAGES).toFixed(0)} bytes, commits ${per('commits').toFixed(2)}, rows inserted ${per('inserted').toFixed(2)}, ` +
         `updated ${per('updated').toFixed(2)}, deleted ${per('deleted').toFixed(2)}, buffers touched ${per('buffers').toFixed(1)}`,
     );
+    // The meter also counted autocannon's requests and the polls for the end: the same on both sides of a comparison.
+    console.log(`CPU per message: gateway ${cpu.gateway ?? '–'} µs, PostgreSQL ${cpu.postgres ?? '–'} µs`);
   } finally {
     await gateway.stop().catch(() => {});
     await gateway.cleanup();

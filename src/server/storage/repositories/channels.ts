@@ -1,7 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ChannelState, Tier, Transport } from '../../../contract/channels.ts';
 import type { ChannelRecord, ChannelRepository } from '../../core/channels/ports.ts';
 import type { ChannelsTable, DatabaseSchema } from '../schema.ts';
+import { fixedStatement } from './fixed-statement.ts';
 import { anyUuid } from './json-rows.ts';
 
 export const toChannelRecord = (r: Selectable<ChannelsTable>): ChannelRecord => ({
@@ -40,14 +41,11 @@ const columns = (c: ChannelRecord) => ({
   updated_at: c.updatedAt,
 });
 
+const channelsStatement = fixedStatement((ids) => sql<Selectable<ChannelsTable>>`select * from channels where deleted_at is null and id = ${anyUuid(ids)}`);
+
 /** Visible channels by account and id, in the order asked (undefined where none, or of another account). */
 export async function channelsByKey(db: Kysely<DatabaseSchema>, keys: readonly { accountId: string; id: string }[]): Promise<(ChannelRecord | undefined)[]> {
-  const rows = await db
-    .selectFrom('channels')
-    .selectAll()
-    .where('deleted_at', 'is', null)
-    .where('id', '=', anyUuid([...new Set(keys.map((k) => k.id))]))
-    .execute();
+  const { rows } = await channelsStatement(db, [...new Set(keys.map((k) => k.id))]);
   const byId = new Map(rows.map((r) => [r.id, toChannelRecord(r)]));
   return keys.map((k) => {
     const channel = byId.get(k.id);

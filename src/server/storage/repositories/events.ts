@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { EventRecord, EventRepository } from '../../core/ports.ts';
 import { queueDeliveries, tellRecorded, type EventsRecorded, type RecordedCounts } from './webhook-fan-out.ts';
 import type { DatabaseSchema, EventsTable } from '../schema.ts';
+import { fixedStatement } from './fixed-statement.ts';
 import { jsonRows } from './json-rows.ts';
 
 export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
@@ -16,6 +17,15 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
 
 /** An event to insert, with its place in the batch (the order its position follows). */
 const eventColumns = { ord: 'int', id: 'uuid', account_id: 'uuid', name: 'text', ordering_key: 'text', payload: 'jsonb', created_at: 'timestamptz' };
+
+/** The stream after a position, and the holes it left behind (see `readStream`). */
+const streamStatement = fixedStatement(
+  (after, limit, holes) => sql<Selectable<EventsTable>>`
+    (select * from events where position > ${after} order by position limit ${limit})
+    union all
+    (select * from events where position = any(${holes}::bigint[]) and position <= ${after})
+    order by position`,
+);
 
 /** `recorded` hears of each insert, before its transaction commits. */
 export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRecorded): EventRepository {
@@ -46,11 +56,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
     },
     async readStream(after, holes, limit) {
       // The holes are few and short-lived (transactions that had not committed when the tail read past them).
-      const { rows } = await sql<Selectable<EventsTable>>`
-        (select * from events where position > ${after} order by position limit ${limit})
-        union all
-        (select * from events where position = any(${`{${holes.join(',')}}`}::bigint[]) and position <= ${after})
-        order by position`.execute(db);
+      const { rows } = await streamStatement(db, after, limit, `{${holes.join(',')}}`);
       return rows.map(toEventRecord);
     },
     async streamHead() {

@@ -6,6 +6,7 @@ import { toChannelRecord } from './channels.ts';
 import { toChatRecord } from './chats.ts';
 import { insertValues, toMessageRecord } from './messages.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
+import { fixedStatement } from './fixed-statement.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -29,6 +30,90 @@ const answerColumns = {
   sent_at: 'timestamptz',
   delivered_at: 'timestamptz',
 };
+
+/**
+ * The accept statement for messages of these columns (every insert of messages writes the same ones), one
+ * statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect), the messages
+ * take their chats' ids from the upsert and their `seq` in the order given (the messages as one JSON document,
+ * read back as rows of the messages table, so every column gets its own type).
+ */
+const acceptStatements = new Map<string, ReturnType<typeof fixedStatement>>();
+function acceptStatement(names: string[]): ReturnType<typeof fixedStatement> {
+  const key = names.join(',');
+  let statement = acceptStatements.get(key);
+  if (statement) return statement;
+  const columns = sql.join(names.map((c) => sql.ref(c)));
+  statement = fixedStatement(
+    (chats, messages) => sql`
+      with chat_input as (select * from ${jsonRows('c', chatColumns, chats)}),
+      upserted as (
+        insert into chats as c (id, account_id, channel_id, chat_type, chat_id, name, unanswered, last_message_at, created_at)
+        select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input order by ord
+        on conflict (channel_id, chat_type, chat_id) where chat_id is not null do update set
+          name = coalesce(excluded.name, c.name),
+          unanswered = case when (
+            select i.reset from chat_input i
+            where i.channel_id = excluded.channel_id and i.chat_type = excluded.chat_type and i.chat_id = excluded.chat_id
+          ) then 0 else c.unanswered end,
+          last_message_at = excluded.last_message_at
+        returning c.id, c.channel_id, c.chat_type, c.chat_id),
+      message_input as (
+        select e.ord, e.value->>'chat_type' as to_type, e.value->>'chat_id' as to_id, m.*
+        from jsonb_array_elements(${messages}::jsonb) with ordinality as e (value, ord)
+        cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m)
+      insert into messages (${columns}, chat_ref)
+      select ${sql.join(names.map((c) => sql.ref(`m.${c}`)))}, u.id
+      from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
+      order by m.ord`,
+  );
+  acceptStatements.set(key, statement);
+  return statement;
+}
+
+/** Each chat's due head, leased, with its chat and channel (see `claim`). */
+const claimStatement = fixedStatement(
+  (now, limit, leaseSeconds) => sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
+      with recursive heads as (
+        (select chat_ref, id, seq, send_after, send_lease_until from messages
+         where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
+        union all
+        select n.* from heads h cross join lateral (
+          select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
+          where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
+          order by m.chat_ref, m.seq limit 1) n),
+      due as (
+        select id from heads
+        where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+        order by seq limit ${limit})
+      update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
+      from due, chats c
+      where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
+      returning m.*, to_jsonb(c) as chat,
+        (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`,
+);
+
+/**
+ * The answers of a batch: each message's answered state, and its status events with their webhook deliveries.
+ * Events take their positions in the order given; only those of messages this statement changed are kept.
+ */
+const settleStatement = fixedStatement(
+  (answers, ids, events) => sql<RecordedCounts>`
+      with answers as (select * from ${jsonRows('a', answerColumns, answers)}),
+      changed as (
+        update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
+          messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
+        from answers a where m.id = ${anyUuid(ids)} and m.id = a.id and m.status = 'accepted'
+        returning m.id),
+      recorded as (
+        insert into events (id, account_id, name, ordering_key, payload, created_at)
+        select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at
+        from jsonb_array_elements(${events}::jsonb) with ordinality as x (value, ord)
+        cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
+        where (x.value->>'message_id')::uuid in (select id from changed)
+        order by x.ord
+        returning *)
+      ${queueDeliveries()}`,
+);
 
 /** `recorded` hears of recorded answers, before their transaction commits. */
 export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueue {
@@ -56,55 +141,14 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
         return { chat_type: chatType, chat_id: chatId, message: { ...values, attachment, template, keyboard } };
       });
       // The columns a stored message has (as every other insert of messages writes them), less its chat.
-      const names = Object.keys(messageRows[0]!.message);
-      const columns = sql.join(names.map((c) => sql.ref(c)));
-      // One statement, so no transaction: the chats are upserted (an existing chat gets the sends' effect),
-      // the messages take their chats' ids from the upsert and their `seq` in the order given.
-      await sql`
-        with chat_input as (select * from ${jsonRows('c', chatColumns, chatRows)}),
-        upserted as (
-          insert into chats as c (id, account_id, channel_id, chat_type, chat_id, name, unanswered, last_message_at, created_at)
-          select id, account_id, channel_id, chat_type, chat_id, name, 0, last_message_at, last_message_at from chat_input order by ord
-          on conflict (channel_id, chat_type, chat_id) where chat_id is not null do update set
-            name = coalesce(excluded.name, c.name),
-            unanswered = case when (
-              select i.reset from chat_input i
-              where i.channel_id = excluded.channel_id and i.chat_type = excluded.chat_type and i.chat_id = excluded.chat_id
-            ) then 0 else c.unanswered end,
-            last_message_at = excluded.last_message_at
-          returning c.id, c.channel_id, c.chat_type, c.chat_id),
-        message_input as (
-          select e.ord, e.value->>'chat_type' as to_type, e.value->>'chat_id' as to_id, m.*
-          from jsonb_array_elements(${JSON.stringify(messageRows)}::jsonb) with ordinality as e (value, ord)
-          cross join lateral jsonb_populate_record(null::messages, e.value->'message') as m)
-        insert into messages (${columns}, chat_ref)
-        select ${sql.join(names.map((c) => sql.ref(`m.${c}`)))}, u.id
-        from message_input m join upserted u on u.channel_id = m.channel_id and u.chat_type = m.to_type and u.chat_id = m.to_id
-        order by m.ord`.execute(db);
+      await acceptStatement(Object.keys(messageRows[0]!.message))(db, JSON.stringify(chatRows), JSON.stringify(messageRows));
     },
 
     async claim({ limit, leaseSeconds, now }) {
       // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind
       // the heads), then the due ones taken, with their chats. The conditions are checked again on the row
       // being updated, so of two senders claiming the same head at once only the first gets it.
-      const { rows } = await sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
-        with recursive heads as (
-          (select chat_ref, id, seq, send_after, send_lease_until from messages
-           where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
-          union all
-          select n.* from heads h cross join lateral (
-            select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
-            where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
-            order by m.chat_ref, m.seq limit 1) n),
-        due as (
-          select id from heads
-          where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
-          order by seq limit ${limit})
-        update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
-        from due, chats c
-        where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
-        returning m.*, to_jsonb(c) as chat,
-          (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`.execute(db);
+      const { rows } = await claimStatement(db, now, limit, leaseSeconds);
       return rows.map(
         (r): ClaimedSend => ({
           message: toMessageRecord(r),
@@ -135,24 +179,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
           event: { id: e.id, account_id: e.accountId, name: e.name, ordering_key: e.orderingKey, payload: e.payload, created_at: e.createdAt },
         })),
       );
-      // Events take their positions in the order given, with their webhook deliveries; only those of messages
-      // this statement changed are kept.
-      const counts = await sql<RecordedCounts>`
-        with answers as (select * from ${jsonRows('a', answerColumns, rows)}),
-        changed as (
-          update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
-            messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
-          from answers a where m.id = ${anyUuid(rows.map((r) => r.id))} and m.id = a.id and m.status = 'accepted'
-          returning m.id),
-        recorded as (
-          insert into events (id, account_id, name, ordering_key, payload, created_at)
-          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at
-          from jsonb_array_elements(${JSON.stringify(events)}::jsonb) with ordinality as x (value, ord)
-          cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
-          where (x.value->>'message_id')::uuid in (select id from changed)
-          order by x.ord
-          returning *)
-        ${queueDeliveries()}`.execute(db);
+      const counts = await settleStatement(db, JSON.stringify(rows), rows.map((r) => r.id), JSON.stringify(events));
       tellRecorded(counts.rows, recorded);
     },
 

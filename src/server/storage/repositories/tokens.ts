@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { TokenRecord, TokenRepository } from '../../core/ports.ts';
 import type { ApiTokensTable, DatabaseSchema } from '../schema.ts';
+import { fixedStatement } from './fixed-statement.ts';
 import { anyUuid } from './json-rows.ts';
 
 const toRecord = (r: Selectable<ApiTokensTable>): TokenRecord => ({
@@ -13,9 +14,11 @@ const toRecord = (r: Selectable<ApiTokensTable>): TokenRecord => ({
   revokedAt: r.revoked_at,
 });
 
+const tokensStatement = fixedStatement((ids) => sql<Selectable<ApiTokensTable>>`select * from api_tokens where id = ${anyUuid(ids)}`);
+
 /** Tokens by id, in the order asked (undefined where none). */
 export async function tokensById(db: Kysely<DatabaseSchema>, ids: readonly string[]): Promise<(TokenRecord | undefined)[]> {
-  const rows = await db.selectFrom('api_tokens').selectAll().where('id', '=', anyUuid([...new Set(ids)])).execute();
+  const { rows } = await tokensStatement(db, [...new Set(ids)]);
   const byId = new Map(rows.map((r) => [r.id, toRecord(r)]));
   return ids.map((id) => byId.get(id));
 }
