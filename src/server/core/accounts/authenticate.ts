@@ -16,10 +16,12 @@ export async function authenticate(
   deps: { tokens: TokenRepository; partnerKeyHash: string },
   credential: string,
 ): Promise<Principal | null> {
-  if (secretMatches(credential, deps.partnerKeyHash)) return { kind: 'partner' };
+  // Account tokens first: they carry nearly every request, and a valid one is never the partner key, so the
+  // partner key's hash is computed only for what is not a valid account token.
   const parsed = parseToken(credential);
-  if (!parsed) return null;
-  const token = await deps.tokens.get(parsed.id);
-  if (!token || token.revokedAt || !secretMatches(parsed.secret, token.secretHash)) return null;
-  return { kind: token.kind, accountId: token.accountId, tokenId: token.id };
+  const token = parsed ? await deps.tokens.get(parsed.id) : undefined;
+  if (parsed && token && !token.revokedAt && secretMatches(parsed.secret, token.secretHash)) {
+    return { kind: token.kind, accountId: token.accountId, tokenId: token.id };
+  }
+  return secretMatches(credential, deps.partnerKeyHash) ? { kind: 'partner' } : null;
 }

@@ -5,7 +5,7 @@ import { telegramRules } from '../../transports/telegram/rules.ts';
 import { whatsappRules } from '../../transports/whatsapp/rules.ts';
 import { instApiRules } from '../../transports/instapi/rules.ts';
 import { AppError } from '../errors.ts';
-import { checkRecipient } from './recipient.ts';
+import { checkRecipient, isInternationalNumber } from './recipient.ts';
 
 const fieldsOf = (fn: () => unknown) => {
   try {
@@ -55,5 +55,13 @@ describe('recipient rules', () => {
     expect(fieldsOf(() => checkRecipient(instApiRules.capabilities, { chat_type: 'instagram', chat_id: '@shop' }))).toEqual([
       { field: 'recipient.chat_id', message: 'must not start with @' },
     ]);
+  });
+
+  it('judges a number the same the second time, refused or accepted (the answer is remembered)', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(isInternationalNumber('79001112233')).toBe(true);
+      expect(isInternationalNumber('99912345678')).toBe(false);
+      expect(isInternationalNumber('7900')).toBe(false);
+    }
   });
 });

@@ -4,10 +4,24 @@ import type { FieldError } from '../../../contract/errors.ts';
 import type { Recipient } from '../../../contract/messages.ts';
 import { validationError } from '../errors.ts';
 
+/**
+ * Numbers already judged. A CRM writes to the same customers again and again, and parsing a number against
+ * the metadata costs more than every other check of a send together; the answer never changes. Forgotten all
+ * at once when full, which is cheaper than keeping an order and loses little.
+ */
+const judged = new Map<string, boolean>();
+const JUDGED_MAX = 10_000;
+
 /** Digits of an international number with a country code that exists and a plausible length. */
 export function isInternationalNumber(digits: string): boolean {
   if (!/^\d{7,15}$/.test(digits)) return false;
-  return parsePhoneNumberFromString(`+${digits}`)?.isPossible() === true;
+  let possible = judged.get(digits);
+  if (possible === undefined) {
+    possible = parsePhoneNumberFromString(`+${digits}`)?.isPossible() === true;
+    if (judged.size >= JUDGED_MAX) judged.clear();
+    judged.set(digits, possible);
+  }
+  return possible;
 }
 
 const NAME = /^[A-Za-z0-9_.]{2,64}$/;
