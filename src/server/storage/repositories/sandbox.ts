@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { SandboxCustomer, SandboxDelivery, SandboxStateRepository } from '../../core/sandbox/ports.ts';
 import type { DatabaseSchema, SandboxCustomersTable, SandboxReceivedTable } from '../schema.ts';
+import { fixedStatement } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 
 export interface CustomerKey {
@@ -19,16 +20,27 @@ const toDelivery = (r: Selectable<SandboxReceivedTable>): SandboxDelivery => ({
   receivedAt: r.received_at,
 });
 
+const customersStatement = fixedStatement(
+  (channels, types, chats) => sql<Selectable<SandboxCustomersTable>>`
+    select * from sandbox_customers
+    where channel_id = ${anyUuid(channels)} and chat_type = any(${types}::text[]) and chat_id = any(${chats}::text[])`,
+);
+
+const receiveStatement = fixedStatement(
+  (deliveries) => sql<Selectable<SandboxReceivedTable>>`
+    insert into sandbox_received (request_id, channel_id, chat_id, messenger_message_id, received_at)
+    select * from ${jsonRows('d', { request_id: 'uuid', channel_id: 'uuid', chat_id: 'text', messenger_message_id: 'text', received_at: 'timestamptz' }, deliveries)}
+    on conflict (request_id) do nothing
+    returning *`,
+);
+
 /** Customers by channel and chat, in the order asked (undefined for those the network does not know). */
 export async function customersByKey(db: Kysely<DatabaseSchema>, keys: readonly CustomerKey[]): Promise<(SandboxCustomer | undefined)[]> {
   if (keys.length === 0) return [];
   // Every combination of the asked channels, types and chats, through the key's index; the few extra
   // combinations (there is mostly one channel and one type) are left out below.
-  const { rows } = await sql<Selectable<SandboxCustomersTable>>`
-    select * from sandbox_customers
-    where channel_id = ${anyUuid([...new Set(keys.map((k) => k.channelId))])}
-      and chat_type = any(${[...new Set(keys.map((k) => k.chatType))]}::text[])
-      and chat_id = any(${[...new Set(keys.map((k) => k.chatId))]}::text[])`.execute(db);
+  const distinct = (of: (k: CustomerKey) => string) => [...new Set(keys.map(of))];
+  const { rows } = await customersStatement(db, distinct((k) => k.channelId), distinct((k) => k.chatType), distinct((k) => k.chatId));
   const found = new Map(rows.map((r) => [customerKey({ channelId: r.channel_id, chatType: r.chat_type, chatId: r.chat_id }), toCustomer(r)]));
   return keys.map((k) => found.get(customerKey(k)));
 }
@@ -45,11 +57,7 @@ export async function receiveManyOnce(db: Kysely<DatabaseSchema>, deliveries: re
     messenger_message_id: d.messengerMessageId,
     received_at: d.receivedAt,
   }));
-  const { rows: inserted } = await sql<Selectable<SandboxReceivedTable>>`
-    insert into sandbox_received (request_id, channel_id, chat_id, messenger_message_id, received_at)
-    select * from ${jsonRows('d', { request_id: 'uuid', channel_id: 'uuid', chat_id: 'text', messenger_message_id: 'text', received_at: 'timestamptz' }, rows)}
-    on conflict (request_id) do nothing
-    returning *`.execute(db);
+  const { rows: inserted } = await receiveStatement(db, JSON.stringify(rows));
   const byRequest = new Map(inserted.map((r) => [r.request_id, toDelivery(r)]));
   const earlier = [...new Set(deliveries.map((d) => d.requestId).filter((id) => !byRequest.has(id)))];
   if (earlier.length > 0) {
