@@ -12,8 +12,6 @@
  *   BENCH_RUNS=5 BENCH_SECONDS=10 BENCH_CONNECTIONS=32 BENCH_CHATS=100 node bench/accept.ts
  */
 import autocannon from 'autocannon';
-import { sql } from 'kysely';
-import pg from 'pg';
 import { startChildServer } from './lib/child.ts';
 import { medianByPart, microsEach, startCpuMeter, type CpuEach } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
@@ -40,7 +38,6 @@ interface Run {
   cpu: CpuEach;
 }
 
-/** `server` is the pid of the process answering; `postgres` adds the PostgreSQL server's CPU to the split. */
 /** Counts the messages still waiting to be sent, where the bench can read the gateway's database while it runs. */
 type Backlog = () => Promise<number>;
 
@@ -52,6 +49,7 @@ async function drain(backlog: Backlog | null): Promise<number> {
   return performance.now() - started;
 }
 
+/** `server` is the pid of the process answering; `postgres` adds the PostgreSQL server's CPU to the split. */
 async function load(
   url: string,
   channelId: string,
@@ -88,16 +86,11 @@ async function main() {
   const database = databaseName(process.env.DATABASE_URL);
   const bare = await startChildServer(new URL('./lib/bare-server.ts', import.meta.url));
   const gateway = await startBenchGateway({ tokens: TOKENS });
-  let backlogClient: pg.Client | null = null;
   try {
     console.log(`accept benchmark: ${RUNS} runs × ${SECONDS} s, ${CONNECTIONS} connections, ${CHATS} chats, ${database}, Node ${process.version}`);
     const bareServer = { pid: bare.child.pid!, postgres: false };
     const ourServer = { pid: gateway.process.child.pid!, postgres: database === 'PostgreSQL' };
-    backlogClient = gateway.target.kind === 'postgres' ? new pg.Client({ connectionString: gateway.target.url }) : null;
-    await backlogClient?.connect();
-    const backlog: Backlog | null = backlogClient
-      ? async () => Number((await backlogClient!.query<{ n: string }>(`select count(*) as n from messages where status = 'accepted'`)).rows[0]!.n)
-      : null;
+    const backlog: Backlog | null = gateway.target.kind === 'postgres' ? () => gateway.unsent() : null;
     await load(bare.url, gateway.channelId, gateway.tokens, 2, bareServer);
     await load(gateway.baseURL, gateway.channelId, gateway.tokens, 3, ourServer, backlog);
     const ours: Run[] = [];
@@ -112,13 +105,9 @@ async function main() {
     // What the row calls sustained: accepted per second until the last of them was sent (see the header).
     const rps = m(ours, 'sustained');
     const bareRps = m(base, 'rps');
-    await backlogClient?.end();
-    backlogClient = null;
     // On PGlite, what was still unsent when the load stopped, read once the gateway has let the database go.
     await gateway.stop();
-    const unsent = backlog
-      ? null
-      : await gateway.inspect(async (db) => Number((await sql<{ n: string }>`select count(*) as n from messages where status = 'accepted'`.execute(db)).rows[0]!.n));
+    const unsent = backlog ? null : await gateway.unsent();
     const p99 = m(ours, 'p99');
     const budget = database === 'PGlite' ? 1000 : 4000;
     console.log(
@@ -159,7 +148,6 @@ async function main() {
     };
     await reportRows([row]);
   } finally {
-    await backlogClient?.end();
     await bare.stop();
     await gateway.stop().catch(() => {});
     await gateway.cleanup();

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type Database, type DatabaseTarget } from '../../src/server/storage/database.ts';
 import { callJson, spawnGateway, type SpawnedGateway } from '../../src/server/testing/spawned-gateway.ts';
@@ -24,6 +25,11 @@ export interface BenchGateway {
   stop(): Promise<void>;
   /** Reads the database directly; on PGlite only after `stop` (one process at a time). */
   inspect<T>(read: (db: Database['db']) => Promise<T>): Promise<T>;
+  /**
+   * Messages accepted and not yet sent. On PostgreSQL at any time, through one connection kept for it; on
+   * PGlite only after `stop`, once the gateway's process has let the database go.
+   */
+  unsent(): Promise<number>;
   /** Drops the database and the data directory. */
   cleanup(): Promise<void>;
 }
@@ -74,6 +80,16 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
     await new Promise((r) => setTimeout(r, 50));
   }
   let stopped = false;
+  let counter: pg.Client | null = null;
+  const unsentQuery = `select count(*)::int as n from messages where status = 'accepted'`;
+  const inspect = async <T>(read: (db: Database['db']) => Promise<T>): Promise<T> => {
+    const database = await openDatabase(target);
+    try {
+      return await read(database.db);
+    } finally {
+      await database.close();
+    }
+  };
   return {
     baseURL,
     target,
@@ -86,15 +102,17 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
       stopped = true;
       await child.stop();
     },
-    async inspect(read) {
-      const database = await openDatabase(target);
-      try {
-        return await read(database.db);
-      } finally {
-        await database.close();
+    inspect,
+    async unsent() {
+      if (!postgres) return inspect(async (db) => (await sql<{ n: number }>`${sql.raw(unsentQuery)}`.execute(db)).rows[0]!.n);
+      if (!counter) {
+        counter = new pg.Client({ connectionString: postgres.url });
+        await counter.connect();
       }
+      return (await counter.query<{ n: number }>(unsentQuery)).rows[0]!.n;
     },
     async cleanup() {
+      await counter?.end().catch(() => {});
       if (!stopped) await child.kill();
       await postgres?.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -73,23 +73,23 @@ function acceptStatement(names: string[]): ReturnType<typeof fixedStatement> {
 /** Each chat's due head, leased, with its chat and channel (see `claim`). */
 const claimStatement = fixedStatement(
   (now, limit, leaseSeconds) => sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
-      with recursive heads as (
-        (select chat_ref, id, seq, send_after, send_lease_until from messages
-         where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
-        union all
-        select n.* from heads h cross join lateral (
-          select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
-          where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
-          order by m.chat_ref, m.seq limit 1) n),
-      due as (
-        select id from heads
-        where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
-        order by seq limit ${limit})
-      update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
-      from due, chats c
-      where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
-      returning m.*, to_jsonb(c) as chat,
-        (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`,
+    with recursive heads as (
+      (select chat_ref, id, seq, send_after, send_lease_until from messages
+       where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
+      union all
+      select n.* from heads h cross join lateral (
+        select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
+        where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
+        order by m.chat_ref, m.seq limit 1) n),
+    due as (
+      select id from heads
+      where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+      order by seq limit ${limit})
+    update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
+    from due, chats c
+    where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
+    returning m.*, to_jsonb(c) as chat,
+      (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`,
 );
 
 /**
@@ -98,21 +98,21 @@ const claimStatement = fixedStatement(
  */
 const settleStatement = fixedStatement(
   (answers, ids, events) => sql<RecordedCounts>`
-      with answers as (select * from ${jsonRows('a', answerColumns, answers)}),
-      changed as (
-        update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
-          messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
-        from answers a where m.id = ${anyUuid(ids)} and m.id = a.id and m.status = 'accepted'
-        returning m.id),
-      recorded as (
-        insert into events (id, account_id, name, ordering_key, payload, created_at)
-        select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at
-        from jsonb_array_elements(${events}::jsonb) with ordinality as x (value, ord)
-        cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
-        where (x.value->>'message_id')::uuid in (select id from changed)
-        order by x.ord
-        returning *)
-      ${queueDeliveries()}`,
+    with answers as (select * from ${jsonRows('a', answerColumns, answers)}),
+    changed as (
+      update messages m set chat_ref = a.chat_ref, status = a.status, reason = a.reason,
+        messenger_message_id = a.messenger_message_id, sent_at = a.sent_at, delivered_at = a.delivered_at, send_lease_until = null
+      from answers a where m.id = ${anyUuid(ids)} and m.id = a.id and m.status = 'accepted'
+      returning m.id),
+    recorded as (
+      insert into events (id, account_id, name, ordering_key, payload, created_at)
+      select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at
+      from jsonb_array_elements(${events}::jsonb) with ordinality as x (value, ord)
+      cross join lateral jsonb_populate_record(null::events, x.value->'event') as e
+      where (x.value->>'message_id')::uuid in (select id from changed)
+      order by x.ord
+      returning *)
+    ${queueDeliveries()}`,
 );
 
 /** `recorded` hears of recorded answers, before their transaction commits. */
