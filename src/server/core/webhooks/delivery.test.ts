@@ -12,6 +12,7 @@ const work = (attempts = 0, failingSince: Date | null = null): ClaimedWork => ({
   key: 'e1',
   eventName: 'message.add',
   items: [{ deliveryId: 'd1', eventId: 'e1', payload: { text: 'hi' }, createdAt: new Date(Date.UTC(2030, 0, 9, 12)), attempts }],
+  underHeadLease: false,
 });
 const status = (code: number, retryAfter: string | null = null) => ({ status: code, retryAfter, latencyMs: 5 });
 

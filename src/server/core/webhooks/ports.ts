@@ -59,6 +59,11 @@ export interface ClaimedWork {
   key: string;
   eventName: string;
   items: ClaimedItem[];
+  /**
+   * A single delivery that follows its lane's head in a run: claiming it wrote nothing, it is still `pending`
+   * and held by the head's lease. So it is never given back, and the head settles after it.
+   */
+  underHeadLease: boolean;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newEventRecords } from '../../core/events/record-event.ts';
-import type { ClaimRequest } from '../../core/webhooks/ports.ts';
+import type { ClaimedWork, ClaimRequest, Settlement } from '../../core/webhooks/ports.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { databaseKind } from '../../testing/test-database.ts';
@@ -44,7 +44,7 @@ describe(`runs: a lane's next deliveries claimed with its head (${databaseKind()
     runLength,
   });
 
-  it('takes the lane in order behind each head, up to the run length, stopping at another subscription; gives back a cut run', async () => {
+  it("reads the lane in order behind each head, up to the run length, stopping at another subscription; the head's lease holds the run", async () => {
     const { accountId, token } = await t.newAccount();
     // Two subscriptions at one URL share its lanes.
     await subscribe(t, token, url, 'message.add');
@@ -66,15 +66,17 @@ describe(`runs: a lane's next deliveries claimed with its head (${databaseKind()
       b.slice(0, 4).map((e) => e.id),
     ]);
     for (const run of runs) {
+      expect(run.map((w) => w.underHeadLease)).toEqual(run.map((_, i) => i > 0));
       for (const work of run) {
         expect(work.items).toHaveLength(1);
         expect(work.items[0]!.eventId).toBe(work.key);
         expect(work.eventName).toBe('message.add');
       }
     }
+    // Only the head was written: the follower is held by the head's lease, not by one of its own.
     expect(await statuses(t, a.map((e) => e.id))).toEqual([
       { status: 'sending', leased: true },
-      { status: 'sending', leased: true },
+      { status: 'pending', leased: false },
       { status: 'pending', leased: false },
       { status: 'pending', leased: false },
     ]);
@@ -82,16 +84,24 @@ describe(`runs: a lane's next deliveries claimed with its head (${databaseKind()
     // Both lanes are held: nothing more to take.
     expect(await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)))).toEqual([]);
 
-    // A run cut after b1: b2 and b3 are due again, still behind b0 and b1.
-    await t.gateway.store.webhookDeliveries.release([b[2]!.id, b[3]!.id].map((id) => runs.flat().find((w) => w.key === id)!.items[0]!.deliveryId));
-    expect(await statuses(t, b.map((e) => e.id))).toEqual([
-      { status: 'sending', leased: true },
-      { status: 'sending', leased: true },
-      { status: 'pending', leased: false },
-      { status: 'pending', leased: false },
-      { status: 'pending', leased: false },
-    ]);
+    // A settled follower does not open its lane; its head's settlement does, at the first follower not settled.
+    const bRun = runs.find((run) => run[0].key === b[0]!.id)!;
+    const delivered = (work: ClaimedWork): Settlement => ({
+      work,
+      at: clock.now(),
+      outcome: 'delivered',
+      nextAttemptAt: null,
+      statusCode: 200,
+      error: null,
+      latencyMs: 1,
+      disabledReason: null,
+    });
+    await t.gateway.store.webhookDeliveries.settle([delivered(bRun[1]!)]);
     expect(await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)))).toEqual([]);
+    await t.gateway.store.webhookDeliveries.settle([delivered(bRun[0])]);
+    expect((await statuses(t, b.map((e) => e.id))).map((x) => x.status)).toEqual(['delivered', 'delivered', 'pending', 'pending', 'pending']);
+    const next = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request(3)));
+    expect(next.map((run) => run.map((w) => w.key))).toEqual([b.slice(2).map((e) => e.id)]);
   });
 
   it('takes heads alone with a run length of 0, and a run again once the lease of a crashed one ran out', async () => {
@@ -119,6 +129,47 @@ describe(`runs through the delivery loop (${databaseKind()})`, () => {
   });
   afterEach(() => r?.close());
   afterAll(() => t.close());
+
+  it('keeps the head leased while its followers are sent, and settles it after them', async () => {
+    const { accountId, token } = await t.newAccount();
+    // Event 2 gets no answer the first time: the run waits on it until the attempt's time limit.
+    r = await startWebhookReceiver((req, previous) => ((req.json.data[0] as { n: number }).n === 2 && previous === 0 ? 'hang' : { status: 200 }));
+    await subscribe(t, token, r.url, 'message.add');
+    const events = newEventRecords(clock, [0, 1, 2, 3].map((n) => ({ accountId, ...event('message.add', 'h', n) })));
+    await t.gateway.store.transaction((tx) => tx.events.insert(events));
+
+    // While event 2 hangs, event 1 is settled, and the head (event 0) still holds the lane.
+    const during = await eventually(async () => {
+      const s = await statuses(t, events.map((e) => e.id));
+      return r!.requests.length === 3 && s[1]!.status === 'delivered' ? s : undefined;
+    });
+    expect(during).toEqual([
+      { status: 'sending', leased: true },
+      { status: 'delivered', leased: false },
+      { status: 'pending', leased: false },
+      { status: 'pending', leased: false },
+    ]);
+    const claim = { now: clock.now(), leaseSeconds: 30, limit: 10, perEndpoint: 10, inFlight: new Map(), batchLimit: 100, runLength: 16 };
+    expect(await t.gateway.store.together((s) => s.webhookDeliveries.claim(claim))).toEqual([]);
+
+    // The time limit ends the run: the head is settled, event 2 waits for its retry (the clock stands still).
+    await eventually(async () => ((await statuses(t, events.map((e) => e.id)))[0]!.status === 'delivered' ? true : undefined));
+    expect((await statuses(t, events.map((e) => e.id))).map((x) => x.status)).toEqual(['delivered', 'delivered', 'pending', 'pending']);
+  });
+
+  it('keeps a run\'s delivered head delivered when a follower disables the subscription', async () => {
+    const { accountId, token } = await t.newAccount();
+    r = await startWebhookReceiver((req) => ((req.json.data[0] as { n: number }).n === 1 ? { status: 410 } : { status: 200 }));
+    await subscribe(t, token, r.url, 'message.add');
+    const events = newEventRecords(clock, [0, 1, 2].map((n) => ({ accountId, ...event('message.add', 'g', n) })));
+    await t.gateway.store.transaction((tx) => tx.events.insert(events));
+
+    const settled = await eventually(async () => {
+      const s = await statuses(t, events.map((e) => e.id));
+      return s.every((x) => x.status !== 'pending' && x.status !== 'sending') ? s.map((x) => x.status) : undefined;
+    });
+    expect(settled).toEqual(['delivered', 'failed', 'failed']);
+  });
 
   it('stops a run at a failure and gives the rest back at once; the lane follows in order once the failed event is delivered', async () => {
     const { accountId, token } = await t.newAccount();

@@ -61,30 +61,45 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
   /**
    * One slot: the run's POSTs strictly one after another, the next only once the one before was answered
    * 2xx. Settlements are committed behind the POSTs (group commit), not waited for between them: a crash
-   * before a commit sends those deliveries again, in lane order, after their lease. A run stops at a failure,
-   * on stop, or past its window, and gives back what it did not attempt.
+   * before a commit sends those deliveries again, in lane order, after their lease. Followers held by the
+   * head's lease go first: the head's settlement, which opens the lane, is queued behind theirs (the group
+   * commit keeps their order). A run stops at a failure, on stop, or past its window, and gives back what
+   * it did not attempt.
    */
   const run = (works: ClaimedRun, claimedAt: number) => {
     posting++;
     const endpoint = works[0].endpoint;
     inFlight.set(endpoint, (inFlight.get(endpoint) ?? 0) + 1);
+    const holdsFollowers = works.some((w) => w.underHeadLease);
     const attempt: Promise<void> = (async () => {
       const settled: Promise<void>[] = [];
+      const settle = (settlement: Settlement) => settled.push(settler.add(settlement).then(() => announceAttempt(deps, settlement)));
+      let head: Settlement | undefined;
       let next = 0;
       try {
         while (next < works.length) {
           if (next > 0 && (stopping || performance.now() - claimedAt > RUN_WINDOW_MS)) break;
           const settlement = await attemptDelivery(deps, works[next++]!);
-          settled.push(settler.add(settlement).then(() => announceAttempt(deps, settlement)));
+          if (next === 1 && holdsFollowers && settlement.outcome === 'delivered') head = settlement;
+          else {
+            // Disabling fails every open delivery of the subscription, a held head too: the head goes first.
+            if (head && settlement.outcome === 'disabled') {
+              settle(head);
+              head = undefined;
+            }
+            settle(settlement);
+          }
           if (settlement.outcome !== 'delivered') break;
         }
       } finally {
+        if (head) settle(head);
         // The slot is the POSTs'; the lane stays closed until the settlements commit.
         release(endpoint);
         if (roomWanted) wake();
         // Nothing is given back before the settlements: a row given back is a head once those before it settle.
+        // Followers held by the head's lease were never taken, and have nothing to give back.
         const outcomes = await Promise.allSettled(settled);
-        const rest = works.slice(next).flatMap((w) => w.items.map((i) => i.deliveryId));
+        const rest = works.slice(next).flatMap((w) => (w.underHeadLease ? [] : w.items.map((i) => i.deliveryId)));
         if (rest.length > 0) await deps.store.webhookDeliveries.release(rest);
         // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
         for (const o of outcomes) if (o.status === 'rejected') options.onError(o.reason);

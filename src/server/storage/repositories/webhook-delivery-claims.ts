@@ -5,7 +5,7 @@ import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, We
 import type { DatabaseSchema } from '../schema.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
-import { isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
+import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -99,13 +99,13 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
       }
 
-      // Behind a single delivery come the next of its lane; behind a batch formed now, the batches formed
-      // from the next of its lanes (see `followUpBatches`). Retried batches go alone, as they were.
-      const runHeads = plans.flatMap((p) => {
-        const ids = p.ids.filter((id) => taken.has(id));
-        return p.batch === 'none' || (formed.has(p) && ids.length > 1) ? ids : [];
-      });
-      const runs = await takeRuns(db, runHeads, request);
+      // Behind a single delivery come the next of its lane, held by its lease (see `followRuns`); behind a
+      // batch formed now, the batches formed from the next of its lanes (see `followUpBatches`). Retried
+      // batches go alone, as they were.
+      const heads = (p: (typeof plans)[number]) => p.ids.filter((id) => taken.has(id));
+      const single = plans.filter((p) => p.batch === 'none').flatMap(heads);
+      const batched = plans.filter((p) => formed.has(p)).flatMap((p) => (heads(p).length > 1 ? heads(p) : []));
+      const runs = new Map([...(await followRuns(db, single, request)), ...(await takeRuns(db, batched, request))]);
 
       const claimed: ClaimedRun[] = [];
       const alone: string[] = [];
@@ -123,7 +123,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         else if (batch) alone.push(items[0]!.id);
         else if (p.batch !== 'new' && p.batch !== 'none') key = p.batch;
         const c = p.first;
-        const work = (idempotencyKey: string, rows: TakenRow[]): ClaimedWork => ({
+        const work = (idempotencyKey: string, rows: TakenRow[], underHeadLease = false): ClaimedWork => ({
           subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since },
           signing: c.secret ? { secret: c.secret, previousSecret: c.previous_secret, previousExpiresAt: c.previous_expires_at } : null,
           endpoint: c.endpoint,
@@ -131,9 +131,10 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
           key: idempotencyKey,
           eventName: rows[0]!.event_name,
           items: rows.map(itemOf),
+          underHeadLease,
         });
         if (p.batch === 'none') {
-          claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r]))]);
+          claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r], true))]);
           continue;
         }
         const followers = formedNow ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
@@ -166,13 +167,14 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
         select v.* from ${jsonRows('v', attemptColumns, attempts)}
         join webhook_subscriptions s on s.id = v.subscription_id`;
       const delivered = settlements.filter((s) => s.outcome === 'delivered');
+      // A run's follower is settled from `pending`: its head's lease held it (see `followRuns`).
       const markDelivered = () => {
         const rows = delivered.flatMap((s) => s.work.items.map((i) => ({ id: i.deliveryId, at: s.at, code: s.statusCode })));
         return sql`
           update webhook_deliveries d
           set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
           from ${jsonRows('v', { id: 'uuid', at: 'timestamptz', code: 'int' }, rows)}
-          where d.id = ${anyUuid(rows.map((r) => r.id))} and d.id = v.id and ${statusIs('d', 'sending')}`;
+          where d.id = ${anyUuid(rows.map((r) => r.id))} and d.id = v.id and ${statusIs('d', 'sending', 'pending')}`;
       };
       if (settledInOneStatement(settlements)) {
         // The common case, every attempt delivered to a healthy endpoint: one statement.
@@ -220,7 +222,8 @@ async function settleFailure(db: Db, s: Settlement): Promise<void> {
   const ids = s.work.items.map((i) => i.deliveryId);
   const subscriptionId = s.work.subscription.id;
   const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error, attempts: sql<number>`attempts + 1` };
-  const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where(statusIs(null, 'sending'));
+  // A run's follower is still `pending` (held by its head's lease); a row settled otherwise meanwhile is left as it is.
+  const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where(statusIs(null, 'sending', 'pending'));
   await db
     .updateTable('webhook_subscriptions')
     .set({ failing_since: sql`coalesce(failing_since, ${s.at})` })

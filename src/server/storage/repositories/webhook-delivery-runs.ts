@@ -50,25 +50,13 @@ export function statusIs(alias: string | null, ...statuses: ('pending' | 'sendin
 }
 
 /**
- * Takes the runs behind heads this claim has just taken: each head's lane's next open deliveries, in order,
- * as long as they are due, unbatched and of the head's subscription, at most `runLength` of them. A run is
- * contiguous: it stops at the first delivery that does not qualify (a retry not yet due, another
- * subscription's, one another process holds), since the lane's order allows no gap. Nobody else can take
- * these rows meanwhile: none of them is a head while the head is being sent.
- *
- * Behind the members of a batch this claim has formed (heads whose `batch_id` the take wrote), the rows at
- * each place of the runs form a batch of their own, its id written by the same update: at most one row per
- * lane, all of the batch's subscription and so of its event name (see `followUpBatches`). A place only one
- * lane reaches leaves its row unbatched, to be sent under its event's id.
+ * Each head's lane's next open deliveries in order (`followers`), at most `runLength` of them, with whether
+ * every one up to it qualifies for the run (`contiguous`): due, unbatched and of the head's subscription.
+ * A run stops at the first delivery that does not qualify (a retry not yet due, another subscription's, one
+ * another process holds), since the lane's order allows no gap.
  */
-export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
-  const runs = new Map<string, TakenRow[]>();
-  if (headIds.length === 0 || request.runLength <= 0) return runs;
-  const { now, leaseSeconds, runLength } = request;
-  // A delivery sent under a lease that ran out is due too: a run cut by a crash is taken up again whole, not
-  // one head at a time.
-  const { rows } = await sql<TakenRow & { head: string; place: string }>`
-    with followers as (
+function followersOf(headIds: readonly string[], now: Date, runLength: number) {
+  return sql`
       select f.id, h.id as head, hd.batch_id as head_batch, row_number() over (partition by h.id order by f.seq) as place,
              bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
@@ -79,7 +67,55 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
         from webhook_deliveries w
         where w.account_id = hd.account_id and w.endpoint = hd.endpoint and w.lane = hd.lane and w.seq > hd.seq
           and w.status in ('pending', 'sending')
-        order by w.seq limit ${runLength}) f),
+        order by w.seq limit ${runLength}) f`;
+}
+
+/** Rows of runs as read, grouped by head, each run in its lane's order. */
+function byHead(rows: (TakenRow & { head: string; place: string })[]): Map<string, (TakenRow & { place: number })[]> {
+  const placed = new Map<string, (TakenRow & { place: number })[]>();
+  for (const { head, place, ...row } of rows) {
+    const taken = placed.get(head) ?? [];
+    taken.push({ ...row, place: Number(place) });
+    placed.set(head, taken);
+  }
+  for (const taken of placed.values()) taken.sort((a, b) => a.place - b.place);
+  return placed;
+}
+
+/**
+ * The runs behind single heads this claim has just taken, read and not written: a follower stays `pending`,
+ * held by its head's lease. None of a lane's deliveries is a head while its head is being sent, so no claim
+ * (of this process or another) can take them, and the run costs no write until its outcomes are settled.
+ * The head must therefore settle last: its settlement opens the lane. Should the process die, the head's
+ * lease runs out and the next claim takes it again, with the followers not yet settled as its run.
+ */
+export async function followRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
+  const runs = new Map<string, TakenRow[]>();
+  if (headIds.length === 0 || request.runLength <= 0) return runs;
+  const { rows } = await sql<TakenRow & { head: string; place: string }>`
+    with followers as (${followersOf(headIds, request.now, request.runLength)})
+    select w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at, c.head, c.place
+    from followers c join webhook_deliveries w on w.id = c.id join events e on e.id = w.event_id
+    where c.contiguous`.execute(db);
+  for (const [head, run] of byHead(rows)) runs.set(head, run.map(({ place: _place, ...row }) => row));
+  return runs;
+}
+
+/**
+ * Takes the runs behind batches this claim has just formed (heads whose `batch_id` the take wrote): the rows
+ * at each place of the runs form a batch of their own, its id written by the same update that leases them:
+ * at most one row per lane, all of the batch's subscription and so of its event name (see `followUpBatches`).
+ * A place only one lane reaches leaves its row unbatched, to be sent under its event's id. Unlike a single
+ * head's run, these rows are written: a batch must be retried as it was formed, so its id is stored first.
+ */
+export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
+  const runs = new Map<string, TakenRow[]>();
+  if (headIds.length === 0 || request.runLength <= 0) return runs;
+  const { now, leaseSeconds, runLength } = request;
+  // A delivery sent under a lease that ran out is due too: a run cut by a crash is taken up again whole, not
+  // one head at a time.
+  const { rows } = await sql<TakenRow & { head: string; place: string }>`
+    with followers as (${followersOf(headIds, now, runLength)}),
     -- Evaluated once: every row of a place gets the same new id.
     follow_ups as materialized (
       select head_batch, place, gen_random_uuid() as id from followers
@@ -89,17 +125,10 @@ export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest)
     where c.contiguous and w.id = c.id and e.id = w.event_id
       and ${isDue(now, 'w')}
     returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
-  const placed = new Map<string, (TakenRow & { place: number })[]>();
-  for (const { head, place, ...row } of rows) {
-    const taken = placed.get(head) ?? [];
-    taken.push({ ...row, place: Number(place) });
-    placed.set(head, taken);
-  }
   // A row that changed between the look and the take (another process settled it) leaves a gap: what
   // follows the gap is given back rather than sent out of order.
   const gapped: string[] = [];
-  for (const [head, taken] of placed) {
-    taken.sort((a, b) => a.place - b.place);
+  for (const [head, taken] of byHead(rows)) {
     const cut = taken.findIndex((r, i) => r.place !== i + 1);
     const run = cut === -1 ? taken : taken.slice(0, cut);
     if (cut !== -1) gapped.push(...taken.slice(cut).map((r) => r.id));
