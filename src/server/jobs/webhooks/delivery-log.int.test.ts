@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
@@ -122,6 +123,27 @@ describe(`delivery log and redelivery (${databaseKind()})`, () => {
     const attempts = (await t.call('GET', `/v2/webhooks/${id}/attempts?limit=100`, { token })).json().data as { event_ids: string[] }[];
     expect(attempts.every((a) => a.event_ids.includes(open!.id))).toBe(true);
     r.behave(() => ({ status: 200 }));
+  });
+
+  it("deletes a subscription's attempts with it, and no other subscription's", async () => {
+    const other = await startWebhookReceiver(() => ({ status: 200 }));
+    try {
+      const [second] = (await t.call('POST', '/v2/webhooks', { token, body: { data: [{ url: other.url, event: 'message.add' }] } })).json().data;
+      await recordEvents(t, clock, accountId, [{ name: 'message.add', orderingKey: 'chat:c:gone', payload: { chat: 'gone' } }]);
+      await driveDeliveries(t, clock, () => other.requests.length === 1);
+      const logged = async (subscription: string) =>
+        (await sql<{ n: number }>`select count(*)::int as n from webhook_attempts where subscription_id = ${subscription}`.execute(t.gateway.database.db)).rows[0]!.n;
+      // The POST arrives before its settlement commits.
+      await eventually(async () => (await logged(second.id)) === 1);
+      const kept = await logged(id);
+      expect(kept).toBeGreaterThan(0);
+
+      expect((await t.call('DELETE', '/v2/webhooks', { token, body: { data: [{ id: second.id }] } })).statusCode).toBe(200);
+      expect(await logged(second.id)).toBe(0);
+      expect(await logged(id)).toBe(kept);
+    } finally {
+      await other.close();
+    }
   });
 
   it('documents the webhook routes under one tag', async () => {

@@ -11,6 +11,7 @@ import * as sendQueue from './0009_send_queue.ts';
 import * as dispatchOnce from './0010_dispatch_once.ts';
 import * as eventStream from './0011_event_stream.ts';
 import * as unindexedRequestId from './0012_unindexed_request_id.ts';
+import * as attemptLogUnchecked from './0013_attempt_log_unchecked.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_dispatch_once': dispatchOnce,
   '0011_event_stream': eventStream,
   '0012_unindexed_request_id': unindexedRequestId,
+  '0013_attempt_log_unchecked': attemptLogUnchecked,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -62,6 +62,9 @@ export function webhookRepository(db: Kysely<DatabaseSchema>): WebhookRepository
     },
     async deleteMany(accountId, ids) {
       if (ids.length === 0) return;
+      const owned = db.selectFrom('webhook_subscriptions').select('id').where('account_id', '=', accountId).where('id', 'in', ids);
+      // The attempt log has no foreign key (migration 0013): its rows go first, with nothing to cascade them.
+      await db.deleteFrom('webhook_attempts').where('subscription_id', 'in', owned).execute();
       await db.deleteFrom('webhook_subscriptions').where('account_id', '=', accountId).where('id', 'in', ids).execute();
     },
   };
