@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { staticResolver } from '../../testing/static-resolver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
@@ -59,6 +61,63 @@ describe('the webhook HTTP sender', () => {
     const res = await post(sender({}), receiver.url, 200);
     expect(res).toMatchObject({ error: 'no answer within 0.2 s' });
     expect(res.latencyMs).toBeGreaterThanOrEqual(190);
+  });
+
+  it('gives up on an answer whose body is still trickling in when the time is up', async () => {
+    // Headers at once, then a byte every 50 ms for a second: no phase of undici's waits long enough to end it.
+    const slow = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const drip = setInterval(() => res.write('.'), 50);
+      const done = setTimeout(() => {
+        clearInterval(drip);
+        res.end();
+      }, 1_000);
+      res.on('close', () => {
+        clearInterval(drip);
+        clearTimeout(done);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await post(sender({}), `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`, 200);
+      expect(res).toMatchObject({ error: 'no answer within 0.2 s' });
+      expect(res.latencyMs).toBeGreaterThanOrEqual(190);
+      expect(res.latencyMs).toBeLessThan(1_000);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  it('stops reading an answer at the cap, and keeps its status', async () => {
+    // An endless body: without the cap the attempt would run into its time limit.
+    const endless = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = 'x'.repeat(16 * 1024);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', more);
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const capped = httpWebhookSender({ policy: { allowLoopback: true }, resolveHost: staticResolver({}), maxResponseBytes: 1024 });
+      senders.push(capped);
+      expect(await post(capped, `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook`, 1_000)).toMatchObject({ status: 200 });
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  });
+
+  it('refuses an address in the URL itself without connecting, every time', async () => {
+    receiver = await startWebhookReceiver();
+    const strict = sender({}, false);
+    for (let i = 0; i < 2; i++) {
+      expect(await post(strict, receiver.url)).toMatchObject({ error: '127.0.0.1: loopback addresses are not allowed' });
+    }
+    expect(receiver.requests).toHaveLength(0);
   });
 
   it('reports a refused connection as an error', async () => {

@@ -3,6 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { refuseAddress } from '../../core/webhooks/address-policy.ts';
+import { memoized } from '../../core/webhooks/memo.ts';
 import type { WebhookSender } from '../../core/webhooks/delivery.ts';
 import { hostOf, type HostResolver, type UrlPolicy } from '../../core/webhooks/url-policy.ts';
 
@@ -54,37 +55,42 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
     keepAliveTimeout: 10_000,
   });
 
+  // A URL whose host is an address is checked here (no lookup will run); its verdict, like the policy, never changes.
+  const refusalOf = memoized((url: string): string | null => {
+    const host = hostOf(new URL(url));
+    if (isIP(host) === 0) return null;
+    const refused = refuseAddress(host, options.policy);
+    return refused ? `${host}: ${refused}` : null;
+  });
+
   return {
     async post({ url, headers, body, timeoutMs }) {
       const started = performance.now();
       const latencyMs = () => Math.round(performance.now() - started);
-      const host = hostOf(new URL(url));
-      if (isIP(host) !== 0) {
-        const refused = refuseAddress(host, options.policy);
-        if (refused) return { error: `${host}: ${refused}`, latencyMs: 0 };
-      }
+      const refused = refusalOf(url);
+      if (refused) return { error: refused, latencyMs: 0 };
+      // One limit for the whole attempt, the body's last byte included (undici's own limits are per phase).
+      // A timer and a controller rather than AbortSignal.timeout, which costs as much as the HMAC per POST.
+      const limit = new AbortController();
+      const timer = setTimeout(() => limit.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
       try {
         const res = await request(url, {
           method: 'POST',
           headers,
           body,
           dispatcher: agent,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: limit.signal,
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
-        let read = 0;
-        for await (const chunk of res.body) {
-          read += (chunk as Buffer).length;
-          if (read > maxBytes) {
-            res.body.destroy();
-            break;
-          }
-        }
+        // Read to the end (the connection is kept), or to the cap (the connection is closed); the time limit holds.
+        await res.body.dump({ limit: maxBytes, signal: limit.signal });
         const retryAfter = res.headers['retry-after'];
         return { status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null), latencyMs: latencyMs() };
       } catch (err) {
         return { error: describeFailure(err, timeoutMs), latencyMs: latencyMs() };
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => agent.close(),

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
+import { fixedStatement, type Slot } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
 import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
@@ -147,49 +148,24 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
     release: (deliveryIds) => releaseRun(db, deliveryIds),
 
     async settle(settlements) {
-      // Rows of any number of attempts in one statement text (see `jsonRows`): settlements come in every
-      // group size, and a text per size would be parsed and planned again for each.
-      const attempts = settlements.map((s) => ({
-        id: randomUUID(),
-        subscription_id: s.work.subscription.id,
-        idempotency_key: s.work.key,
-        event_name: s.work.eventName,
-        event_ids: s.work.items.map((i) => i.eventId),
-        attempted_at: s.at,
-        status_code: s.statusCode,
-        latency_ms: Math.round(s.latencyMs),
-        error: s.error,
-        outcome: s.outcome,
-      }));
-      // A subscription deleted while the POST was under way leaves nothing to log.
-      const logAttempts = sql`
-        insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
-        select v.* from ${jsonRows('v', attemptColumns, attempts)}
-        join webhook_subscriptions s on s.id = v.subscription_id`;
+      const attempts = settlements.map(attemptRow);
       const delivered = settlements.filter((s) => s.outcome === 'delivered');
-      // A run's follower is settled from `pending`: its head's lease held it (see `followRuns`).
-      const markDelivered = () => {
-        const rows = delivered.flatMap((s) => s.work.items.map((i) => ({ id: i.deliveryId, at: s.at, code: s.statusCode })));
-        return sql`
-          update webhook_deliveries d
-          set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
-          from ${jsonRows('v', { id: 'uuid', at: 'timestamptz', code: 'int' }, rows)}
-          where d.id = ${anyUuid(rows.map((r) => r.id))} and d.id = v.id and ${statusIs('d', 'sending', 'pending')}`;
-      };
+      const rows = delivered.flatMap((s) => s.work.items.map((i) => ({ id: i.deliveryId, at: s.at, code: s.statusCode })));
+      const ids = rows.map((r) => r.id);
       if (settledInOneStatement(settlements)) {
         // The common case, every attempt delivered to a healthy endpoint: one statement.
-        await sql`with settled as (${markDelivered()}) ${logAttempts}`.execute(db);
+        await settledStatement(db, JSON.stringify(attempts), JSON.stringify(rows), ids);
         return;
       }
       if (delivered.length > 0) {
-        await markDelivered().execute(db);
+        await markDelivered(rows, ids).execute(db);
         const recovered = [...new Set(delivered.filter((s) => s.work.subscription.failingSince).map((s) => s.work.subscription.id))];
         if (recovered.length > 0) {
           await sql`update webhook_subscriptions set failing_since = null where id = ${anyUuid(recovered)}`.execute(db);
         }
       }
       for (const s of settlements) if (s.outcome !== 'delivered') await settleFailure(db, s);
-      await logAttempts.execute(db);
+      await logAttempts(attempts).execute(db);
     },
 
     async nextDue(now) {
@@ -200,6 +176,38 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
     },
   };
 }
+
+// Rows of any number of attempts in one statement text (see `jsonRows`): settlements come in every group
+// size, and a text per size would be parsed and planned again for each.
+
+/** Logs attempts; a subscription deleted while the POST was under way leaves nothing to log. */
+const logAttempts = (attempts: object[] | Slot) => sql`
+  insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
+  select v.* from ${jsonRows('v', attemptColumns, attempts)}
+  join webhook_subscriptions s on s.id = v.subscription_id`;
+
+/** Marks deliveries delivered. A run's follower is settled from `pending`: its head's lease held it (see `followRuns`). */
+const markDelivered = (rows: object[] | Slot, ids: string[] | Slot) => sql`
+  update webhook_deliveries d
+  set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
+  from ${jsonRows('v', { id: 'uuid', at: 'timestamptz', code: 'int' }, rows)}
+  where d.id = ${anyUuid(ids)} and d.id = v.id and ${statusIs('d', 'sending', 'pending')}`;
+
+/** Every attempt delivered to a healthy endpoint, in one statement, built once (see `fixedStatement`). */
+const settledStatement = fixedStatement((attempts, rows, ids) => sql`with settled as (${markDelivered(rows, ids)}) ${logAttempts(attempts)}`);
+
+const attemptRow = (s: Settlement) => ({
+  id: randomUUID(),
+  subscription_id: s.work.subscription.id,
+  idempotency_key: s.work.key,
+  event_name: s.work.eventName,
+  event_ids: s.work.items.map((i) => i.eventId),
+  attempted_at: s.at,
+  status_code: s.statusCode,
+  latency_ms: Math.round(s.latencyMs),
+  error: s.error,
+  outcome: s.outcome,
+});
 
 /** A logged attempt's columns, in the order of the insert's column list (it selects `v.*`). */
 const attemptColumns = {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
+import { fixedStatement, Slot } from './fixed-statement.ts';
 import { anyUuid } from './json-rows.ts';
 
 type Db = Kysely<DatabaseSchema>;
@@ -29,7 +30,7 @@ export interface TakenRow {
  * due since the last vacuum, delivered ones included (bitmap scans never mark entries dead): over a hundred
  * thousand entries per claim after a busy minute, where the key alone finds the handful asked for.
  */
-export function isDue(now: Date, alias = 'd'): RawBuilder<boolean> {
+export function isDue(now: Date | Slot, alias = 'd'): RawBuilder<boolean> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
   return sql<boolean>`case ${column('status')}
     when 'pending' then ${column('next_attempt_at')} <= ${now}
@@ -50,20 +51,23 @@ export function statusIs(alias: string | null, ...statuses: ('pending' | 'sendin
 }
 
 /**
- * Each head's lane's next open deliveries in order (`followers`), at most `runLength` of them, with whether
- * every one up to it qualifies for the run (`contiguous`): due, unbatched and of the head's subscription.
+ * Each head's lane's next open deliveries in order (`followers`), at most `runLength` of them, with what a
+ * claim returns of each (read once, by the lateral scan of the open-lane index) and whether every one up to
+ * it qualifies for the run (`contiguous`): due, unbatched and of the head's subscription.
  * A run stops at the first delivery that does not qualify (a retry not yet due, another subscription's, one
  * another process holds), since the lane's order allows no gap.
  */
-function followersOf(headIds: readonly string[], now: Date, runLength: number) {
+function followersOf(headIds: readonly string[] | Slot, now: Date | Slot, runLength: number | Slot) {
   return sql`
-      select f.id, h.id as head, hd.batch_id as head_batch, row_number() over (partition by h.id order by f.seq) as place,
+      select f.id, f.event_id, f.attempts, f.seq, f.lane, f.event_name, f.batch_id, h.id as head, hd.batch_id as head_batch,
+             row_number() over (partition by h.id order by f.seq) as place,
              bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
-      from unnest(${[...headIds]}::uuid[]) as h(id)
+      from unnest(${headIds instanceof Slot ? headIds : [...headIds]}::uuid[]) as h(id)
       join webhook_deliveries hd on hd.id = h.id
       cross join lateral (
-        select w.id, w.seq, w.status, w.next_attempt_at, w.lease_until, w.batch_id, w.subscription_id
+        select w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.status, w.next_attempt_at, w.lease_until, w.batch_id,
+               w.subscription_id
         from webhook_deliveries w
         where w.account_id = hd.account_id and w.endpoint = hd.endpoint and w.lane = hd.lane and w.seq > hd.seq
           and w.status in ('pending', 'sending')
@@ -82,6 +86,15 @@ function byHead(rows: (TakenRow & { head: string; place: string })[]): Map<strin
   return placed;
 }
 
+/** Built once (see `fixedStatement`): it runs with every claim. */
+const followStatement = fixedStatement(
+  (headIds, now, runLength) => sql<TakenRow & { head: string; place: string }>`
+    with followers as (${followersOf(headIds, now, runLength)})
+    select c.id, c.event_id, c.attempts, c.seq, c.lane, c.event_name, c.batch_id, e.payload, e.created_at, c.head, c.place
+    from followers c join events e on e.id = c.event_id
+    where c.contiguous`,
+);
+
 /**
  * The runs behind single heads this claim has just taken, read and not written: a follower stays `pending`,
  * held by its head's lease. None of a lane's deliveries is a head while its head is being sent, so no claim
@@ -92,11 +105,7 @@ function byHead(rows: (TakenRow & { head: string; place: string })[]): Map<strin
 export async function followRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
   const runs = new Map<string, TakenRow[]>();
   if (headIds.length === 0 || request.runLength <= 0) return runs;
-  const { rows } = await sql<TakenRow & { head: string; place: string }>`
-    with followers as (${followersOf(headIds, request.now, request.runLength)})
-    select w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at, c.head, c.place
-    from followers c join webhook_deliveries w on w.id = c.id join events e on e.id = w.event_id
-    where c.contiguous`.execute(db);
+  const { rows } = await followStatement(db, headIds, request.now, request.runLength);
   for (const [head, run] of byHead(rows)) runs.set(head, run.map(({ place: _place, ...row }) => row));
   return runs;
 }
