@@ -6,6 +6,7 @@
  * commit to the last event received. The same events recorded while delivering (transactions of 50, the
  * clock running from the first recording) are reported beside it, then the latency from recording to
  * arrival at a steady 100 events/s (p50, p99). One pass of the bare loop and of the drain goes first, unmeasured.
+ * On PostgreSQL each run uses a new database (see `freshPostgres`).
  *
  *   npm run bench:webhooks                      # embedded PGlite in a temporary directory
  *   DATABASE_URL=postgres://… npm run bench:webhooks
@@ -22,6 +23,7 @@ import { newEventRecords, recordEvent } from '../src/server/core/events/record-e
 import { systemClock } from '../src/server/core/ports.ts';
 import { createGateway, type Gateway } from '../src/server/gateway.ts';
 import { startChildServer } from './lib/child.ts';
+import { freshPostgres } from './lib/fresh-postgres.ts';
 import { medianByPart, microsEach, startCpuMeter, type CpuEach } from './lib/cpu-time.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
@@ -154,7 +156,15 @@ async function bareOnce(receiver: Receiver): Promise<{ rate: number; cpu: CpuEac
 async function main() {
   const receiver = await startReceiver();
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PARTNER_API_KEY: randomBytes(24).toString('base64url'), LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+  const postgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : null;
+  const config = loadConfig({
+    ...process.env,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    DATA_DIR: dataDir,
+    PARTNER_API_KEY: randomBytes(24).toString('base64url'),
+    LOG_LEVEL: 'silent',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+  });
   const gateway = await createGateway(config, { logger: false, widgetDir: null, webhooks: { concurrency: CONCURRENCY, perEndpoint: PER_ENDPOINT, ...(process.env.BENCH_RUN_LENGTH ? { runLength: Number(process.env.BENCH_RUN_LENGTH) } : {}) } });
   try {
     const partner = { authorization: `Bearer ${gateway.partnerKey.value}` };
@@ -249,6 +259,7 @@ async function main() {
   } finally {
     await gateway.stop();
     await receiver.stop();
+    await postgres?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -4,12 +4,12 @@
  * account, an active whatsapp channel of the sandbox and many client tokens (the interface's rate limit is per
  * token, and a benchmark must measure the gateway, not the limit).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { freshPostgres } from './fresh-postgres.ts';
 import { openDatabase, type Database, type DatabaseTarget } from '../../src/server/storage/database.ts';
 import { callJson, spawnGateway, type SpawnedGateway } from '../../src/server/testing/spawned-gateway.ts';
 
@@ -32,23 +32,6 @@ export interface BenchGateway {
   unsent(): Promise<number>;
   /** Drops the database and the data directory. */
   cleanup(): Promise<void>;
-}
-
-async function freshPostgres(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `gw_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => client.end());
-    },
-  };
 }
 
 export async function startBenchGateway(options: { tokens: number; env?: Record<string, string> }): Promise<BenchGateway> {

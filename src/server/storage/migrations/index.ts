@@ -12,6 +12,7 @@ import * as dispatchOnce from './0010_dispatch_once.ts';
 import * as eventStream from './0011_event_stream.ts';
 import * as unindexedRequestId from './0012_unindexed_request_id.ts';
 import * as attemptLogUnchecked from './0013_attempt_log_unchecked.ts';
+import * as retryDueIndex from './0014_retry_due_index.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_event_stream': eventStream,
   '0012_unindexed_request_id': unindexedRequestId,
   '0013_attempt_log_unchecked': attemptLogUnchecked,
+  '0014_retry_due_index': retryDueIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

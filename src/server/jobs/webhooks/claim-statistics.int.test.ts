@@ -1,0 +1,79 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEventRecords } from '../../core/events/record-event.ts';
+import type { DatabaseSchema } from '../../storage/schema.ts';
+import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
+import { ManualClock } from '../../testing/manual-clock.ts';
+import { databaseKind } from '../../testing/test-database.ts';
+
+/** The index names in a plan, wherever they sit in its tree. */
+async function indexesOf(db: Kysely<DatabaseSchema>, query: string): Promise<string[]> {
+  const { rows } = await sql.raw<{ 'QUERY PLAN': unknown }>(`explain (format json) ${query}`).execute(db);
+  const plan = rows[0]!['QUERY PLAN'];
+  const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
+  return [...text.matchAll(/"Index Name":\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/**
+ * The claim finds lane heads by a skip scan, one probe per lane, and a run by reading on in the lane. Both
+ * are cheap only through the open-lane index, in its order. Autovacuum's ANALYZE takes its sample whenever it
+ * likes, often while the queue is empty; a plan made from that sample must still go through the lane index,
+ * whatever the backlog is by the time the claim runs.
+ */
+describe(`claims under statistics taken with an empty queue (${databaseKind()})`, () => {
+  const clock = new ManualClock(Date.now());
+  let t: TestGateway;
+
+  beforeAll(async () => {
+    t = await startTestGateway({ clock, webhooks: { concurrency: 0, sweepIntervalMs: 0 } });
+  });
+  afterAll(() => t.close());
+
+  it('reads lane heads and runs through the open-lane index', async () => {
+    const { accountId, token } = await t.newAccount();
+    const res = await t.call('POST', '/v2/webhooks', { token, body: { data: [{ url: 'https://crm.example/hooks', event: 'message.add' }] } });
+    expect(res.statusCode).toBe(201);
+    const db = t.gateway.database.db;
+    const record = (lanes: number, each: number) =>
+      t.gateway.store.transaction((tx) =>
+        tx.events.insert(
+          newEventRecords(
+            clock,
+            Array.from({ length: lanes * each }, (_, n) => ({ accountId, name: 'message.add', orderingKey: `chat:${n % lanes}`, payload: { n } })),
+          ),
+        ),
+      );
+    const waitForDeliveries = async (count: number) => {
+      for (let i = 0; i < 500; i++) {
+        const { rows } = await sql<{ n: string }>`select count(*) as n from webhook_deliveries`.execute(db);
+        if (Number(rows[0]!.n) >= count) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`fewer than ${count} deliveries were queued`);
+    };
+
+    // A history of delivered events, and the statistics taken when nothing was open.
+    await record(50, 40);
+    await waitForDeliveries(2_000);
+    await sql`update webhook_deliveries set status = 'delivered', delivered_at = now()`.execute(db);
+    await sql`analyze webhook_deliveries`.execute(db);
+    // Then a backlog.
+    await record(50, 20);
+    await waitForDeliveries(3_000);
+
+    const { rows } = await sql<{ account_id: string; endpoint: string; lane: string; seq: string }>`
+      select account_id, endpoint, lane, seq from webhook_deliveries where status = 'pending' order by lane, seq limit 1`.execute(db);
+    const head = rows[0]!;
+    const lit = (value: string) => `'${value.replace(/'/g, "''")}'`;
+    const firstHead = `select id from webhook_deliveries where status in ('pending', 'sending')
+      order by account_id, endpoint, lane, seq limit 1`;
+    const nextHead = `select id from webhook_deliveries w where w.status in ('pending', 'sending')
+      and (w.account_id, w.endpoint, w.lane) > (${lit(head.account_id)}::uuid, ${lit(head.endpoint)}, ${lit(head.lane)})
+      order by w.account_id, w.endpoint, w.lane, w.seq limit 1`;
+    const run = `select id from webhook_deliveries w where w.account_id = ${lit(head.account_id)}::uuid and w.endpoint = ${lit(head.endpoint)}
+      and w.lane = ${lit(head.lane)} and w.seq > ${head.seq} and w.status in ('pending', 'sending') order by w.seq limit 16`;
+    for (const probe of [firstHead, nextHead, run]) {
+      expect(await indexesOf(db, probe)).toEqual(['webhook_deliveries_open_lane_idx']);
+    }
+  });
+});
