@@ -18,6 +18,16 @@ export const toEventRecord = (r: Selectable<EventsTable>): EventRecord => ({
 /** An event to insert, with its place in the batch (the order its position follows). */
 const eventColumns = { ord: 'int', id: 'uuid', account_id: 'uuid', name: 'text', ordering_key: 'text', payload: 'jsonb', created_at: 'timestamptz' };
 
+/** Events with their webhook deliveries, in one statement; every state change records its events through it. */
+const insertStatement = fixedStatement(
+  (rows) => sql<RecordedCounts>`
+    with recorded as (
+      insert into events (id, account_id, name, ordering_key, payload, created_at)
+      select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at from ${jsonRows('e', eventColumns, rows)} order by e.ord
+      returning *)
+    ${queueDeliveries()}`,
+);
+
 /** The stream after a position, and the holes it left behind (see `readStream`). */
 const streamStatement = fixedStatement(
   (after, limit, holes) => sql<Selectable<EventsTable>>`
@@ -42,12 +52,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
         payload: e.payload,
         created_at: e.createdAt,
       }));
-      const counts = await sql<RecordedCounts>`
-        with recorded as (
-          insert into events (id, account_id, name, ordering_key, payload, created_at)
-          select e.id, e.account_id, e.name, e.ordering_key, e.payload, e.created_at from ${jsonRows('e', eventColumns, rows)} order by e.ord
-          returning *)
-        ${queueDeliveries()}`.execute(db);
+      const counts = await insertStatement(db, JSON.stringify(rows));
       tellRecorded(counts.rows, recorded);
     },
     async get(id) {
