@@ -177,10 +177,11 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
   };
 }
 
-// Rows of any number of attempts in one statement text (see `jsonRows`): settlements come in every group
-// size, and a text per size would be parsed and planned again for each.
-
-/** Logs attempts; a subscription deleted while the POST was under way leaves nothing to log. */
+/**
+ * Logs attempts; a subscription deleted while the POST was under way leaves nothing to log. The rows of any
+ * number of attempts go in one statement text (see `jsonRows`): settlements come in every group size, and a
+ * text per size would be parsed and planned again for each.
+ */
 const logAttempts = (attempts: object[] | Slot) => sql`
   insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
   select v.* from ${jsonRows('v', attemptColumns, attempts)}
