@@ -103,5 +103,5 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
   };
 }
 
-/** A whatsapp chat id of the bench's `n`-th customer. */
-export const benchChatId = (n: number) => `7900300${String(n).padStart(4, '0')}`;
+/** A whatsapp chat id of the bench's `n`-th customer: a Russian mobile number (11 digits) for up to 10⁷ customers. */
+export const benchChatId = (n: number) => `7900${String(n).padStart(7, '0')}`;

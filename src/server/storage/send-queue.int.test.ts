@@ -105,7 +105,7 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     expect(rows[0]!.keyboard).toEqual({ type: 'inline', rows: [[{ text: 'ok' }]] });
   });
 
-  it('hands out only the head of each chat, oldest first; the next one once the head is answered', async () => {
+  it('hands out only the head of each chat, in the order accepted; the next one once the head is answered', async () => {
     await accept([
       ['a1', '7001'],
       ['b1', '7002'],
@@ -122,6 +122,27 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     const a1 = first[0]!.message;
     await sends.recordAnswers([{ message: { ...a1, status: 'sent', messengerMessageId: 'm-1', sentAt: at }, events: [] }]);
     expect(await claimTexts()).toEqual(['a2']);
+  });
+
+  it('goes round the chats: a claim goes on from the chat after the last one taken, and then from the first again', async () => {
+    // Chats A < B < C < D < E by id, the order the claims go round in.
+    const ids = ['a', 'b', 'c', 'd', 'e'].map((letter, i) => [letter, `00000000-0000-4000-8000-00000000000${i + 1}`] as const);
+    const chatIds = new Map(ids.map(([letter], i) => [letter, `700${i + 1}`]));
+    await sends.acceptToKnownChats(
+      ids.map(([letter, newId]) => effect(chatIds.get(letter)!, { newId })),
+      ['a1', 'b1', 'a2', 'b2', 'c1', 'd1', 'e1'].map((text) => ({ message: message(text), chatType: 'whatsapp', chatId: chatIds.get(text[0]!)! })),
+    );
+    const answer = async (claims: Awaited<ReturnType<SendQueue['claim']>>) =>
+      sends.recordAnswers(claims.map(({ message: m }) => ({ message: { ...m, status: 'sent', messengerMessageId: `m-${m.text}`, sentAt: at }, events: [] })));
+    const first = await sends.claim({ limit: 2, leaseSeconds: 30, now: at });
+    expect(first.map((c) => c.message.text)).toEqual(['a1', 'b1']);
+    await answer(first);
+    // a2 and b2 were accepted before c1 and d1, but C and D come next round the chats.
+    const second = await sends.claim({ limit: 2, leaseSeconds: 30, now: at });
+    expect(second.map((c) => c.message.text)).toEqual(['c1', 'd1']);
+    await answer(second);
+    // Past E the claim starts again from A, up to D; the heads come in the order they were accepted.
+    expect(await claimTexts(5)).toEqual(['a2', 'b2', 'e1']);
   });
 
   it('brings the channel along with a claim, and none once the channel is deleted', async () => {

@@ -117,6 +117,8 @@ export interface SendQueue {
   /**
    * Leases up to `limit` chat heads that are due at `now` for `leaseSeconds` (database time: the lease is
    * between processes) and counts the attempt. A head that is leased or waits for its retry holds its chat.
+   * Successive claims go round the chats, each from where the last stopped, so every chat with a send
+   * waiting gets its turn; the heads come in the order they were accepted.
    */
   claim(request: { limit: number; leaseSeconds: number; now: Date }): Promise<ClaimedSend[]>;
   /**

@@ -70,27 +70,51 @@ function acceptStatement(names: string[]): ReturnType<typeof fixedStatement> {
   return statement;
 }
 
-/** Each chat's due head, leased, with its chat and channel (see `claim`). */
+/** Below every chat's id: the cursor of a sender that has claimed nothing yet. */
+const BEFORE_ALL_CHATS = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Chats' due heads, leased, with their chats and channels (see `claim`): a skip scan of the unsent index that
+ * goes round the chats in id order from `after` (once past the last chat it starts again from the first, up to
+ * `after` itself), and stops as soon as it has `limit` due heads. The scan starts from a placeholder row (no
+ * message) at `after`; each step takes the head of the next chat, or, at the end, wraps to the first (the
+ * branches of `union all` run in order, so its `limit 1` takes the wrap only when no next chat is left).
+ */
 const claimStatement = fixedStatement(
-  (now, limit, leaseSeconds) => sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
+  (after, now, limit, leaseSeconds) => sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
     with recursive heads as (
-      (select chat_ref, id, seq, send_after, send_lease_until from messages
-       where status = 'accepted' and request_id is not null order by chat_ref, seq limit 1)
+      select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped
       union all
       select n.* from heads h cross join lateral (
-        select m.chat_ref, m.id, m.seq, m.send_after, m.send_lease_until from messages m
-        where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref
-        order by m.chat_ref, m.seq limit 1) n),
+        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, h.wrapped from messages m
+         where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref and (not h.wrapped or m.chat_ref <= ${after}::uuid)
+         order by m.chat_ref, m.seq limit 1)
+        union all
+        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, true from messages m
+         where not h.wrapped and m.status = 'accepted' and m.request_id is not null and m.chat_ref <= ${after}::uuid
+         order by m.chat_ref, m.seq limit 1)
+        limit 1) n),
     due as (
       select id from heads
-      where (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
-      order by seq limit ${limit})
+      where id is not null and (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+      limit ${limit})
     update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
     from due, chats c
     where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
     returning m.*, to_jsonb(c) as chat,
       (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`,
 );
+
+/**
+ * Where the next claim goes on from: the last chat this one took, in the order the scan went round (a chat at
+ * or before `after` was reached after wrapping, so it came later than any chat beyond `after`).
+ */
+function cursorAfter(after: string, chatRefs: string[]): string {
+  const wrapped = chatRefs.filter((ref) => ref <= after);
+  const last = (refs: string[]) => refs.reduce((a, b) => (a > b ? a : b));
+  if (wrapped.length > 0) return last(wrapped);
+  return chatRefs.length > 0 ? last(chatRefs) : after;
+}
 
 /**
  * The answers of a batch: each message's answered state, and its status events with their webhook deliveries.
@@ -117,6 +141,8 @@ const settleStatement = fixedStatement(
 
 /** `recorded` hears of recorded answers, before their transaction commits. */
 export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueue {
+  /** The chat this process's last claim took last: its next claim starts at the chat after it. */
+  let cursor = BEFORE_ALL_CHATS;
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -145,18 +171,23 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
     },
 
     async claim({ limit, leaseSeconds, now }) {
-      // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind
-      // the heads), then the due ones taken, with their chats. The conditions are checked again on the row
-      // being updated, so of two senders claiming the same head at once only the first gets it.
-      const { rows } = await claimStatement(db, now, limit, leaseSeconds);
-      return rows.map(
-        (r): ClaimedSend => ({
-          message: toMessageRecord(r),
-          attempt: r.send_attempts,
-          chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
-          channel: r.channel ? toChannelRecord({ ...r.channel, created_at: new Date(r.channel.created_at), updated_at: new Date(r.channel.updated_at) }) : undefined,
-        }),
-      );
+      // Each chat's head by a skip scan of the unsent index (one probe per chat, however many wait behind the
+      // heads), going round the chats from where the last claim stopped: every chat gets its turn, and a
+      // claim reads as many heads as it takes (plus those leased or waiting for a retry that it passes),
+      // however many chats have sends waiting. The conditions are checked again on the row being updated,
+      // so of two senders claiming the same head at once only the first gets it.
+      const { rows } = await claimStatement(db, cursor, now, limit, leaseSeconds);
+      cursor = cursorAfter(cursor, rows.map((r) => r.chat_ref));
+      return rows
+        .sort((a, b) => Number(a.seq) - Number(b.seq))
+        .map(
+          (r): ClaimedSend => ({
+            message: toMessageRecord(r),
+            attempt: r.send_attempts,
+            chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
+            channel: r.channel ? toChannelRecord({ ...r.channel, created_at: new Date(r.channel.created_at), updated_at: new Date(r.channel.updated_at) }) : undefined,
+          }),
+        );
     },
 
     async recordAnswers(answers) {
