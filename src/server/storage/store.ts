@@ -11,7 +11,7 @@ import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
 import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
-import { sendQueueRepository } from './repositories/send-queue.ts';
+import { newSendCursor, sendQueueRepository, type SendCursor } from './repositories/send-queue.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
@@ -20,6 +20,7 @@ import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
 import type { EventsRecorded } from './repositories/webhook-fan-out.ts';
+import type { LaneCursors } from './repositories/webhook-lane-heads.ts';
 
 /** Binds the job queue to a transaction, so jobs commit with the writes that cause them. */
 export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
@@ -32,15 +33,21 @@ export interface StoreOptions {
   eventsRecorded?: EventsRecorded;
 }
 
+/** Where this process's claims go on from, shared by every repository it makes (in a transaction or not). */
+interface ClaimCursors {
+  sends: SendCursor;
+  lanes: LaneCursors;
+}
+
 /** `recorded` hears of every statement that records events, before it commits. */
-function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded): Repositories {
+function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, cursors: ClaimCursors): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
-    sends: sendQueueRepository(db, recorded),
+    sends: sendQueueRepository(db, recorded, cursors.sends),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db, recorded),
@@ -53,20 +60,21 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded): Rep
     templates: templateRepository(db),
     exports: exportRepository(db),
     webhookSettings: webhookSettingsRepository(db),
-    webhookDeliveries: webhookDeliveryRepository(db),
+    webhookDeliveries: webhookDeliveryRepository(db, cursors.lanes),
   };
 }
 
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
   const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
-  const plain = repositories(db, wake);
+  const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new Map() };
+  const plain = repositories(db, wake, cursors);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
   const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {
     let recorded: { deliveries: boolean } | null = null;
     const result = await db.transaction().execute((trx) =>
       work(
-        repositories(trx, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) })),
+        repositories(trx, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) }), cursors),
         trx,
       ),
     );

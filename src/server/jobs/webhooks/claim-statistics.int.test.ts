@@ -59,14 +59,19 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
       select account_id, endpoint, lane, seq from webhook_deliveries where status = 'pending' order by lane, seq limit 1`.execute(db);
     const head = rows[0]!;
     const lit = (value: string) => `'${value.replace(/'/g, "''")}'`;
-    const firstHead = `select id from webhook_deliveries where status in ('pending', 'sending')
-      order by account_id, endpoint, lane, seq limit 1`;
-    const nextHead = `select id from webhook_deliveries w where w.status in ('pending', 'sending')
-      and (w.account_id, w.endpoint, w.lane) > (${lit(head.account_id)}::uuid, ${lit(head.endpoint)}, ${lit(head.lane)})
+    // The steps of the scan (see `laneHeads`): into the next endpoint, on to the endpoint's next lane, round
+    // to its first lanes up to the cursor; and a run.
+    const nextEndpoint = `select id from webhook_deliveries w where w.status in ('pending', 'sending')
+      and (w.account_id, w.endpoint) > ('00000000-0000-0000-0000-000000000000'::uuid, '')
+      order by w.account_id, w.endpoint, w.lane, w.seq limit 1`;
+    const sameEndpoint = `w.status in ('pending', 'sending') and w.account_id = ${lit(head.account_id)}::uuid and w.endpoint = ${lit(head.endpoint)}`;
+    const nextLane = `select id from webhook_deliveries w where ${sameEndpoint} and w.lane > ${lit(head.lane)}
+      order by w.account_id, w.endpoint, w.lane, w.seq limit 1`;
+    const wrapped = `select id from webhook_deliveries w where ${sameEndpoint} and w.lane <= ${lit(head.lane)}
       order by w.account_id, w.endpoint, w.lane, w.seq limit 1`;
     const run = `select id from webhook_deliveries w where w.account_id = ${lit(head.account_id)}::uuid and w.endpoint = ${lit(head.endpoint)}
       and w.lane = ${lit(head.lane)} and w.seq > ${head.seq} and w.status in ('pending', 'sending') order by w.seq limit 16`;
-    for (const probe of [firstHead, nextHead, run]) {
+    for (const probe of [nextEndpoint, nextLane, wrapped, run]) {
       expect(await indexesOf(db, probe)).toEqual(['webhook_deliveries_open_lane_idx']);
     }
   });

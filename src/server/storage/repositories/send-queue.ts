@@ -70,8 +70,16 @@ function acceptStatement(names: string[]): ReturnType<typeof fixedStatement> {
   return statement;
 }
 
+/**
+ * Where a process's next send claim goes on from: the chat its last claim took last. A process keeps one
+ * for all its repositories (a claim inside a transaction goes on from the same place).
+ */
+export interface SendCursor {
+  chatRef: string;
+}
+
 /** Below every chat's id: the cursor of a sender that has claimed nothing yet. */
-const BEFORE_ALL_CHATS = '00000000-0000-0000-0000-000000000000';
+export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0000-000000000000' });
 
 /**
  * Chats' due heads, leased, with their chats and channels (see `claim`): a skip scan of the unsent index that
@@ -140,9 +148,7 @@ const settleStatement = fixedStatement(
 );
 
 /** `recorded` hears of recorded answers, before their transaction commits. */
-export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueue {
-  /** The chat this process's last claim took last: its next claim starts at the chat after it. */
-  let cursor = BEFORE_ALL_CHATS;
+export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: SendCursor = newSendCursor()): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -176,8 +182,8 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded): SendQueu
       // claim reads as many heads as it takes (plus those leased or waiting for a retry that it passes),
       // however many chats have sends waiting. The conditions are checked again on the row being updated,
       // so of two senders claiming the same head at once only the first gets it.
-      const { rows } = await claimStatement(db, cursor, now, limit, leaseSeconds);
-      cursor = cursorAfter(cursor, rows.map((r) => r.chat_ref));
+      const { rows } = await claimStatement(db, cursor.chatRef, now, limit, leaseSeconds);
+      cursor.chatRef = cursorAfter(cursor.chatRef, rows.map((r) => r.chat_ref));
       return rows
         .sort((a, b) => Number(a.seq) - Number(b.seq))
         .map(

@@ -15,6 +15,9 @@ export interface Candidate {
   secret: string | null;
   previous_secret: string | null;
   previous_expires_at: Date | null;
+  lane: string;
+  /** Where the claim's scan read it (see `laneHeads`). */
+  step: number;
 }
 
 /** What one POST will carry, before its rows are taken. */

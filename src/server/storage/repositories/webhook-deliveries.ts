@@ -2,12 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import type { WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { deliveryClaims } from './webhook-delivery-claims.ts';
+import type { LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
-export function webhookDeliveryRepository(db: Db): WebhookDeliveryRepository {
+/** `cursors`: where this process's claims go on from, at each endpoint (one map for all its repositories). */
+export function webhookDeliveryRepository(db: Db, cursors: LaneCursors = new Map()): WebhookDeliveryRepository {
   return {
-    ...deliveryClaims(db),
+    ...deliveryClaims(db, cursors),
 
     async reopen(subscriptionId, which, now) {
       // Reopened rows keep their place (seq) in their lane; a reopen racing another changes each row once.

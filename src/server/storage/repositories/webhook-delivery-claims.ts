@@ -7,6 +7,7 @@ import { fixedStatement, type Slot } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
 import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
+import { advanceCursors, laneHeads, type LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -37,40 +38,30 @@ async function take(db: Db, ids: string[], request: ClaimRequest, batches: Reado
   return rows;
 }
 
-export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
+/** `cursors`: each endpoint's lane this process's claims took last; the next claim goes on from the lane after it. */
+export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
   return {
     async claim(request) {
       const { now, perEndpoint, batchLimit } = request;
-      const busy = [...request.inFlight].filter(([, n]) => n > 0);
-      const inFlight = busy.length > 0 ? sql.join(busy.map(([endpoint, n]) => sql`(${endpoint}::text, ${n}::int)`)) : sql`(''::text, 0::int)`;
       // Due heads, at most as many per endpoint as its free room can carry (times the batch size where the
-      // account batches), spread over endpoints: each endpoint's oldest first, then the next of each.
+      // account batches), spread over endpoints: each endpoint's first found, then the next of each.
       const { rows: candidates } = await sql<Candidate>`
-        with recursive heads as (
-          -- Each lane's head by a skip scan of the open-lane index: one probe per lane, however long the
-          -- queues behind the heads are (sorting every open delivery grew with the backlog and slowed every claim).
-          (select account_id, endpoint, lane, id, status, next_attempt_at, lease_until from webhook_deliveries
-           where status in ('pending', 'sending') order by account_id, endpoint, lane, seq limit 1)
-          union all
-          select n.* from heads l cross join lateral (
-            select w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until from webhook_deliveries w
-            where w.status in ('pending', 'sending') and (w.account_id, w.endpoint, w.lane) > (l.account_id, l.endpoint, l.lane)
-            order by w.account_id, w.endpoint, w.lane, w.seq limit 1) n),
-        due as materialized (select id from heads d where ${isDue(now)})
+        with recursive ${laneHeads(request, cursors)},
+        due as materialized (select id, step from heads d where d.id is not null and ${isDue(now)})
         select * from (
-          select d.id, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
+          select d.id, d.lane, h.step, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
                  d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
                  ws.secret, ws.previous_secret, ws.previous_expires_at, d.seq,
-                 row_number() over (partition by d.endpoint order by d.next_attempt_at, d.seq) as place,
+                 row_number() over (partition by d.endpoint order by h.step) as place,
                  ${perEndpoint} - coalesce(b.n, 0) as room
           from due h
           join webhook_deliveries d on d.id = h.id
           join webhook_subscriptions s on s.id = d.subscription_id
           left join webhook_settings ws on ws.account_id = d.account_id
-          left join (values ${inFlight}) as b(endpoint, n) on b.endpoint = d.endpoint) c
+          left join scan_in_flight b on b.endpoint = d.endpoint) c
         where c.subscription_status <> 'active'
            or c.place <= c.room * (case when c.batching or c.batch_id is not null then ${batchLimit}::int else 1 end)
-        order by c.place, c.seq
+        order by c.place, c.step
         limit ${request.limit * Math.max(1, batchLimit)}`.execute(db);
 
       // Heads of a disabled subscription would hold their lanes forever.
@@ -89,6 +80,7 @@ export function deliveryClaims(db: Db): Pick<WebhookDeliveryRepository, 'claim' 
       const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
       const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
       const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches)).map((r) => [r.id, r]));
+      advanceCursors(cursors, candidates.filter((c) => taken.has(c.id)));
 
       // A batch is retried as it was formed: members the candidates missed come along.
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);

@@ -1,0 +1,79 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { ClaimRequest } from '../../core/webhooks/ports.ts';
+import { isDue } from './webhook-delivery-runs.ts';
+
+/** Where each endpoint's lane scan goes on from: the lane of its last head taken, by "account endpoint". */
+export type LaneCursors = Map<string, string>;
+
+const cursorKey = (accountId: string, endpoint: string) => `${accountId} ${endpoint}`;
+
+/** Below every account's id: the scan starts before the first endpoint. */
+const BEFORE_ALL_ACCOUNTS = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * A recursive CTE `heads`: lane heads of open deliveries, read by a skip scan of the open-lane index (one probe
+ * per lane, however long the queues behind the heads are), endpoint after endpoint. In each endpoint the scan
+ * goes round its lanes from its cursor (past the last lane, on from the first up to the cursor) and stops once
+ * it has found as many due heads as the endpoint can take now (its free room, times the batch size where its
+ * account batches), so a claim reads about what it can take rather than every lane. Successive claims going
+ * on from their cursors give every lane its turn. The rows that only mark the entry into an endpoint have no id;
+ * `step` numbers the rows in the order the scan read them.
+ */
+export function laneHeads(request: Pick<ClaimRequest, 'now' | 'perEndpoint' | 'batchLimit' | 'inFlight'>, cursors: LaneCursors): RawBuilder<unknown> {
+  const { now, perEndpoint, batchLimit } = request;
+  const busy = [...request.inFlight].filter(([, n]) => n > 0);
+  const inFlight = busy.length > 0 ? sql.join(busy.map(([endpoint, n]) => sql`(${endpoint}::text, ${n}::int)`)) : sql`(''::text, 0::int)`;
+  const cursorRows = [...cursors].map(([key, lane]) => {
+    const [accountId, endpoint] = key.split(' ');
+    return sql`(${accountId}::uuid, ${endpoint}::text, ${lane}::text)`;
+  });
+  const cursorValues = cursorRows.length > 0 ? sql.join(cursorRows) : sql`(null::uuid, null::text, null::text)`;
+  const lane = (wrapped: RawBuilder<boolean>) => sql`
+    w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until, h.quota,
+    h.found + case when ${isDue(now, 'w')} then 1 else 0 end, h.start_lane, ${wrapped}, h.step + 1`;
+  return sql`
+    scan_cursors (account_id, endpoint, lane) as (values ${cursorValues}),
+    scan_in_flight (endpoint, n) as (values ${inFlight}),
+    heads as (
+      select ${BEFORE_ALL_ACCOUNTS}::uuid as account_id, ''::text as endpoint, ''::text as lane, null::uuid as id, null::text as status,
+             null::timestamptz as next_attempt_at, null::timestamptz as lease_until, 0 as quota, 0 as found, null::text as start_lane, false as wrapped, 0 as step
+      union all
+      select n.* from heads h cross join lateral (
+        -- The endpoint's next lane (up to its cursor once wrapped), while it can take more.
+        (select ${lane(sql`h.wrapped`)} from webhook_deliveries w
+         where h.found < h.quota and w.status in ('pending', 'sending') and w.account_id = h.account_id and w.endpoint = h.endpoint
+           and w.lane > h.lane and (not h.wrapped or w.lane <= h.start_lane)
+         order by w.account_id, w.endpoint, w.lane, w.seq limit 1)
+        union all
+        -- Past its last lane: its first, if the scan began at a cursor.
+        (select ${lane(sql`true`)} from webhook_deliveries w
+         where h.found < h.quota and not h.wrapped and h.start_lane is not null
+           and w.status in ('pending', 'sending') and w.account_id = h.account_id and w.endpoint = h.endpoint and w.lane <= h.start_lane
+         order by w.account_id, w.endpoint, w.lane, w.seq limit 1)
+        union all
+        -- The next endpoint, entered at its cursor, with what it can take.
+        (select e.account_id, e.endpoint, coalesce(c.lane, ''), null::uuid, null::text, null::timestamptz, null::timestamptz,
+                greatest(0, ${perEndpoint}::int - coalesce((select b.n from scan_in_flight b where b.endpoint = e.endpoint), 0))
+                  * case when coalesce((select ws.batching from webhook_settings ws where ws.account_id = e.account_id), false) then ${batchLimit}::int else 1 end,
+                0, c.lane, false, h.step + 1
+         from (select w.account_id, w.endpoint from webhook_deliveries w
+               where w.status in ('pending', 'sending') and (w.account_id, w.endpoint) > (h.account_id, h.endpoint)
+               order by w.account_id, w.endpoint, w.lane, w.seq limit 1) e
+         left join scan_cursors c on c.account_id = e.account_id and c.endpoint = e.endpoint)
+        -- The branches of union all run in order: the first that finds a row is the step.
+        limit 1) n)`;
+}
+
+/**
+ * Moves each endpoint's cursor to the lane of the last head taken from it, in the order its scan read them
+ * (the lanes' own order is the database's collation, which the scan alone knows).
+ */
+export function advanceCursors(cursors: LaneCursors, taken: readonly { account_id: string; endpoint: string; lane: string; step: number }[]): void {
+  const last = new Map<string, { lane: string; step: number }>();
+  for (const t of taken) {
+    const key = cursorKey(t.account_id, t.endpoint);
+    const seen = last.get(key);
+    if (!seen || t.step > seen.step) last.set(key, t);
+  }
+  for (const [key, { lane }] of last) cursors.set(key, lane);
+}
