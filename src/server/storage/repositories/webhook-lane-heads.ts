@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import { isDue } from './webhook-delivery-runs.ts';
+import { jsonRows } from './json-rows.ts';
 
 /** Where each endpoint's lane scan goes on from: the lane of its last head taken, by "account endpoint". */
 export type LaneCursors = Map<string, string>;
@@ -21,19 +22,18 @@ const BEFORE_ALL_ACCOUNTS = '00000000-0000-0000-0000-000000000000';
  */
 export function laneHeads(request: Pick<ClaimRequest, 'now' | 'perEndpoint' | 'batchLimit' | 'inFlight'>, cursors: LaneCursors): RawBuilder<unknown> {
   const { now, perEndpoint, batchLimit } = request;
-  const busy = [...request.inFlight].filter(([, n]) => n > 0);
-  const inFlight = busy.length > 0 ? sql.join(busy.map(([endpoint, n]) => sql`(${endpoint}::text, ${n}::int)`)) : sql`(''::text, 0::int)`;
+  // Both as one parameter each, so the statement's text stays the same however many endpoints there are.
+  const inFlight = [...request.inFlight].filter(([, n]) => n > 0).map(([endpoint, n]) => ({ endpoint, n }));
   const cursorRows = [...cursors].map(([key, lane]) => {
     const [accountId, endpoint] = key.split(' ');
-    return sql`(${accountId}::uuid, ${endpoint}::text, ${lane}::text)`;
+    return { account_id: accountId, endpoint, lane };
   });
-  const cursorValues = cursorRows.length > 0 ? sql.join(cursorRows) : sql`(null::uuid, null::text, null::text)`;
   const lane = (wrapped: RawBuilder<boolean>) => sql`
     w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until, h.quota,
     h.found + case when ${isDue(now, 'w')} then 1 else 0 end, h.start_lane, ${wrapped}, h.step + 1`;
   return sql`
-    scan_cursors (account_id, endpoint, lane) as (values ${cursorValues}),
-    scan_in_flight (endpoint, n) as (values ${inFlight}),
+    scan_cursors as (select * from ${jsonRows('c', { account_id: 'uuid', endpoint: 'text', lane: 'text' }, cursorRows)}),
+    scan_in_flight as (select * from ${jsonRows('b', { endpoint: 'text', n: 'int' }, inFlight)}),
     heads as (
       select ${BEFORE_ALL_ACCOUNTS}::uuid as account_id, ''::text as endpoint, ''::text as lane, null::uuid as id, null::text as status,
              null::timestamptz as next_attempt_at, null::timestamptz as lease_until, 0 as quota, 0 as found, null::text as start_lane, false as wrapped, 0 as step
