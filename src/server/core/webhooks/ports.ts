@@ -118,7 +118,8 @@ export interface WebhookDeliveryRepository {
   /**
    * Marks due lane heads as being sent (in batches where the account batches), within the free slots and
    * each endpoint's room, each head or new batch with the runs of its lanes behind it; heads of disabled
-   * subscriptions are failed on the way.
+   * subscriptions are failed on the way. At each endpoint, successive claims go round its lanes, each from
+   * where the last stopped, so every lane gets its turn.
    */
   claim(request: ClaimRequest): Promise<ClaimedRun[]>;
   /** Gives back the rest of a run that was cut short, unattempted: due again, for whichever process claims its lane. */

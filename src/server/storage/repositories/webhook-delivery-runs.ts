@@ -26,9 +26,10 @@ export interface TakenRow {
  *
  * Every statement that asks this has found its rows already (by id, or through the open-lane index), so the
  * test is written as one `case`, which no index can serve. Written as plain conditions, it lets a generic
- * plan AND the key with the partial due index, and that bitmap scan reads the entries of every row that was
- * due since the last vacuum, delivered ones included (bitmap scans never mark entries dead): over a hundred
- * thousand entries per claim after a busy minute, where the key alone finds the handful asked for.
+ * plan AND the key with a partial index of due rows (the retry index, `pending` by `next_attempt_at`), and
+ * that bitmap scan reads the entries of every row that was due since the last vacuum, delivered ones included
+ * (bitmap scans never mark entries dead): over a hundred thousand entries per claim after a busy minute
+ * (measured when that index covered every open row), where the key alone finds the handful asked for.
  */
 export function isDue(now: Date | Slot, alias = 'd'): RawBuilder<boolean> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
