@@ -42,26 +42,21 @@ async function take(db: Db, ids: string[], request: ClaimRequest, batches: Reado
 export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
   return {
     async claim(request) {
-      const { now, perEndpoint, batchLimit } = request;
-      // Due heads, at most as many per endpoint as its free room can carry (times the batch size where the
-      // account batches), spread over endpoints: each endpoint's first found, then the next of each.
+      const { now, batchLimit } = request;
+      // Due heads, as many per endpoint as its free room can carry (times the batch size where the account
+      // batches: the scan stops there; `planPosts` holds an endpoint shared by accounts to its room), spread
+      // over endpoints: each endpoint's first found, then the next of each.
       const { rows: candidates } = await sql<Candidate>`
         with recursive ${laneHeads(request, cursors)},
         due as materialized (select id, step from heads d where d.id is not null and ${isDue(now)})
-        select * from (
-          select d.id, d.lane, h.step, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
-                 d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
-                 ws.secret, ws.previous_secret, ws.previous_expires_at, d.seq,
-                 row_number() over (partition by d.endpoint order by h.step) as place,
-                 ${perEndpoint} - coalesce(b.n, 0) as room
-          from due h
-          join webhook_deliveries d on d.id = h.id
-          join webhook_subscriptions s on s.id = d.subscription_id
-          left join webhook_settings ws on ws.account_id = d.account_id
-          left join scan_in_flight b on b.endpoint = d.endpoint) c
-        where c.subscription_status <> 'active'
-           or c.place <= c.room * (case when c.batching or c.batch_id is not null then ${batchLimit}::int else 1 end)
-        order by c.place, c.step
+        select d.id, d.lane, h.step, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
+               d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
+               ws.secret, ws.previous_secret, ws.previous_expires_at
+        from due h
+        join webhook_deliveries d on d.id = h.id
+        join webhook_subscriptions s on s.id = d.subscription_id
+        left join webhook_settings ws on ws.account_id = d.account_id
+        order by row_number() over (partition by d.endpoint order by h.step), h.step
         limit ${request.limit * Math.max(1, batchLimit)}`.execute(db);
 
       // Heads of a disabled subscription would hold their lanes forever.

@@ -3,8 +3,8 @@ import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import { isDue } from './webhook-delivery-runs.ts';
 import { jsonRows } from './json-rows.ts';
 
-/** Where each endpoint's lane scan goes on from: the lane of its last head taken, by "account endpoint". */
-export type LaneCursors = Map<string, string>;
+/** Where each endpoint's lane scan goes on from: the lane of its last head taken, keyed by `cursorKey`. */
+export type LaneCursors = Map<string, { account_id: string; endpoint: string; lane: string }>;
 
 const cursorKey = (accountId: string, endpoint: string) => `${accountId} ${endpoint}`;
 
@@ -24,10 +24,7 @@ export function laneHeads(request: Pick<ClaimRequest, 'now' | 'perEndpoint' | 'b
   const { now, perEndpoint, batchLimit } = request;
   // Both as one parameter each, so the statement's text stays the same however many endpoints there are.
   const inFlight = [...request.inFlight].filter(([, n]) => n > 0).map(([endpoint, n]) => ({ endpoint, n }));
-  const cursorRows = [...cursors].map(([key, lane]) => {
-    const [accountId, endpoint] = key.split(' ');
-    return { account_id: accountId, endpoint, lane };
-  });
+  const cursorRows = [...cursors.values()];
   const lane = (wrapped: RawBuilder<boolean>) => sql`
     w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until, h.quota,
     h.found + case when ${isDue(now, 'w')} then 1 else 0 end, h.start_lane, ${wrapped}, h.step + 1`;
@@ -69,11 +66,11 @@ export function laneHeads(request: Pick<ClaimRequest, 'now' | 'perEndpoint' | 'b
  * (the lanes' own order is the database's collation, which the scan alone knows).
  */
 export function advanceCursors(cursors: LaneCursors, taken: readonly { account_id: string; endpoint: string; lane: string; step: number }[]): void {
-  const last = new Map<string, { lane: string; step: number }>();
+  const last = new Map<string, (typeof taken)[number]>();
   for (const t of taken) {
     const key = cursorKey(t.account_id, t.endpoint);
     const seen = last.get(key);
     if (!seen || t.step > seen.step) last.set(key, t);
   }
-  for (const [key, { lane }] of last) cursors.set(key, lane);
+  for (const [key, { account_id, endpoint, lane }] of last) cursors.set(key, { account_id, endpoint, lane });
 }
