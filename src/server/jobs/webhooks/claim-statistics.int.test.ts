@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEventRecords } from '../../core/events/record-event.ts';
+import { dueCandidates } from '../../storage/repositories/webhook-lane-heads.ts';
 import type { DatabaseSchema } from '../../storage/schema.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
@@ -12,6 +13,22 @@ async function indexesOf(db: Kysely<DatabaseSchema>, query: string): Promise<str
   const plan = rows[0]!['QUERY PLAN'];
   const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
   return [...text.matchAll(/"Index Name":\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+/** The tables a plan reads whole (sequential scans), wherever they sit in its tree. */
+function tablesReadWhole(plan: unknown): string[] {
+  const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
+  const nodes = JSON.parse(text) as unknown;
+  const found: string[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    if (n['Node Type'] === 'Seq Scan' && typeof n['Relation Name'] === 'string') found.push(n['Relation Name']);
+    Object.values(n).forEach(visit);
+  };
+  visit(nodes);
+  return found;
 }
 
 /**
@@ -29,7 +46,7 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
   });
   afterAll(() => t.close());
 
-  it('reads lane heads and runs through the open-lane index', async () => {
+  it('reads lane heads and runs through the open-lane index, and no table whole', async () => {
     const { accountId, token } = await t.newAccount();
     const res = await t.call('POST', '/v2/webhooks', { token, body: { data: [{ url: 'https://crm.example/hooks', event: 'message.add' }] } });
     expect(res.statusCode).toBe(201);
@@ -74,5 +91,15 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
     for (const probe of [nextEndpoint, nextLane, wrapped, run]) {
       expect(await indexesOf(db, probe)).toEqual(['webhook_deliveries_open_lane_idx']);
     }
+
+    // The whole statement that finds a claim's candidates, as a claim runs it (with the few heads it takes, a
+    // join back to the deliveries by id was planned as a hash join over the whole table).
+    const candidates = dueCandidates({ now: clock.now(), perEndpoint: 4, batchLimit: 50, inFlight: new Map(), limit: 4 }, new Map()).compile(db);
+    const explained = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
+      CompiledQuery.raw(`explain (format json) ${candidates.sql}`, [...candidates.parameters]),
+    );
+    expect(tablesReadWhole(explained.rows[0]!['QUERY PLAN'])).toEqual([]);
+    const found = await db.executeQuery<{ id: string }>(candidates);
+    expect(found.rows).toHaveLength(4);
   });
 });

@@ -5,9 +5,9 @@ import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, We
 import type { DatabaseSchema } from '../schema.ts';
 import { fixedStatement, type Slot } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
-import { followUpBatches, planPosts, type Candidate } from './webhook-claim-plans.ts';
+import { followUpBatches, planPosts } from './webhook-claim-plans.ts';
 import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
-import { advanceCursors, laneHeads, type LaneCursors } from './webhook-lane-heads.ts';
+import { advanceCursors, dueCandidates, type LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -42,22 +42,8 @@ async function take(db: Db, ids: string[], request: ClaimRequest, batches: Reado
 export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
   return {
     async claim(request) {
-      const { now, batchLimit } = request;
-      // Due heads, as many per endpoint as its free room can carry (times the batch size where the account
-      // batches: the scan stops there; `planPosts` holds an endpoint shared by accounts to its room), spread
-      // over endpoints: each endpoint's first found, then the next of each.
-      const { rows: candidates } = await sql<Candidate>`
-        with recursive ${laneHeads(request, cursors)},
-        due as materialized (select id, step from heads d where d.id is not null and ${isDue(now)})
-        select d.id, d.lane, h.step, d.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
-               d.endpoint, d.event_name, d.batch_id, coalesce(ws.batching, false) as batching,
-               ws.secret, ws.previous_secret, ws.previous_expires_at
-        from due h
-        join webhook_deliveries d on d.id = h.id
-        join webhook_subscriptions s on s.id = d.subscription_id
-        left join webhook_settings ws on ws.account_id = d.account_id
-        order by row_number() over (partition by d.endpoint order by h.step), h.step
-        limit ${request.limit * Math.max(1, batchLimit)}`.execute(db);
+      const { now } = request;
+      const { rows: candidates } = await dueCandidates(request, cursors).execute(db);
 
       // Heads of a disabled subscription would hold their lanes forever.
       const orphans = candidates.filter((c) => c.subscription_status !== 'active').map((c) => c.id);
