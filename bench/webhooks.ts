@@ -12,11 +12,13 @@
  *   DATABASE_URL=postgres://… npm run bench:webhooks
  *   BENCH_EVENTS=3000 BENCH_RUNS=5 BENCH_CHATS=100 npm run bench:webhooks
  *   BENCH_RUN_LENGTH=0 npm run bench:webhooks   # one claim per delivery, to compare with runs (default 16)
+ *   BENCH_WAITING=10000 npm run bench:webhooks  # a second endpoint that fails: that many lanes wait an hour for their retry
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/server/config.ts';
 import { newEventRecords, recordEvent } from '../src/server/core/events/record-event.ts';
@@ -30,6 +32,8 @@ import { databaseName, median, percentile, reportRows, type BenchRow } from './l
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CHATS = Number(process.env.BENCH_CHATS ?? 100);
+/** Lanes of a second endpoint (another subscription, another event) whose heads all wait an hour for a retry. */
+const WAITING = Number(process.env.BENCH_WAITING ?? 0);
 const CONCURRENCY = 16;
 const PER_ENDPOINT = 16;
 
@@ -153,6 +157,21 @@ async function bareOnce(receiver: Receiver): Promise<{ rate: number; cpu: CpuEac
   return { rate, cpu: microsEach(used, EVENTS) };
 }
 
+/**
+ * An endpoint that failed: WAITING lanes of `message.status_update` events to another URL, each head's retry an
+ * hour away. They wait throughout the measured runs, and every claim passes the endpoint.
+ */
+async function queueWaiting(gateway: Gateway, client: Record<string, string>, url: string, accountId: string): Promise<void> {
+  const failing = `${url}?failing`;
+  await gateway.app.inject({ method: 'POST', url: '/v2/webhooks', headers: client, payload: { data: [{ url: failing, event: 'message.status_update' }] } });
+  const waiting = Array.from({ length: WAITING }, (_, n) => ({ accountId, name: 'message.status_update', orderingKey: `chat:waiting:${n}`, payload: payload(n) }));
+  for (let from = 0; from < WAITING; from += 500) {
+    await gateway.store.transaction((tx) => tx.events.insert(newEventRecords(systemClock, waiting.slice(from, from + 500))));
+  }
+  const db = gateway.database.db;
+  await sql`update webhook_deliveries set attempts = 1, next_attempt_at = now() + interval '1 hour' where event_name = 'message.status_update'`.execute(db);
+}
+
 async function main() {
   const receiver = await startReceiver();
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
@@ -172,9 +191,10 @@ async function main() {
     const issued = (await gateway.app.inject({ method: 'POST', url: `/v2/accounts/${account.account_id}/tokens`, headers: partner, payload: { kind: 'client' } })).json().data;
     const client = { authorization: `Bearer ${issued.token}` };
     await gateway.app.inject({ method: 'POST', url: '/v2/webhooks', headers: client, payload: { data: [{ url: receiver.url, event: 'message.add' }] } });
+    if (WAITING > 0) await queueWaiting(gateway, client, receiver.url, account.account_id);
 
     const database = databaseName(config.databaseUrl ?? undefined);
-    console.log(`webhook benchmark: ${EVENTS} events over ${CHATS} chats, ${RUNS} runs, concurrency ${CONCURRENCY}, ${database}, Node ${process.version}`);
+    console.log(`webhook benchmark: ${EVENTS} events over ${CHATS} chats${WAITING > 0 ? ` (and ${WAITING} lanes waiting at another endpoint)` : ''}, ${RUNS} runs, concurrency ${CONCURRENCY}, ${database}, Node ${process.version}`);
     type Series = 'gateway' | 'gateway, batching on' | 'gateway, recording included' | 'bare undici loop';
     const results: Record<Series, number[]> = { gateway: [], 'gateway, batching on': [], 'gateway, recording included': [], 'bare undici loop': [] };
     const recordings: number[] = [];

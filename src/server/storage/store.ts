@@ -20,7 +20,7 @@ import { webhookSettingsRepository } from './repositories/webhook-settings.ts';
 import { webhookRepository } from './repositories/webhooks.ts';
 import type { DatabaseSchema } from './schema.ts';
 import type { EventsRecorded } from './repositories/webhook-fan-out.ts';
-import type { LaneCursors } from './repositories/webhook-lane-heads.ts';
+import { LaneCursors } from './repositories/webhook-lane-heads.ts';
 
 /** Binds the job queue to a transaction, so jobs commit with the writes that cause them. */
 export type TransactionalJobs = (trx: Transaction<DatabaseSchema>) => JobQueue;
@@ -67,7 +67,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
   const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
-  const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new Map() };
+  const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new LaneCursors() };
   const plain = repositories(db, wake, cursors);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
   const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {

@@ -94,7 +94,7 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
 
     // The whole statement that finds a claim's candidates, as a claim runs it (with the few heads it takes, a
     // join back to the deliveries by id was planned as a hash join over the whole table).
-    const candidates = dueCandidates({ now: clock.now(), perEndpoint: 4, batchLimit: 50, inFlight: new Map(), limit: 4 }, new Map()).compile(db);
+    const candidates = dueCandidates({ now: clock.now(), perEndpoint: 4, batchLimit: 50, inFlight: new Map(), limit: 4 }, new Map(), true).compile(db);
     const explained = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
       CompiledQuery.raw(`explain (format json) ${candidates.sql}`, [...candidates.parameters]),
     );

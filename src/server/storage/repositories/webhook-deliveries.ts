@@ -2,12 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import type { WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { deliveryClaims } from './webhook-delivery-claims.ts';
-import type { LaneCursors } from './webhook-lane-heads.ts';
+import { LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
 /** `cursors`: where this process's claims go on from, at each endpoint (one map for all its repositories). */
-export function webhookDeliveryRepository(db: Db, cursors: LaneCursors = new Map()): WebhookDeliveryRepository {
+export function webhookDeliveryRepository(db: Db, cursors: LaneCursors = new LaneCursors()): WebhookDeliveryRepository {
   return {
     ...deliveryClaims(db, cursors),
 

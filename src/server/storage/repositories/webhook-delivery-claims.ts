@@ -7,7 +7,7 @@ import { fixedStatement, type Slot } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts } from './webhook-claim-plans.ts';
 import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
-import { advanceCursors, dueCandidates, type LaneCursors } from './webhook-lane-heads.ts';
+import { advanceCursors, dueCandidates, READ_ON_EVERY_MS, type LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -43,7 +43,16 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
   return {
     async claim(request) {
       const { now } = request;
-      const { rows: candidates } = await dueCandidates(request, cursors).execute(db);
+      let { rows } = await dueCandidates(request, cursors, true).execute(db);
+      if (rows.length > 0 && rows.every((r) => r.cut) && now.getTime() - cursors.readOnAt >= READ_ON_EVERY_MS) {
+        // Nothing due within the limit, where some endpoint has more lanes: read on from where it was cut,
+        // without the limit (a whole round), rather than leave a due head for a later claim that may not come.
+        cursors.readOnAt = now.getTime();
+        advanceCursors(cursors, rows);
+        ({ rows } = await dueCandidates(request, cursors, false).execute(db));
+      }
+      const candidates = rows.filter((r) => !r.cut);
+      const cuts = rows.filter((r) => r.cut);
 
       // Heads of a disabled subscription would hold their lanes forever.
       const orphans = candidates.filter((c) => c.subscription_status !== 'active').map((c) => c.id);
@@ -61,7 +70,8 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
       const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
       const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
       const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches)).map((r) => [r.id, r]));
-      advanceCursors(cursors, candidates.filter((c) => taken.has(c.id)));
+      // An endpoint whose scan was cut goes on from where it was cut: its heads taken came before that.
+      advanceCursors(cursors, [...candidates.filter((c) => taken.has(c.id)), ...cuts]);
 
       // A batch is retried as it was formed: members the candidates missed come along.
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
