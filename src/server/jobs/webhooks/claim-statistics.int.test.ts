@@ -1,10 +1,11 @@
-import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEventRecords } from '../../core/events/record-event.ts';
 import { dueCandidates } from '../../storage/repositories/webhook-lane-heads.ts';
 import type { DatabaseSchema } from '../../storage/schema.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
+import { tablesReadWhole } from '../../testing/query-plans.ts';
 import { databaseKind } from '../../testing/test-database.ts';
 
 /** The index names in a plan, wherever they sit in its tree. */
@@ -13,22 +14,6 @@ async function indexesOf(db: Kysely<DatabaseSchema>, query: string): Promise<str
   const plan = rows[0]!['QUERY PLAN'];
   const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
   return [...text.matchAll(/"Index Name":\s*"([^"]+)"/g)].map((m) => m[1]!);
-}
-
-/** The tables a plan reads whole (sequential scans), wherever they sit in its tree. */
-function tablesReadWhole(plan: unknown): string[] {
-  const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
-  const nodes = JSON.parse(text) as unknown;
-  const found: string[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    const n = node as Record<string, unknown>;
-    if (n['Node Type'] === 'Seq Scan' && typeof n['Relation Name'] === 'string') found.push(n['Relation Name']);
-    Object.values(n).forEach(visit);
-  };
-  visit(nodes);
-  return found;
 }
 
 /**
@@ -95,10 +80,7 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
     // The whole statement that finds a claim's candidates, as a claim runs it (with the few heads it takes, a
     // join back to the deliveries by id was planned as a hash join over the whole table).
     const candidates = dueCandidates({ now: clock.now(), perEndpoint: 4, batchLimit: 50, inFlight: new Map(), limit: 4 }, new Map(), true).compile(db);
-    const explained = await db.executeQuery<{ 'QUERY PLAN': unknown }>(
-      CompiledQuery.raw(`explain (format json) ${candidates.sql}`, [...candidates.parameters]),
-    );
-    expect(tablesReadWhole(explained.rows[0]!['QUERY PLAN'])).toEqual([]);
+    expect(await tablesReadWhole(db, candidates)).toEqual([]);
     const found = await db.executeQuery<{ id: string }>(candidates);
     expect(found.rows).toHaveLength(4);
   });

@@ -163,12 +163,14 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
 /**
  * Logs attempts; a subscription deleted while the POST was under way leaves nothing to log. The rows of any
  * number of attempts go in one statement text (see `jsonRows`): settlements come in every group size, and a
- * text per size would be parsed and planned again for each.
+ * text per size would be parsed and planned again for each. Each attempt's subscription is looked up by its
+ * key (a lateral with a limit is not flattened into a join): joined, the planner hashed every subscription for
+ * the hundred rows it assumes (2.2 ms per settlement with 20,000 subscriptions, 0.3 ms looked up).
  */
-const logAttempts = (attempts: object[] | Slot) => sql`
+export const logAttempts = (attempts: object[] | Slot) => sql`
   insert into webhook_attempts (id, subscription_id, idempotency_key, event_name, event_ids, attempted_at, status_code, latency_ms, error, outcome)
   select v.* from ${jsonRows('v', attemptColumns, attempts)}
-  join webhook_subscriptions s on s.id = v.subscription_id`;
+  cross join lateral (select from webhook_subscriptions s where s.id = v.subscription_id limit 1) s`;
 
 /** Marks deliveries delivered. A run's follower is settled from `pending`: its head's lease held it (see `followRuns`). */
 const markDelivered = (rows: object[] | Slot, ids: string[] | Slot) => sql`
