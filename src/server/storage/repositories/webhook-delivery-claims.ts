@@ -70,8 +70,10 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
       const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
       const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
       const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches)).map((r) => [r.id, r]));
-      // An endpoint whose scan was cut goes on from where it was cut: its heads taken came before that.
-      advanceCursors(cursors, [...candidates.filter((c) => taken.has(c.id)), ...cuts]);
+      // An endpoint whose scan was cut goes on from where it was cut, once every due head found before the cut
+      // was taken; otherwise from the last one taken, as any endpoint.
+      const takenAt = (cut: (typeof cuts)[number]) => candidates.filter((c) => c.account_id === cut.account_id && c.endpoint === cut.endpoint && taken.has(c.id)).length;
+      advanceCursors(cursors, [...candidates.filter((c) => taken.has(c.id)), ...cuts.filter((cut) => takenAt(cut) === cut.found)]);
 
       // A batch is retried as it was formed: members the candidates missed come along.
       const retried = plans.filter((p) => p.batch !== 'new' && p.batch !== 'none').map((p) => p.batch);
