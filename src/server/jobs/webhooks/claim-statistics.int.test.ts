@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEventRecords } from '../../core/events/record-event.ts';
+import { takeStatement } from '../../storage/repositories/webhook-delivery-claims.ts';
 import { dueCandidates } from '../../storage/repositories/webhook-lane-heads.ts';
 import type { DatabaseSchema } from '../../storage/schema.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
-import { tablesReadWhole } from '../../testing/query-plans.ts';
+import { readWhole } from '../../testing/query-plans.ts';
 import { databaseKind } from '../../testing/test-database.ts';
 
 /** The index names in a plan, wherever they sit in its tree. */
@@ -80,8 +81,17 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
     // The whole statement that finds a claim's candidates, as a claim runs it (with the few heads it takes, a
     // join back to the deliveries by id was planned as a hash join over the whole table).
     const candidates = dueCandidates({ now: clock.now(), perEndpoint: 4, batchLimit: 50, inFlight: new Map(), limit: 4 }, new Map(), true).compile(db);
-    expect(await tablesReadWhole(db, candidates)).toEqual([]);
+    expect(await readWhole(db, candidates)).toEqual([]);
     const found = await db.executeQuery<{ id: string }>(candidates);
     expect(found.rows).toHaveLength(4);
+
+    // And the take of what it found, which checks again that each row is its lane's head (as `not exists`,
+    // an anti-join read the whole open-lane index per take).
+    const take = takeStatement(
+      found.rows.map((r) => r.id),
+      { now: clock.now(), leaseSeconds: 30 },
+    ).compile(db);
+    expect(await readWhole(db, take)).toEqual([]);
+    expect((await db.executeQuery(take)).rows).toHaveLength(4);
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logAttempts } from '../../storage/repositories/webhook-delivery-claims.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
-import { tablesReadWhole } from '../../testing/query-plans.ts';
+import { readWhole } from '../../testing/query-plans.ts';
 import { databaseKind } from '../../testing/test-database.ts';
 
 /**
@@ -46,7 +46,7 @@ describe(`settling with many subscriptions (${databaseKind()})`, () => {
     });
     const attempts = [...ids.slice(0, 20).map(attempt), attempt(randomUUID())];
     const statement = logAttempts(attempts).compile(db);
-    expect(await tablesReadWhole(db, statement)).toEqual([]);
+    expect(await readWhole(db, statement)).toEqual([]);
     await db.executeQuery(statement);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from webhook_attempts`.execute(db);
     expect(rows[0]!.n).toBe(20);
