@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KnownChatEffect, MessageRecord, SendQueue } from '../core/messages/ports.ts';
+import { readWhole } from '../testing/query-plans.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { migrateToLatest, openDatabase, type Database } from './database.ts';
 import { channelsByKey } from './repositories/channels.ts';
-import { sendQueueRepository } from './repositories/send-queue.ts';
+import { claimQuery, newSendCursor, sendQueueRepository } from './repositories/send-queue.ts';
 
 const at = new Date(Date.UTC(2030, 0, 1, 12));
 
@@ -122,6 +124,17 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     const a1 = first[0]!.message;
     await sends.recordAnswers([{ message: { ...a1, status: 'sent', messengerMessageId: 'm-1', sentAt: at }, events: [] }]);
     expect(await claimTexts()).toEqual(['a2']);
+  });
+
+  it('claims through the indexes with statistics taken while nothing was waiting to be sent', async () => {
+    // A history of sent messages, analyzed (autovacuum's moment after a quiet spell), then a backlog.
+    await accept(Array.from({ length: 2_000 }, (_, n): [string, string] => [`h${n}`, `7900${n}`]));
+    await sql`update messages set status = 'sent'`.execute(database.db);
+    await sql`analyze messages, chats`.execute(database.db);
+    await accept(Array.from({ length: 400 }, (_, n): [string, string] => [`b${n}`, `7900${n % 40}`]));
+    const claim = claimQuery(newSendCursor().chatRef, at, 32, 30).compile(database.db);
+    expect((await readWhole(database.db, claim)).filter((read) => /^(messages|chats)/.test(read))).toEqual([]);
+    expect(await claimTexts(32)).toHaveLength(32);
   });
 
   it('goes round the chats: a claim goes on from the chat after the last one taken, and then from the first again', async () => {

@@ -88,8 +88,8 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * message) at `after`; each step takes the head of the next chat, or, at the end, wraps to the first (the
  * branches of `union all` run in order, so its `limit 1` takes the wrap only when no next chat is left).
  */
-const claimStatement = fixedStatement(
-  (after, now, limit, leaseSeconds) => sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
+export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown) =>
+  sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
     with recursive heads as (
       select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped
       union all
@@ -110,8 +110,8 @@ const claimStatement = fixedStatement(
     from due, chats c
     where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
     returning m.*, to_jsonb(c) as chat,
-      (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`,
-);
+      (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`;
+const claimStatement = fixedStatement(claimQuery);
 
 /**
  * Where the next claim goes on from: the last chat this one took, in the order the scan went round (a chat at
