@@ -61,10 +61,11 @@ function laneHeads(
   // Both as one parameter each, so the statement's text stays the same however many endpoints there are.
   const inFlight = [...request.inFlight].filter(([, n]) => n > 0).map(([endpoint, n]) => ({ endpoint, n }));
   const cursorRows = [...cursors.values()];
-  const readOn = limited ? sql`h.passed < ${sql.lit(NOT_DUE_READ_PER_ENDPOINT)}` : sql`true`;
+  // `read` counts the endpoint's heads read, `found` the due ones among them: the rest could not go.
+  const readOn = limited ? sql`h.read - h.found < ${sql.lit(NOT_DUE_READ_PER_ENDPOINT)}` : sql`true`;
   const lane = (wrapped: RawBuilder<boolean>) => sql`
     w.account_id, w.endpoint, w.lane, w.id, w.status, w.next_attempt_at, w.lease_until, w.subscription_id, w.event_name, w.batch_id, h.quota,
-    h.found + case when ${isDue(now, 'w')} then 1 else 0 end, h.passed + case when ${isDue(now, 'w')} then 0 else 1 end,
+    h.found + case when ${isDue(now, 'w')} then 1 else 0 end, h.read + 1,
     h.start_lane, ${wrapped}, h.step + 1`;
   return sql`
     scan_cursors as (select * from ${jsonRows('c', { account_id: 'uuid', endpoint: 'text', lane: 'text' }, cursorRows)}),
@@ -72,7 +73,7 @@ function laneHeads(
     heads as (
       select ${BEFORE_ALL_ACCOUNTS}::uuid as account_id, ''::text as endpoint, ''::text as lane, null::uuid as id, null::text as status,
              null::timestamptz as next_attempt_at, null::timestamptz as lease_until,
-             null::uuid as subscription_id, null::text as event_name, null::uuid as batch_id, 0 as quota, 0 as found, 0 as passed, null::text as start_lane, false as wrapped, 0 as step
+             null::uuid as subscription_id, null::text as event_name, null::uuid as batch_id, 0 as quota, 0 as found, 0 as read, null::text as start_lane, false as wrapped, 0 as step
       union all
       select n.* from heads h cross join lateral (
         -- The endpoint's next lane (up to its cursor once wrapped), while it can take more.
@@ -140,7 +141,7 @@ export function dueCandidates(
     select * from candidates
     union all
     select null, h.lane, h.step, null, null, h.account_id, null, null, h.endpoint, null, null, null, null, null, null, true, h.found
-    from heads h where ${limited ? sql`h.passed = ${sql.lit(NOT_DUE_READ_PER_ENDPOINT)}` : sql`false`}`;
+    from heads h where ${limited ? sql`h.read - h.found = ${sql.lit(NOT_DUE_READ_PER_ENDPOINT)}` : sql`false`}`;
 }
 
 /**
