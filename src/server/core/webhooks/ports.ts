@@ -60,17 +60,18 @@ export interface ClaimedWork {
   eventName: string;
   items: ClaimedItem[];
   /**
-   * A single delivery that follows its lane's head in a run: claiming it wrote nothing, it is still `pending`
-   * and held by the head's lease. So it is never given back, and the head settles after it.
+   * Follows the run's head (a single delivery, or a batch of lane heads) in its lanes: claiming it wrote
+   * nothing, its deliveries are still `pending` and held by the head's lease. So there is nothing to give
+   * back when the run stops before it, and the head settles after it.
    */
   underHeadLease: boolean;
 }
 
 /**
  * One slot's work: a lane's head, and the lane's next deliveries that came with it (a run), to be POSTed
- * strictly one after another, each only once the one before was answered 2xx. A batch formed by the claim
- * is followed the same way by batches of its lanes' next deliveries, at most one per lane each; a retried
- * batch runs alone.
+ * strictly one after another, each only once the one before was answered 2xx. A batch (formed by the claim,
+ * or retried as it was formed) is followed the same way by batches of its lanes' next deliveries, at most
+ * one per lane each.
  */
 export type ClaimedRun = [ClaimedWork, ...ClaimedWork[]];
 
@@ -122,8 +123,6 @@ export interface WebhookDeliveryRepository {
    * where the last stopped, so every lane gets its turn.
    */
   claim(request: ClaimRequest): Promise<ClaimedRun[]>;
-  /** Gives back the rest of a run that was cut short, unattempted: due again, for whichever process claims its lane. */
-  release(deliveryIds: string[]): Promise<void>;
   /** Records the outcomes of finished attempts, subscription health included: in the caller's transaction, unless `settledInOneStatement`. */
   settle(settlements: Settlement[]): Promise<void>;
   /** When the earliest delivery waiting for a retry is due, if any. */

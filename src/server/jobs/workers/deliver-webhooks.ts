@@ -63,8 +63,8 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
    * 2xx. Settlements are committed behind the POSTs (group commit), not waited for between them: a crash
    * before a commit sends those deliveries again, in lane order, after their lease. Followers held by the
    * head's lease go first: the head's settlement, which opens the lane, is queued behind theirs (the group
-   * commit keeps their order). A run stops at a failure, on stop, or past its window, and gives back what
-   * it did not attempt.
+   * commit keeps their order). A run stops at a failure, on stop, or past its window; what it did not
+   * attempt was never taken (see `ClaimedWork.underHeadLease`), and is due again once the head settles.
    */
   const run = (works: ClaimedRun, claimedAt: number) => {
     posting++;
@@ -96,11 +96,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
         // The slot is the POSTs'; the lane stays closed until the settlements commit.
         release(endpoint);
         if (roomWanted) wake();
-        // Nothing is given back before the settlements: a row given back is a head once those before it settle.
-        // Followers held by the head's lease were never taken, and have nothing to give back.
         const outcomes = await Promise.allSettled(settled);
-        const rest = works.slice(next).flatMap((w) => (w.underHeadLease ? [] : w.items.map((i) => i.deliveryId)));
-        if (rest.length > 0) await deps.store.webhookDeliveries.release(rest);
         // An attempt that could not be recorded stays leased, and is sent again once the lease runs out.
         for (const o of outcomes) if (o.status === 'rejected') options.onError(o.reason);
       }

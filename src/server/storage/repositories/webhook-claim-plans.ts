@@ -1,3 +1,4 @@
+import { v5 as uuidv5 } from 'uuid';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 
 /** A due lane head found by a claim, with what its POST needs of its subscription. */
@@ -54,24 +55,31 @@ export function planPosts(candidates: Candidate[], request: Pick<ClaimRequest, '
   return plans;
 }
 
+/** Names the follow-up batches (see `followUpBatchKey`); any fixed UUID would do, as long as it never changes. */
+const FOLLOW_UP_NAMESPACE = '5b0c8f3e-7a1d-4c2e-9f6b-2d8e4a1c7b90';
+
+/**
+ * The key of a follow-up batch, derived from its deliveries: the same rows give the same key, other rows
+ * another. Nothing is written when a follow-up is formed, so after a crash it is formed again from what is
+ * still open behind its heads (the same rows, since each POST settles whole and in lane order) and goes
+ * out under the key it had.
+ */
+export function followUpBatchKey(deliveryIds: readonly string[]): string {
+  return uuidv5(JSON.stringify([...deliveryIds].sort()), FOLLOW_UP_NAMESPACE);
+}
+
 /**
  * The POSTs that follow a batch in its slot, from the runs of its lanes (one run per member, in the batch's
- * order): the first delivery behind each member, then the second, and so on. The rows of one place share
- * the batch id the take gave them; a row without one (its place reached by one lane only) goes alone. So a
- * batch holds at most one delivery per lane, and a lane's deliveries go in its order, one POST after another.
+ * order): the first delivery behind each member, then the second, and so on. The rows of one place go as
+ * one batch, keyed by `followUpBatchKey`; a place only one lane reaches goes alone, under its event's id.
+ * So a batch holds at most one delivery per lane, and a lane's deliveries go in its order, one POST after another.
  */
-export function followUpBatches<T extends { id: string; batch_id: string | null }>(runs: readonly (readonly T[])[]): T[][] {
-  const posts: T[][] = [];
+export function followUpBatches<T extends { id: string; event_id: string }>(runs: readonly (readonly T[])[]): { key: string; rows: T[] }[] {
+  const posts: { key: string; rows: T[] }[] = [];
   const longest = Math.max(0, ...runs.map((run) => run.length));
   for (let place = 0; place < longest; place++) {
-    const byBatch = new Map<string, T[]>();
-    for (const run of runs) {
-      const row = run[place];
-      if (!row) continue;
-      const key = row.batch_id ?? row.id;
-      byBatch.set(key, [...(byBatch.get(key) ?? []), row]);
-    }
-    posts.push(...byBatch.values());
+    const rows = runs.map((run) => run[place]).filter((row): row is T => row !== undefined);
+    posts.push({ key: rows.length > 1 ? followUpBatchKey(rows.map((r) => r.id)) : rows[0]!.event_id, rows });
   }
   return posts;
 }

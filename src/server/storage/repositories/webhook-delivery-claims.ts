@@ -6,7 +6,7 @@ import type { DatabaseSchema } from '../schema.ts';
 import { fixedStatement, type Slot } from './fixed-statement.ts';
 import { anyUuid, jsonRows } from './json-rows.ts';
 import { followUpBatches, planPosts } from './webhook-claim-plans.ts';
-import { followRuns, isDue, releaseRun, statusIs, takeRuns, type TakenRow } from './webhook-delivery-runs.ts';
+import { followRuns, isDue, statusIs, type TakenRow } from './webhook-delivery-runs.ts';
 import { advanceCursors, dueCandidates, READ_ON_EVERY_MS, type LaneCursors } from './webhook-lane-heads.ts';
 
 type Db = Kysely<DatabaseSchema>;
@@ -26,13 +26,22 @@ const isHead = sql<boolean>`(
 /**
  * Marks rows as being sent under this lease, if they are still due heads nobody else holds. Rows named in
  * `batches` join that batch in the same update (a batch formed by this claim), so forming it writes each
- * row once. Rows another claim is taking right now are skipped, not waited for.
+ * row once; rows named in `alone` store their event's id as their key, the same way. Rows another claim is
+ * taking right now are skipped, not waited for.
  */
-export function takeStatement(ids: string[], request: Pick<ClaimRequest, 'now' | 'leaseSeconds'>, batches: ReadonlyMap<string, string> = new Map()) {
+export function takeStatement(
+  ids: string[],
+  request: Pick<ClaimRequest, 'now' | 'leaseSeconds'>,
+  batches: ReadonlyMap<string, string> = new Map(),
+  alone: readonly string[] = [],
+) {
   const { now, leaseSeconds } = request;
   return sql<TakenRow>`
     update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}),
-      batch_id = coalesce((${[...batches.values()]}::uuid[])[array_position(${[...batches.keys()]}::uuid[], w.id)], w.batch_id)
+      batch_id = coalesce(
+        (${[...batches.values()]}::uuid[])[array_position(${[...batches.keys()]}::uuid[], w.id)],
+        case when w.id = any(${[...alone]}::uuid[]) then w.event_id end,
+        w.batch_id)
     from events e
     where e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
@@ -41,13 +50,13 @@ export function takeStatement(ids: string[], request: Pick<ClaimRequest, 'now' |
     returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at`;
 }
 
-async function take(db: Db, ids: string[], request: ClaimRequest, batches?: ReadonlyMap<string, string>): Promise<TakenRow[]> {
+async function take(db: Db, ids: string[], request: ClaimRequest, batches?: ReadonlyMap<string, string>, alone?: readonly string[]): Promise<TakenRow[]> {
   if (ids.length === 0) return [];
-  return (await takeStatement(ids, request, batches).execute(db)).rows;
+  return (await takeStatement(ids, request, batches, alone).execute(db)).rows;
 }
 
 /** `cursors`: each endpoint's lane this process's claims took last; the next claim goes on from the lane after it. */
-export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDeliveryRepository, 'claim' | 'release' | 'settle' | 'nextDue'> {
+export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDeliveryRepository, 'claim' | 'settle' | 'nextDue'> {
   return {
     async claim(request) {
       const { now } = request;
@@ -73,11 +82,14 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
         candidates.filter((c) => c.subscription_status === 'active'),
         request,
       );
-      // A new batch's id goes with the take. Should fewer than two of its rows be taken (another process
-      // holds the rest), the one taken is sent alone, under its event's id, and leaves the batch again below.
+      // A new batch's id goes with the take; so does the key of a batching account's head that goes alone (its
+      // event's id), so that, sent again after a crash, it goes alone again rather than in a batch under
+      // another key. Should fewer than two of a new batch's rows be taken (another process holds the rest),
+      // the one taken is sent alone, under its event's id, and is keyed so below.
       const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
       const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
-      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches)).map((r) => [r.id, r]));
+      const single = plans.filter((p) => p.batch === 'new' && p.ids.length === 1).flatMap((p) => p.ids);
+      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches, single)).map((r) => [r.id, r]));
       // An endpoint whose scan was cut goes on from where it was cut, once every due head found before the cut
       // was taken; otherwise from the last one taken, as any endpoint.
       const takenAt = (cut: (typeof cuts)[number]) => candidates.filter((c) => c.account_id === cut.account_id && c.endpoint === cut.endpoint && taken.has(c.id)).length;
@@ -93,13 +105,12 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
       }
 
-      // Behind a single delivery come the next of its lane, held by its lease (see `followRuns`); behind a
-      // batch formed now, the batches formed from the next of its lanes (see `followUpBatches`). Retried
-      // batches go alone, as they were.
+      // Behind every head come the next of its lane, read and held by the head's lease (see `followRuns`):
+      // behind a single delivery, one by one; behind a batch (formed now or retried), as the batches formed
+      // from the next of its lanes (see `followUpBatches`).
       const heads = (p: (typeof plans)[number]) => p.ids.filter((id) => taken.has(id));
-      const single = plans.filter((p) => p.batch === 'none').flatMap(heads);
-      const batched = plans.filter((p) => formed.has(p)).flatMap((p) => (heads(p).length > 1 ? heads(p) : []));
-      const runs = new Map([...(await followRuns(db, single, request)), ...(await takeRuns(db, batched, request))]);
+      const batched = (p: (typeof plans)[number]) => (formed.has(p) ? heads(p).length > 1 : p.batch !== 'none');
+      const runs = await followRuns(db, plans.filter((p) => p.batch === 'none' || batched(p)).flatMap(heads), request);
 
       const claimed: ClaimedRun[] = [];
       const alone: string[] = [];
@@ -131,14 +142,12 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
           claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r], true))]);
           continue;
         }
-        const followers = formedNow ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
-        claimed.push([work(key, items), ...followers.map((rows) => work(rows[0]!.batch_id ?? rows[0]!.event_id, rows))]);
+        const followers = batched(p) ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
+        claimed.push([work(key, items), ...followers.map((f) => work(f.key, f.rows, true))]);
       }
-      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = null where id = ${anyUuid(alone)}`.execute(db);
+      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = event_id where id = ${anyUuid(alone)}`.execute(db);
       return claimed;
     },
-
-    release: (deliveryIds) => releaseRun(db, deliveryIds),
 
     async settle(settlements) {
       const attempts = settlements.map(attemptRow);
@@ -234,8 +243,10 @@ async function settleFailure(db: Db, s: Settlement): Promise<void> {
     .where('id', '=', subscriptionId)
     .execute();
   if (s.outcome === 'retry' && s.nextAttemptAt) {
-    // The whole batch waits for the same moment, so that it is retried as it was formed.
-    await sending().set({ ...common, status: 'pending', next_attempt_at: s.nextAttemptAt }).execute();
+    // The whole batch waits for the same moment, and is retried as it was formed, under the same key: stored
+    // here for a POST that follows its run's head (nothing was written when it was formed), whether a batch
+    // or a single delivery, which a batching account would otherwise put in a batch.
+    await sending().set({ ...common, batch_id: s.work.key, status: 'pending', next_attempt_at: s.nextAttemptAt }).execute();
     return;
   }
   await sending().set({ ...common, status: 'failed' }).execute();

@@ -1,8 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
-import { fixedStatement, Slot } from './fixed-statement.ts';
-import { anyUuid } from './json-rows.ts';
+import { fixedStatement, type Slot } from './fixed-statement.ts';
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -58,13 +57,13 @@ export function statusIs(alias: string | null, ...statuses: ('pending' | 'sendin
  * A run stops at the first delivery that does not qualify (a retry not yet due, another subscription's, one
  * another process holds), since the lane's order allows no gap.
  */
-function followersOf(headIds: readonly string[] | Slot, now: Date | Slot, runLength: number | Slot) {
+function followersOf(headIds: Slot, now: Slot, runLength: Slot) {
   return sql`
-      select f.id, f.event_id, f.attempts, f.seq, f.lane, f.event_name, f.batch_id, h.id as head, hd.batch_id as head_batch,
+      select f.id, f.event_id, f.attempts, f.seq, f.lane, f.event_name, f.batch_id, h.id as head,
              row_number() over (partition by h.id order by f.seq) as place,
              bool_and(${isDue(now, 'f')} and f.batch_id is null and f.subscription_id = hd.subscription_id)
                over (partition by h.id order by f.seq) as contiguous
-      from unnest(${headIds instanceof Slot ? headIds : [...headIds]}::uuid[]) as h(id)
+      from unnest(${headIds}::uuid[]) as h(id)
       join webhook_deliveries hd on hd.id = h.id
       cross join lateral (
         select w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.status, w.next_attempt_at, w.lease_until, w.batch_id,
@@ -97,11 +96,12 @@ const followStatement = fixedStatement(
 );
 
 /**
- * The runs behind single heads this claim has just taken, read and not written: a follower stays `pending`,
- * held by its head's lease. None of a lane's deliveries is a head while its head is being sent, so no claim
- * (of this process or another) can take them, and the run costs no write until its outcomes are settled.
- * The head must therefore settle last: its settlement opens the lane. Should the process die, the head's
- * lease runs out and the next claim takes it again, with the followers not yet settled as its run.
+ * The runs behind heads this claim has just taken (single ones, or the members of a batch), read and not
+ * written: a follower stays `pending`, held by its head's lease. None of a lane's deliveries is a head while
+ * its head is being sent, so no claim (of this process or another) can take them, and the run costs no write
+ * until its outcomes are settled (for a batched run, half the writes of taking it). The head must therefore
+ * settle last: its settlement opens the lane. Should the process die, the head's lease runs out and the next
+ * claim takes it again, with the followers not yet settled as its run.
  */
 export async function followRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
   const runs = new Map<string, TakenRow[]>();
@@ -109,52 +109,4 @@ export async function followRuns(db: Db, headIds: string[], request: ClaimReques
   const { rows } = await followStatement(db, headIds, request.now, request.runLength);
   for (const [head, run] of byHead(rows)) runs.set(head, run.map(({ place: _place, ...row }) => row));
   return runs;
-}
-
-/**
- * Takes the runs behind batches this claim has just formed (heads whose `batch_id` the take wrote): the rows
- * at each place of the runs form a batch of their own, its id written by the same update that leases them:
- * at most one row per lane, all of the batch's subscription and so of its event name (see `followUpBatches`).
- * A place only one lane reaches leaves its row unbatched, to be sent under its event's id. Unlike a single
- * head's run, these rows are written: a batch must be retried as it was formed, so its id is stored first.
- */
-export async function takeRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
-  const runs = new Map<string, TakenRow[]>();
-  if (headIds.length === 0 || request.runLength <= 0) return runs;
-  const { now, leaseSeconds, runLength } = request;
-  // A delivery sent under a lease that ran out is due too: a run cut by a crash is taken up again whole, not
-  // one head at a time.
-  const { rows } = await sql<TakenRow & { head: string; place: string }>`
-    with followers as (${followersOf(headIds, now, runLength)}),
-    -- Evaluated once: every row of a place gets the same new id.
-    follow_ups as materialized (
-      select head_batch, place, gen_random_uuid() as id from followers
-      where contiguous and head_batch is not null group by head_batch, place having count(*) > 1)
-    update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}), batch_id = u.id
-    from followers c left join follow_ups u on u.head_batch = c.head_batch and u.place = c.place, events e
-    where c.contiguous and w.id = c.id and e.id = w.event_id
-      and ${isDue(now, 'w')}
-    returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at, c.head, c.place`.execute(db);
-  // A row that changed between the look and the take (another process settled it) leaves a gap: what
-  // follows the gap is given back rather than sent out of order.
-  const gapped: string[] = [];
-  for (const [head, taken] of byHead(rows)) {
-    const cut = taken.findIndex((r, i) => r.place !== i + 1);
-    const run = cut === -1 ? taken : taken.slice(0, cut);
-    if (cut !== -1) gapped.push(...taken.slice(cut).map((r) => r.id));
-    runs.set(head, run.map(({ place: _place, ...row }) => row));
-  }
-  await releaseRun(db, gapped);
-  return runs;
-}
-
-/**
- * Unattempted rest of a run, due again at once; rows settled meanwhile (say, failed with their subscription)
- * stay as they are. Nothing of it was sent, so a batch it was to go in is dissolved: the next claim forms
- * its POSTs afresh, and no batch id ever names two different sets of events.
- */
-export async function releaseRun(db: Db, deliveryIds: string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  await sql`update webhook_deliveries set status = 'pending', lease_until = null, batch_id = null
-    where id = ${anyUuid(deliveryIds)} and ${statusIs(null, 'sending')}`.execute(db);
 }
