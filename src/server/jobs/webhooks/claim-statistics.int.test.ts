@@ -1,21 +1,12 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEventRecords } from '../../core/events/record-event.ts';
 import { takeStatement } from '../../storage/repositories/webhook-delivery-claims.ts';
 import { dueCandidates } from '../../storage/repositories/webhook-lane-heads.ts';
-import type { DatabaseSchema } from '../../storage/schema.ts';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
-import { readWhole } from '../../testing/query-plans.ts';
+import { indexesRead, readWhole } from '../../testing/query-plans.ts';
 import { databaseKind } from '../../testing/test-database.ts';
-
-/** The index names in a plan, wherever they sit in its tree. */
-async function indexesOf(db: Kysely<DatabaseSchema>, query: string): Promise<string[]> {
-  const { rows } = await sql.raw<{ 'QUERY PLAN': unknown }>(`explain (format json) ${query}`).execute(db);
-  const plan = rows[0]!['QUERY PLAN'];
-  const text = typeof plan === 'string' ? plan : JSON.stringify(plan);
-  return [...text.matchAll(/"Index Name":\s*"([^"]+)"/g)].map((m) => m[1]!);
-}
 
 /**
  * The claim finds lane heads by a skip scan, one probe per lane, and a run by reading on in the lane. Both
@@ -75,7 +66,7 @@ describe(`claims under statistics taken with an empty queue (${databaseKind()})`
     const run = `select id from webhook_deliveries w where w.account_id = ${lit(head.account_id)}::uuid and w.endpoint = ${lit(head.endpoint)}
       and w.lane = ${lit(head.lane)} and w.seq > ${head.seq} and w.status in ('pending', 'sending') order by w.seq limit 16`;
     for (const probe of [nextEndpoint, nextLane, wrapped, run]) {
-      expect(await indexesOf(db, probe)).toEqual(['webhook_deliveries_open_lane_idx']);
+      expect(await indexesRead(db, probe)).toEqual(['webhook_deliveries_open_lane_idx']);
     }
 
     // The whole statement that finds a claim's candidates, as a claim runs it (with the few heads it takes, a

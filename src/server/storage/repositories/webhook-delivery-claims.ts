@@ -26,21 +26,21 @@ const isHead = sql<boolean>`(
 /**
  * Marks rows as being sent under this lease, if they are still due heads nobody else holds. Rows named in
  * `batches` join that batch in the same update (a batch formed by this claim), so forming it writes each
- * row once; rows named in `alone` store their event's id as their key, the same way. Rows another claim is
- * taking right now are skipped, not waited for.
+ * row once; rows named in `keyedByEvent` store their event's id as their key, the same way. Rows another claim
+ * is taking right now are skipped, not waited for.
  */
 export function takeStatement(
   ids: string[],
   request: Pick<ClaimRequest, 'now' | 'leaseSeconds'>,
   batches: ReadonlyMap<string, string> = new Map(),
-  alone: readonly string[] = [],
+  keyedByEvent: readonly string[] = [],
 ) {
   const { now, leaseSeconds } = request;
   return sql<TakenRow>`
     update webhook_deliveries w set status = 'sending', lease_until = now() + make_interval(secs => ${leaseSeconds}),
       batch_id = coalesce(
         (${[...batches.values()]}::uuid[])[array_position(${[...batches.keys()]}::uuid[], w.id)],
-        case when w.id = any(${[...alone]}::uuid[]) then w.event_id end,
+        case when w.id = any(${[...keyedByEvent]}::uuid[]) then w.event_id end,
         w.batch_id)
     from events e
     where e.id = w.event_id and w.id in (
@@ -50,9 +50,9 @@ export function takeStatement(
     returning w.id, w.event_id, w.attempts, w.seq, w.lane, w.event_name, w.batch_id, e.payload, e.created_at`;
 }
 
-async function take(db: Db, ids: string[], request: ClaimRequest, batches?: ReadonlyMap<string, string>, alone?: readonly string[]): Promise<TakenRow[]> {
+async function take(db: Db, ids: string[], request: ClaimRequest, batches?: ReadonlyMap<string, string>, keyedByEvent?: readonly string[]): Promise<TakenRow[]> {
   if (ids.length === 0) return [];
-  return (await takeStatement(ids, request, batches, alone).execute(db)).rows;
+  return (await takeStatement(ids, request, batches, keyedByEvent).execute(db)).rows;
 }
 
 /** `cursors`: each endpoint's lane this process's claims took last; the next claim goes on from the lane after it. */
@@ -88,8 +88,8 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
       // the one taken is sent alone, under its event's id, and is keyed so below.
       const formed = new Map(plans.filter((p) => p.batch === 'new' && p.ids.length > 1).map((p) => [p, randomUUID()]));
       const batches = new Map([...formed].flatMap(([p, batch]) => p.ids.map((id) => [id, batch] as const)));
-      const single = plans.filter((p) => p.batch === 'new' && p.ids.length === 1).flatMap((p) => p.ids);
-      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches, single)).map((r) => [r.id, r]));
+      const lone = plans.filter((p) => p.batch === 'new' && p.ids.length === 1).flatMap((p) => p.ids);
+      const taken = new Map((await take(db, plans.flatMap((p) => p.ids), request, batches, lone)).map((r) => [r.id, r]));
       // An endpoint whose scan was cut goes on from where it was cut, once every due head found before the cut
       // was taken; otherwise from the last one taken, as any endpoint.
       const takenAt = (cut: (typeof cuts)[number]) => candidates.filter((c) => c.account_id === cut.account_id && c.endpoint === cut.endpoint && taken.has(c.id)).length;
@@ -105,15 +105,15 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
         for (const p of plans) for (const m of missing) if (m.batch_id === p.batch && !p.ids.includes(m.id)) p.ids.push(m.id);
       }
 
-      // Behind every head come the next of its lane, read and held by the head's lease (see `followRuns`):
-      // behind a single delivery, one by one; behind a batch (formed now or retried), as the batches formed
-      // from the next of its lanes (see `followUpBatches`).
+      // Behind each head come the next of its lane, read and held by the head's lease (see `followRuns`), sent
+      // place by place (see `followUpBatches`): one by one behind a single delivery, as batches behind a batch.
+      // A new batch of which one row was taken goes alone.
       const heads = (p: (typeof plans)[number]) => p.ids.filter((id) => taken.has(id));
-      const batched = (p: (typeof plans)[number]) => (formed.has(p) ? heads(p).length > 1 : p.batch !== 'none');
-      const runs = await followRuns(db, plans.filter((p) => p.batch === 'none' || batched(p)).flatMap(heads), request);
+      const leftAlone = (p: (typeof plans)[number]) => formed.has(p) && heads(p).length < 2;
+      const runs = await followRuns(db, plans.filter((p) => !leftAlone(p)).flatMap(heads), request);
 
       const claimed: ClaimedRun[] = [];
-      const alone: string[] = [];
+      const unbatched: string[] = [];
       for (const p of plans) {
         const items = p.ids
           .map((id) => taken.get(id))
@@ -121,11 +121,11 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
           .sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq)));
         if (items.length === 0) continue;
         const batch = formed.get(p);
-        // Formed now and taken with at least two rows: keyed by its new id, with batches of its lanes behind.
+        // Formed now and taken with at least two rows: keyed by its new id.
         const formedNow = batch !== undefined && items.length > 1;
         let key = items[0]!.event_id;
         if (formedNow) key = batch;
-        else if (batch) alone.push(items[0]!.id);
+        else if (batch) unbatched.push(items[0]!.id);
         else if (p.batch !== 'new' && p.batch !== 'none') key = p.batch;
         const c = p.first;
         const work = (idempotencyKey: string, rows: TakenRow[], underHeadLease = false): ClaimedWork => ({
@@ -138,14 +138,10 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
           items: rows.map(itemOf),
           underHeadLease,
         });
-        if (p.batch === 'none') {
-          claimed.push([work(key, items), ...(runs.get(items[0]!.id) ?? []).map((r) => work(r.event_id, [r], true))]);
-          continue;
-        }
-        const followers = batched(p) ? followUpBatches(items.map((i) => runs.get(i.id) ?? [])) : [];
+        const followers = leftAlone(p) ? [] : followUpBatches(items.map((i) => runs.get(i.id) ?? []));
         claimed.push([work(key, items), ...followers.map((f) => work(f.key, f.rows, true))]);
       }
-      if (alone.length > 0) await sql`update webhook_deliveries set batch_id = event_id where id = ${anyUuid(alone)}`.execute(db);
+      if (unbatched.length > 0) await sql`update webhook_deliveries set batch_id = event_id where id = ${anyUuid(unbatched)}`.execute(db);
       return claimed;
     },
 
