@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { version as uuidVersion } from 'uuid';
 import { startTestGateway, type TestGateway } from '../../testing/harness.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { databaseKind } from '../../testing/test-database.ts';
@@ -72,6 +73,8 @@ describe(`batched delivery, when the account opts in (${databaseKind()})`, () =>
       expect(data.every((d) => d.name === q.json.event)).toBe(true);
       expect(new Set(data.map((d) => d.chat)).size).toBe(data.length);
       expect(q.headers['webhook-id']).toBe(q.json.meta.idempotency_key);
+      // The interface has the key a UUID v4, batches' keys (new or follow-up) too.
+      expect(uuidVersion(q.json.meta.idempotency_key)).toBe(4);
       expect(verifiesWith(secret, q)).toBe(true);
       if (data.length > 1) expect(eventIds.has(q.json.meta.idempotency_key)).toBe(false);
     }

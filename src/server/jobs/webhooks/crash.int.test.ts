@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { version as uuidVersion } from 'uuid';
 import { createTestDatabase, databaseKind } from '../../testing/test-database.ts';
 import { eventually } from '../../testing/webhook-driver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
@@ -152,6 +153,7 @@ describe(`a gateway killed with deliveries in flight (${databaseKind()})`, () =>
     const bodies = new Map<string, Set<string>>();
     for (const q of receiver!.requests) bodies.set(q.json.meta.idempotency_key, (bodies.get(q.json.meta.idempotency_key) ?? new Set()).add(q.body));
     for (const [key, sent] of bodies) expect(sent.size, `bodies under ${key}`).toBe(1);
+    for (const key of bodies.keys()) expect(uuidVersion(key), `version of ${key}`).toBe(4);
     // And an event sent again went under the key it had.
     const keysOf = new Map<string, Set<string>>();
     for (const q of receiver!.requests) {

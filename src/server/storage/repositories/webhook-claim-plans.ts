@@ -1,4 +1,5 @@
-import { v5 as uuidv5 } from 'uuid';
+import { createHash } from 'node:crypto';
+import { v4 as uuidv4 } from 'uuid';
 import type { ClaimRequest } from '../../core/webhooks/ports.ts';
 
 /** A due lane head found by a claim, with what its POST needs of its subscription. */
@@ -55,17 +56,20 @@ export function planPosts(candidates: Candidate[], request: Pick<ClaimRequest, '
   return plans;
 }
 
-/** Names the follow-up batches (see `followUpBatchKey`); any fixed UUID would do, as long as it never changes. */
-const FOLLOW_UP_NAMESPACE = '5b0c8f3e-7a1d-4c2e-9f6b-2d8e4a1c7b90';
+/** Sets the follow-up keys apart from any other hash of the same ids. */
+const FOLLOW_UP_DOMAIN = 'webhook follow-up batch\n';
 
 /**
  * The key of a follow-up batch, derived from its deliveries: the same rows give the same key, other rows
  * another. Nothing is written when a follow-up is formed, so after a crash it is formed again from what is
  * still open behind its heads (the same rows, since each POST settles whole and in lane order) and goes
- * out under the key it had.
+ * out under the key it had. The interface has `meta.idempotency_key` a UUID v4, so the key is one: the
+ * first 16 bytes of a SHA-256 of the sorted ids, with the version and variant bits of a v4 (a name-based
+ * v5 would be refused by a receiver that checks the version).
  */
 export function followUpBatchKey(deliveryIds: readonly string[]): string {
-  return uuidv5(JSON.stringify([...deliveryIds].sort()), FOLLOW_UP_NAMESPACE);
+  const digest = createHash('sha256').update(FOLLOW_UP_DOMAIN).update(JSON.stringify([...deliveryIds].sort())).digest();
+  return uuidv4({ random: digest.subarray(0, 16) });
 }
 
 /**
