@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { bearerToken } from '../../contract/authorization.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
@@ -9,8 +10,6 @@ import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { templateRoutes } from './routes/templates.ts';
-
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 /**
  * The frames' API (mounted at /bff). Every route but the link exchange needs `Authorization: Bearer <session
@@ -24,7 +23,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
     // The link exchange has no session yet: its window is the caller's address, so no one can hammer the
     // signature check.
     if (request.routeOptions.config.session === false) return deps.limit(`bff-exchange:${request.ip}`, request, reply);
-    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request.headers.authorization);
     const session = token ? await authenticateSession(deps, token) : null;
     if (!session) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
     request.embedSession = session;

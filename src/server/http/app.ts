@@ -84,6 +84,15 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // Clients that put `Content-Type: application/json` on every request send it on a DELETE with no body too:
+  // an empty body is no body. Anything else goes to Fastify's own parser (and its prototype-poisoning guards).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (deps.isStopping()) throw new AppError('SERVICE_UNAVAILABLE', 'Service is shutting down');

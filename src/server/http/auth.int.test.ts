@@ -22,6 +22,12 @@ describe(`authentication and access (${databaseKind()})`, () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('takes the scheme name in any case, as HTTP has it', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      expect((await t.call('GET', '/v2/webhooks', { headers: { authorization: `${scheme} ${account.token}` } })).statusCode).toBe(200);
+    }
+  });
+
   it('answers 401 without an Authorization header', async () => {
     expectUnauthorized(await t.call('GET', '/v2/webhooks'));
   });

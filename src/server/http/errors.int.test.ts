@@ -66,6 +66,17 @@ describe(`error bodies (${databaseKind()})`, () => {
     expect(xml.json().error).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('takes an empty body sent as JSON for no body: a DELETE goes through, a POST is told what it lacks', async () => {
+    const asJson = (method: 'DELETE' | 'POST', url: string) =>
+      t.gateway.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '' });
+    const missing = await asJson('DELETE', `/v2/messages/${crypto.randomUUID()}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toBe('MESSAGE_NOT_FOUND');
+    const post = await asJson('POST', '/v2/webhooks');
+    expect(post.statusCode).toBe(400);
+    expect(post.json().error).toBe('VALIDATION_ERROR');
+  });
+
   it('answers 404 NOT_FOUND for an unknown route', async () => {
     const res = await t.call('GET', '/v2/nothing-here', { token });
     expect(res.statusCode).toBe(404);

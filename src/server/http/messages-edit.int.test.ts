@@ -80,6 +80,36 @@ describe(`editing and deleting messages (${databaseKind()})`, () => {
     expect(await stream.names()).toEqual(['message.edit']);
   });
 
+  it('whatsapp does not turn an attachment into text, and an edit over the transport\'s text limit is refused at once', async () => {
+    const picture = await delivered('whatsapp', { attachment: { url: 'https://files.test/a.png' } });
+    const toText = await patch(picture, { text: 'now a text' });
+    expect(toText.statusCode).toBe(400);
+    expect(toText.json().error).toBe('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING');
+
+    const text = await delivered('tgapi', { text: 'short' });
+    const long = await patch(text, { text: 'я'.repeat(4097) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ error: 'VALIDATION_ERROR', data: { fields: [{ field: 'text', message: 'must not be longer than 4096 characters on tgapi' }] } });
+    // Counted in characters, as the send's limit is: 4096 of them, each two UTF-16 units, is at the limit.
+    expect((await patch(text, { text: '😀'.repeat(4096) })).statusCode).toBe(200);
+    expect(await stream.names()).toEqual(['message.edit']);
+  });
+
+  it('refuses to edit or delete through a channel that is no longer active: 409 CHANNEL_WRONG_STATUS with its status', async () => {
+    const wa = await activeChannel(t, api, 'whatsapp');
+    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: wa, recipient: { chat_type: 'whatsapp', chat_id: '79001112244' }, text: 'before logout' } });
+    const id = (await settled(t, res.json().data.request_id)).id;
+    await api.sandbox(wa, 'logout');
+    await stream.since();
+    for (const answer of [await patch(id, { text: 'after logout' }), await remove(id)]) {
+      expect(answer.statusCode).toBe(409);
+      expect(answer.json()).toMatchObject({ error: 'CHANNEL_WRONG_STATUS', data: { status: 'disabled', reason: 'unauthorized' } });
+    }
+    expect(await stream.names()).toEqual([]);
+    const row = await t.gateway.database.db.selectFrom('messages').select(['text', 'deleted_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ text: 'before logout', deleted_at: null });
+  });
+
   it('edits an attachment where the transport allows it, reporting old and new attachment', async () => {
     const id = await delivered('tgapi', { attachment: { url: 'https://files.test/a.pdf', name: 'a.pdf' } });
     const res = await patch(id, { attachment: { url: 'https://files.test/b.pdf', name: 'b.pdf' } });

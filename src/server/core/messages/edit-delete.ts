@@ -1,6 +1,8 @@
 import type { Attachment, EditMessageBody, MessageRef } from '../../../contract/messages.ts';
+import { wrongStatus } from '../channels/channel-steps.ts';
 import { AppError, validationError } from '../errors.ts';
 import { messageDeletedEvent, messageEditedEvent } from './message-events.ts';
+import type { ChannelRecord } from '../channels/ports.ts';
 import type { MessageDeps, MessageRecord } from './ports.ts';
 import { messageNotFound } from './receipts.ts';
 
@@ -12,6 +14,14 @@ async function changeable(deps: MessageDeps, accountId: string, messageId: strin
   if (!channel) throw messageNotFound(messageId);
   const chat = await deps.store.chats.get(accountId, message.chatRef);
   return { message, channel, capabilities: deps.rules[channel.transport].capabilities, chatId: chat?.chatId ?? null };
+}
+
+/**
+ * A change goes to the messenger through the channel's session, as a send does: a channel that is not active
+ * (logged out, banned, unpaid, deleted) refuses it, with the channel's status and reason.
+ */
+function assertActive(channel: ChannelRecord): void {
+  if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are changed only through an active channel');
 }
 
 function assertSentOutbound(message: MessageRecord): asserts message is MessageRecord & { messengerMessageId: string } {
@@ -32,10 +42,16 @@ export async function editMessage(deps: MessageDeps, accountId: string, messageI
   const { message, channel, capabilities, chatId } = await changeable(deps, accountId, messageId);
   const edit = capabilities.edit;
   if (!edit) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_EDITING', `Messages of ${channel.transport} channels cannot be edited`);
-  if (edit.text_only && body.attachment !== undefined) {
-    throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', `Only the text of ${channel.transport} messages can be edited`);
+  // Text only: a text message gets another text; an attachment (or a template) is not turned into text either.
+  if (edit.text_only && (body.attachment !== undefined || message.text === null)) {
+    throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', `Only the text of ${channel.transport} text messages can be edited`);
   }
   if (edit.not_with_keyboard && message.keyboard) throw new AppError('MESSAGES_CONTAIN_BUTTONS', 'A message with a keyboard cannot be edited');
+  // A send over the limit fails later, as the messenger's answer; an edit is answered now, so it is refused now.
+  if (body.text !== undefined && [...body.text].length > capabilities.text_limit) {
+    throw validationError([{ field: 'text', message: `must not be longer than ${capabilities.text_limit} characters on ${channel.transport}` }]);
+  }
+  assertActive(channel);
   assertSentOutbound(message);
   const since = message.deliveredAt ?? message.sentAt ?? message.createdAt;
   const deadline = since.getTime() + edit.window_seconds * 1000;
@@ -63,6 +79,7 @@ export async function editMessage(deps: MessageDeps, accountId: string, messageI
 export async function deleteMessage(deps: MessageDeps, accountId: string, messageId: string): Promise<MessageRef> {
   const { message, channel, capabilities, chatId } = await changeable(deps, accountId, messageId);
   if (!capabilities.delete) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_DELETION', `Messages of ${channel.transport} channels cannot be deleted`);
+  assertActive(channel);
   assertSentOutbound(message);
   await deps.driver.remove({ channelId: channel.id, messengerMessageId: message.messengerMessageId });
   await deps.store.transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerToken } from '../../../contract/authorization.ts';
 import { authenticate, type Principal } from '../../core/accounts/authenticate.ts';
 import { AppError } from '../../core/errors.ts';
 import type { TokenRepository } from '../../core/ports.ts';
@@ -22,8 +23,6 @@ declare module 'fastify' {
     principal: Principal | null;
   }
 }
-
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 function allowed(principal: Principal, access: Access): boolean {
   if (access === 'partner') return principal.kind === 'partner';
@@ -49,8 +48,8 @@ export const authPlugin = fp<AuthOptions>(
     app.decorateRequest('principal', null);
     app.addHook('onRequest', async (request) => {
       const access = request.routeOptions.config.access ?? 'client';
-      const match = BEARER.exec(request.headers.authorization ?? '');
-      const principal = match?.[1] ? await authenticate(opts, match[1]) : null;
+      const token = bearerToken(request.headers.authorization);
+      const principal = token ? await authenticate(opts, token) : null;
       if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid bearer token');
       if (!allowed(principal, access)) {
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
