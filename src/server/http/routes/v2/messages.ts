@@ -45,7 +45,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageDeps> = async (app,
         description:
           'Within 15 minutes after delivery (400 MESSAGES_EDITING_TIME_EXPIRED after), on transports that edit (400 ' +
           'CHANNEL_INVALID_TRANSPORT_FOR_EDITING); whatsapp edits text only (CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING); a max-bot ' +
-          'message with a keyboard cannot be edited (MESSAGES_CONTAIN_BUTTONS). Sends `message.edit`.',
+          'message with a keyboard cannot be edited (MESSAGES_CONTAIN_BUTTONS); text over the transport\'s limit is a 400 VALIDATION_ERROR. ' +
+          'Through an active channel only (else 409 CHANNEL_WRONG_STATUS). Sends `message.edit`.',
         params: MessageIdParams,
         body: EditMessageBody,
         response: { 200: Envelope(MessageRef), ...responses },
@@ -62,7 +63,8 @@ export const messageRoutes: FastifyPluginAsyncTypebox<MessageDeps> = async (app,
         tags,
         summary: 'Delete a message',
         description:
-          'On whatsapp, telegram and max channels and their bots (else 400 CHANNEL_INVALID_TRANSPORT_FOR_DELETION). The message is kept ' +
+          'On whatsapp, telegram and max channels and their bots (else 400 CHANNEL_INVALID_TRANSPORT_FOR_DELETION), through an active ' +
+          'channel (else 409 CHANNEL_WRONG_STATUS). The message is kept ' +
           'with a deleted mark for history and export. Sends `message.delete`.',
         params: MessageIdParams,
         response: { 200: Envelope(MessageRef), ...responses },
