@@ -7,7 +7,7 @@ import { ManualClock } from '../testing/manual-clock.ts';
 
 /** Names the test DNS points at places a webhook must never reach. */
 const table: Record<string, string[]> = {
-  'rebind.crm.example': ['203.0.113.30'],
+  'rebind.crm.example': ['93.184.215.30'],
   'private.crm.example': ['10.1.2.3'],
   'rfc1918.crm.example': ['192.168.0.10'],
   'shared.crm.example': ['100.64.1.1'],
@@ -16,8 +16,8 @@ const table: Record<string, string[]> = {
   'ula.crm.example': ['fd12:3456::1'],
   'linklocal6.crm.example': ['fe80::1'],
   'mapped.crm.example': ['::ffff:10.0.0.1'],
-  'mixed.crm.example': ['203.0.113.20', '10.0.0.9'],
-  'public.crm.example': ['203.0.113.20', '2001:db9::1'],
+  'mixed.crm.example': ['93.184.215.20', '10.0.0.9'],
+  'public.crm.example': ['93.184.215.20', '2001:db9::1'],
 };
 const dns = staticResolver(table);
 
@@ -79,7 +79,7 @@ describe(`subscription URLs (${databaseKind()})`, () => {
   it('accepts a public HTTPS name and address, and refuses the whole call when one item is bad, naming every bad one', async () => {
     const ok = await t.call('POST', '/v2/webhooks', {
       token,
-      body: { data: [{ url: 'https://public.crm.example/hook', event: 'message.add' }, { url: 'https://203.0.113.9/hook', event: 'channel.update' }] },
+      body: { data: [{ url: 'https://public.crm.example/hook', event: 'message.add' }, { url: 'https://93.184.215.9/hook', event: 'channel.update' }] },
     });
     expect(ok.statusCode).toBe(201);
     expect(ok.json().data.map((s: { event: string }) => s.event)).toEqual(['message.add', 'channel.status_update']);

@@ -1,7 +1,7 @@
 import type { HostResolver } from '../core/webhooks/url-policy.ts';
 
 /** A public address (TEST-NET-3) that every unnamed host resolves to in tests. */
-export const PUBLIC_TEST_ADDRESS = '203.0.113.10';
+export const PUBLIC_TEST_ADDRESS = '93.184.215.10';
 
 /**
  * DNS for tests: the names in `table` resolve to their addresses, `localhost` to loopback, names under

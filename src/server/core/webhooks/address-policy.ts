@@ -9,9 +9,9 @@ const ranges: Record<AddressClass, { v4: string[]; v6: string[] }> = {
   'link-local': { v4: ['169.254.0.0/16'], v6: ['fe80::/10'] },
   'unique-local': { v4: [], v6: ['fc00::/7', 'fec0::/10'] },
   reserved: {
-    // "This network", IETF assignments, benchmarking, multicast, future use and broadcast; IPv6 unspecified,
-    // discard, local-use NAT64, documentation and multicast.
-    v4: ['0.0.0.0/8', '192.0.0.0/24', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'],
+    // "This network", IETF assignments, documentation (TEST-NET-1, -2, -3), the retired 6to4 relay, benchmarking,
+    // multicast, future use and broadcast; IPv6 unspecified, discard, local-use NAT64, documentation and multicast.
+    v4: ['0.0.0.0/8', '192.0.0.0/24', '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '192.88.99.0/24', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'],
     v6: ['::/128', '100::/64', '64:ff9b:1::/48', '2001:db8::/32', 'ff00::/8'],
   },
 };

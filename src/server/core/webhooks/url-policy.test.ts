@@ -7,7 +7,7 @@ const strict = { allowLoopback: false };
 const demo = { allowLoopback: true };
 
 describe('subscription URL shape', () => {
-  it.each(['https://crm.example.com/hooks', 'https://crm.example.com:8443/a?b=c', 'https://203.0.113.7/in'])('accepts %s', (url) => {
+  it.each(['https://crm.example.com/hooks', 'https://crm.example.com:8443/a?b=c', 'https://93.184.215.7/in'])('accepts %s', (url) => {
     expect(checkSubscriptionUrl(url, strict)).toBeNull();
   });
 
@@ -36,7 +36,7 @@ describe('addresses a webhook may not reach', () => {
   it.each([
     ['8.8.8.8', null],
     ['2606:4700::1111', null],
-    ['203.0.113.7', null],
+    ['93.184.215.7', null],
     ['10.1.2.3', 'private'],
     ['172.31.255.255', 'private'],
     ['172.32.0.1', null],
@@ -51,6 +51,10 @@ describe('addresses a webhook may not reach', () => {
     ['0.0.0.0', 'reserved'],
     ['::', 'reserved'],
     ['224.0.0.1', 'reserved'],
+    ['192.0.2.1', 'reserved'],
+    ['198.51.100.7', 'reserved'],
+    ['203.0.113.7', 'reserved'],
+    ['2001:db8::7', 'reserved'],
     ['255.255.255.255', 'reserved'],
     ['ff02::1', 'reserved'],
     ['::ffff:10.0.0.1', 'private'],
@@ -70,7 +74,7 @@ describe('addresses a webhook may not reach', () => {
 });
 
 describe('subscribe-time check of where a name points', () => {
-  const resolver = staticResolver({ 'inside.example.com': ['10.0.0.8'], 'both.example.com': ['203.0.113.5', 'fd00::5'] });
+  const resolver = staticResolver({ 'inside.example.com': ['10.0.0.8'], 'both.example.com': ['93.184.215.5', 'fd00::5'] });
 
   it.each([
     ['https://crm.example.com/hook', null],
