@@ -42,6 +42,25 @@ export const CreateChannelBody = Type.Object(
 );
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
 
+/** `credentials` of a channel connected in the channels frame: every API transport's, and VK's (none: it redirects). */
+export const frameCredentialsSchemas = { ...credentialsSchemas, vk: Type.Object({}, { additionalProperties: false }) } satisfies Record<Transport, TSchema>;
+
+/** POST /bff/channels: as POST /v2/channels, and VK, which connects only in the channels frame. */
+export const FrameCreateChannelBody = Type.Object(
+  {
+    transport: Type.Enum([...transports], { description: 'Every transport; VK answers a `url` to authorize the community at.' }),
+    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Empty for vk, tgapi, wapi, whatsapp, viber, max.' }),
+  },
+  {
+    additionalProperties: false,
+    allOf: transports.map((transport) => ({
+      if: { properties: { transport: { const: transport } }, required: ['transport'] },
+      then: { properties: { credentials: frameCredentialsSchemas[transport] } },
+    })),
+  },
+);
+export type FrameCreateChannelBody = Static<typeof FrameCreateChannelBody>;
+
 export const ReinitChannelBody = Type.Object(
   { credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'The same contents as on creation.' }) },
   { additionalProperties: false },

@@ -37,7 +37,6 @@ export const SessionInfo = Type.Object({
 });
 export type SessionInfo = Static<typeof SessionInfo>;
 
-/** A channel as the frame sees it: its state and what its transport can do (never credentials or billing). */
 /** A channel as the frames see it: the same view as GET /v2/channels, with its transport's capabilities. */
 export const BffChannel = Channel;
 export type BffChannel = Static<typeof BffChannel>;
@@ -45,7 +44,7 @@ export type BffChannel = Static<typeof BffChannel>;
 /** A transport the connect frame can offer. */
 export const BffTransport = Type.Object({
   transport: TransportSchema,
-  creatable: Type.Boolean({ description: 'False for transports that connect only through their own flow in this frame (VK).' }),
+  creatable: Type.Boolean({ description: 'Whether POST /bff/channels connects it: every transport (VK connects only in this frame).' }),
   capabilities: TransportCapabilities,
 });
 export type BffTransport = Static<typeof BffTransport>;

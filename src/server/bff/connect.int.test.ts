@@ -105,6 +105,29 @@ describe(`connecting channels from the connect frame (${databaseKind()})`, () =>
     expect((await t.call('GET', `/v2/channels/${bot.channel_id}`, { token: a.token })).statusCode).toBe(404);
   });
 
+  it('connects a VK community only here: an authorization url, followed once; reconnects it here too, never through /v2', async () => {
+    const transports = (await bff('GET', '/transports', frame)).json().data as { transport: string; creatable: boolean }[];
+    expect(transports.every((tr) => tr.creatable)).toBe(true);
+    const refusedCredentials = await bff('POST', '/channels', frame, { transport: 'vk', credentials: { token: 'x' } });
+    expect(refusedCredentials.statusCode).toBe(400);
+    const vk = await create('vk');
+    const id = vk.channel_id;
+    expect(vk.url).toMatch(new RegExp(`/sandbox/authorize/${id}\\?state=[A-Za-z0-9_-]{22}$`));
+    expect((await channelClient(t, a.token).get(id)).status).toBe('init');
+    const page = await t.call('GET', new URL(vk.url!).pathname + new URL(vk.url!).search);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('VK community');
+    expect(await channelClient(t, a.token).get(id)).toMatchObject({ status: 'active', transport: 'vk', name: expect.stringMatching(/^Sandbox VK community \d+$/), tier: null });
+
+    // Reconnecting goes through the frame as connecting did: a new authorization url.
+    const viaApi = await t.call('POST', `/v2/channels/${id}/reinit`, { token: a.token, body: { credentials: {} } });
+    expect(viaApi.statusCode).toBe(409);
+    const again = await bff('POST', `/channels/${id}/reinit`, frame, { credentials: {} });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data[0]).toMatchObject({ status: 'init', url: expect.stringContaining(`/sandbox/authorize/${id}?state=`) });
+    expect((await t.call('POST', '/v2/channels', { token: a.token, body: { transport: 'vk', credentials: {} } })).statusCode).toBe(400);
+  });
+
   it('refuses every connect operation to a chats session with 403, and changes nothing', async () => {
     const { channel_id: id } = await create('whatsapp');
     const before = (await t.call('GET', '/v2/channels', { token: a.token })).json().data.length;

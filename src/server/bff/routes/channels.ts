@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import {
   ChannelCreated,
   ChannelIdParams,
-  CreateChannelBody,
   DeleteChannelQuery,
+  FrameCreateChannelBody,
   PairingCode,
   PairingCodeBody,
   ReinitChannelBody,
@@ -62,7 +62,8 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
     async () =>
       ok(
         deps.clock,
-        transports.map((t) => ({ transport: t, creatable: deps.rules[t].creatableByApi, capabilities: deps.rules[t].capabilities })),
+        // The frame connects every transport: those of the API, and VK, which connects only here.
+        transports.map((t) => ({ transport: t, creatable: deps.rules[t].creatableByApi || deps.rules[t].capabilities.connect === 'iframe', capabilities: deps.rules[t].capabilities })),
       ),
   );
 
@@ -72,8 +73,10 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       schema: {
         tags,
         summary: 'Connect a channel (connect frame)',
-        description: 'As POST /v2/channels: QR transports start in `init`/`qr` (the code arrives as `channel.qr_update`), bot tokens connect at once, wapi returns `url`.',
-        body: CreateChannelBody,
+        description:
+          'As POST /v2/channels: QR transports start in `init`/`qr` (the code arrives as `channel.qr_update`), bot tokens connect at once, ' +
+          'wapi and vk return `url` (the page that authorizes the number or the VK community). VK connects only here.',
+        body: FrameCreateChannelBody,
         response: { 201: Envelope(Type.Array(ChannelCreated)), ...sessionErrors },
       },
     },
@@ -136,7 +139,7 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
         response: { 200: Channels, ...withConflict },
       },
     },
-    async (request) => ok(deps.clock, await reinitChannel(deps.channels, connectingAccount(request), request.params.channel_id, request.body.credentials)),
+    async (request) => ok(deps.clock, await reinitChannel(deps.channels, connectingAccount(request), request.params.channel_id, request.body.credentials, { inFrame: true })),
   );
 
   app.delete(

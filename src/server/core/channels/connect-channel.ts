@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiTransport, Channel, ChannelCreated } from '../../../contract/channel-api.ts';
+import type { Channel, ChannelCreated } from '../../../contract/channel-api.ts';
+import type { Transport } from '../../../contract/channels.ts';
 import { validationError } from '../errors.ts';
 import type { TransactionScope } from '../ports.ts';
 import { channelLifecycleEvent, channelStatusEvent } from './channel-events.ts';
@@ -18,7 +19,7 @@ const triggerOf = (outcome: Accepted): ChannelTrigger =>
  * Asks the messenger whether it accepts the credentials. Runs before any transaction opens: the driver does
  * its own I/O, and a refusal must leave nothing stored.
  */
-async function askMessenger(deps: ChannelDeps, channelId: string, transport: ApiTransport, credentials: Record<string, unknown>): Promise<Accepted> {
+async function askMessenger(deps: ChannelDeps, channelId: string, transport: Transport, credentials: Record<string, unknown>): Promise<Accepted> {
   assertCredentials(transport, credentials);
   const outcome = await deps.driver.connect({ channelId, transport, credentials });
   if (outcome.kind === 'refused') {
@@ -42,11 +43,14 @@ function profileChanges(outcome: Accepted): Partial<ChannelRecord> {
   return { authUrl: null };
 }
 
-/** POST /v2/channels: the channel, its `channel.create` and first status, and (for QR transports) its first QR. */
+/**
+ * POST /v2/channels and /bff/channels: the channel, its `channel.create` and first status, and (for QR
+ * transports) its first QR. VK comes only from the channels frame (the API's schema does not take it).
+ */
 export async function createChannel(
   deps: ChannelDeps,
   accountId: string,
-  input: { transport: ApiTransport; credentials: Record<string, unknown> },
+  input: { transport: Transport; credentials: Record<string, unknown> },
 ): Promise<ChannelCreated[]> {
   const id = randomUUID();
   const outcome = await askMessenger(deps, id, input.transport, input.credentials);
@@ -79,16 +83,20 @@ export async function createChannel(
   return [{ channel_id: created.id, transport: created.transport, ...(created.authUrl ? { url: created.authUrl } : {}) }];
 }
 
-/** POST /v2/channels/{id}/reinit: connects an added channel again, whatever its status. */
+/**
+ * POST /v2/channels/{id}/reinit and /bff/channels/{id}/reinit: connects an added channel again, whatever its
+ * status. A VK channel is reconnected only in the channels frame (`inFrame`), as it is connected.
+ */
 export async function reinitChannel(
   deps: ChannelDeps,
   accountId: string,
   channelId: string,
   credentials: Record<string, unknown>,
+  { inFrame = false }: { inFrame?: boolean } = {},
 ): Promise<Channel[]> {
   const existing = await deps.store.channels.get(accountId, channelId);
   if (!existing) throw channelNotFound(channelId);
-  if (existing.transport === 'vk') throw wrongStatus(existing, 'VK channels are reconnected through the channels iframe');
+  if (existing.transport === 'vk' && !inFrame) throw wrongStatus(existing, 'VK channels are reconnected through the channels iframe');
   if (!existing.paid) throw wrongStatus(existing, 'Channel is not paid');
   const outcome = await askMessenger(deps, channelId, existing.transport, credentials);
   return withChannel(deps, accountId, channelId, async (tx, channel) => {

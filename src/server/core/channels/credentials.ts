@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
-import { credentialsSchemas, type ApiTransport } from '../../../contract/channel-api.ts';
+import { frameCredentialsSchemas } from '../../../contract/channel-api.ts';
+import type { Transport } from '../../../contract/channels.ts';
 import type { FieldError } from '../../../contract/errors.ts';
 import { validationError } from '../errors.ts';
 
@@ -30,8 +31,8 @@ function credentialFieldErrors(issues: SchemaIssue[]): FieldError[] {
  * Checks credentials against the transport's schema. Creation gets this from the route's schema; reinit
  * learns the transport only from the stored channel, so it asks here.
  */
-export function assertCredentials(transport: ApiTransport, credentials: Record<string, unknown>): void {
-  const schema = credentialsSchemas[transport];
+export function assertCredentials(transport: Transport, credentials: Record<string, unknown>): void {
+  const schema = frameCredentialsSchemas[transport];
   if (Value.Check(schema, credentials)) return;
   throw validationError(credentialFieldErrors([...Value.Errors(schema, credentials)] as SchemaIssue[]));
 }

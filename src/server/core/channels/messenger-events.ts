@@ -89,19 +89,22 @@ export async function tierChanged(deps: ChannelDeps, accountId: string, channelI
   });
 }
 
-/** wapi: the user followed the authorization URL. The URL itself is the proof; anything else is not found. */
+/**
+ * wapi and vk: the user followed the authorization URL (the business number's, the VK community's). The URL
+ * itself is the proof; anything else is not found. `profileOf` says what the platform tells of the channel.
+ */
 export async function authorizationCompleted(
   deps: ChannelDeps,
   channelId: string,
   url: string,
-  profile: Partial<ChannelProfile> & { tier: Tier },
+  profileOf: (channel: ChannelRecord) => Partial<ChannelProfile> & { tier?: Tier },
 ): Promise<Channel> {
   return deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getByIdForUpdate(channelId);
     if (!channel?.authUrl || !secretMatches(url, hashSecret(channel.authUrl))) throw channelNotFound(channelId);
-    const { tier, ...rest } = profile;
-    const next = await applyTrigger(tx, deps, channel, 'redirect_completed', { ...rest, tier, authUrl: null });
-    await channelTierEvent(tx, deps.clock, next, tier);
+    const { tier, ...rest } = profileOf(channel);
+    const next = await applyTrigger(tx, deps, channel, 'redirect_completed', { ...rest, ...(tier ? { tier } : {}), authUrl: null });
+    if (tier) await channelTierEvent(tx, deps.clock, next, tier);
     return toChannel(next, deps);
   });
 }

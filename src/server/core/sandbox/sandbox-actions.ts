@@ -56,8 +56,15 @@ export async function revokeSandboxBotToken(deps: ChannelDeps, accountId: string
   });
 }
 
-/** `GET /sandbox/authorize/{id}`: the user followed the business-API authorization URL. */
+/**
+ * `GET /sandbox/authorize/{id}`: the user followed the authorization URL: a business-API number gets its phone
+ * and first tier; a VK community its id and name (a stable one per channel, as the phone is).
+ */
 export function sandboxAuthorize(deps: ChannelDeps, channelId: string, url: string): Promise<Channel> {
   const phone = defaultSandboxPhone(channelId);
-  return authorizationCompleted(deps, channelId, url, { phone, name: displayName(phone), messengerId: phone, tier: 'TIER_1K' });
+  return authorizationCompleted(deps, channelId, url, (channel) => {
+    if (channel.transport !== 'vk') return { phone, name: displayName(phone), messengerId: phone, tier: 'TIER_1K' };
+    const club = phone.slice(2);
+    return { messengerId: `club${club}`, username: `club${club}`, name: `Sandbox VK community ${club}` };
+  });
 }

@@ -52,14 +52,14 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
           return { kind: 'ready', profile: { messengerId: text(credentials.inst_id), username, name: username } };
         }
         case 'wapi':
+        case 'vk':
+          // The business number's consent screen, or VK's community authorization: the sandbox's page stands in.
           return { kind: 'redirect', url: authorizationUrl(channelId) };
         case 'whatsapp':
         case 'tgapi':
         case 'viber':
         case 'max':
           return { kind: 'qr' };
-        case 'vk':
-          return refused('transport', 'VK channels are connected through the channels iframe');
       }
     },
     async newQrPayload(channelId) {

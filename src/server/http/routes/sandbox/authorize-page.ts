@@ -12,8 +12,9 @@ const page = (title: string, text: string) =>
   `</head><body><h1>${title}</h1><p>${text}</p></body></html>`;
 
 /**
- * The business-API authorization page of the sandbox: the `url` that POST /v2/channels returns for wapi.
- * Opening it authorizes the number, as the platform's consent screen would; the unguessable URL is the proof.
+ * The authorization page of the sandbox: the `url` that creating a wapi channel (POST /v2/channels) or a VK
+ * channel (the channels frame) returns. Opening it authorizes the number or the community, as the platform's
+ * consent screen would; the unguessable URL is the proof.
  */
 export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { publicUrl: string }> = async (app, deps) => {
   app.get(
@@ -21,7 +22,7 @@ export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { pub
     {
       schema: {
         tags: ['sandbox'],
-        summary: 'Business-API authorization page (the wapi `url`)',
+        summary: 'Authorization page (the `url` of a wapi or vk channel)',
         params: ChannelIdParams,
         querystring: AuthorizeQuery,
         produces: ['text/html'],
@@ -31,9 +32,11 @@ export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { pub
     async (request, reply) => {
       const url = `${deps.publicUrl}/sandbox/authorize/${request.params.channel_id}?state=${encodeURIComponent(request.query.state)}`;
       const channel = await sandboxAuthorize(deps, request.params.channel_id, url);
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(page('Number authorized', `The business-API number +${channel.phone} is connected. You can close this window.`));
+      const [title, text] =
+        channel.transport === 'vk'
+          ? ['Community authorized', `The VK community ${channel.name} is connected. You can close this window.`]
+          : ['Number authorized', `The business-API number +${channel.phone} is connected. You can close this window.`];
+      return reply.type('text/html; charset=utf-8').send(page(title, text));
     },
   );
 };
