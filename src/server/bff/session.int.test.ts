@@ -196,7 +196,7 @@ describe(`frame sessions (${databaseKind()})`, () => {
     const token = await openFrame(t, a.token, 'channels', {});
     const res = await bff('GET', '/transports', token);
     const vk = res.json().data.find((x: { transport: string }) => x.transport === 'vk');
-    expect(vk).toMatchObject({ transport: 'vk', creatable: false, capabilities: { connect: 'iframe' } });
+    expect(vk).toMatchObject({ transport: 'vk', creatable: true, capabilities: { connect: 'iframe' } });
     expect(res.json().data).toHaveLength(10);
   });
 });
