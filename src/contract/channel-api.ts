@@ -1,28 +1,25 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { TransportCapabilities, tiers, transports, type Transport } from './channels.ts';
+import { credentialFields, type CredentialField } from './credential-fields.ts';
 
 const nonEmpty = (description: string) => Type.String({ minLength: 1, maxLength: 4096, pattern: '\\S', description });
 
-/** `credentials` of POST /v2/channels and …/reinit, per transport, as the interface lists them. */
-export const credentialsSchemas = {
-  telegram: Type.Object({ telegram_token: nonEmpty('Bot token from @BotFather.') }, { additionalProperties: false }),
-  maxbot: Type.Object({ access_token: nonEmpty('Bot access token.') }, { additionalProperties: false }),
-  avito: Type.Object({ code: nonEmpty('Authorization code.') }, { additionalProperties: false }),
-  instAPI: Type.Object(
-    {
-      username: nonEmpty('Instagram account name.'),
-      page_id: nonEmpty('Facebook page id.'),
-      inst_id: nonEmpty('Instagram business account id.'),
-      user_token: nonEmpty('User access token.'),
-    },
-    { additionalProperties: false },
-  ),
-  tgapi: Type.Object({}, { additionalProperties: false }),
-  wapi: Type.Object({}, { additionalProperties: false }),
-  whatsapp: Type.Object({}, { additionalProperties: false }),
-  viber: Type.Object({}, { additionalProperties: false }),
-  max: Type.Object({}, { additionalProperties: false }),
-} satisfies Record<Exclude<Transport, 'vk'>, TSchema>;
+/** A credentials object of exactly these fields, each a non-empty string. */
+const credentialsObject = (fields: readonly CredentialField[]) =>
+  Type.Object(Object.fromEntries(fields.map((f) => [f.name, nonEmpty(f.description)])), { additionalProperties: false });
+
+/** The credentials schema of each of these transports. */
+function credentialsSchemasOf<K extends Transport>(keys: readonly K[]): Record<K, TSchema> {
+  const schemas = {} as Record<K, TSchema>;
+  for (const transport of keys) schemas[transport] = credentialsObject(credentialFields[transport]);
+  return schemas;
+}
+
+/** `credentials` of a channel connected in the channels frame, per transport: every API transport's, and VK's. */
+export const frameCredentialsSchemas = credentialsSchemasOf(transports);
+
+/** `credentials` of POST /v2/channels and …/reinit, per transport: every transport but VK (it connects only in the frame). */
+export const credentialsSchemas = credentialsSchemasOf(transports.filter((t): t is Exclude<Transport, 'vk'> => t !== 'vk'));
 
 export type ApiTransport = keyof typeof credentialsSchemas;
 export const apiTransports = Object.keys(credentialsSchemas) as ApiTransport[];
@@ -41,9 +38,6 @@ export const CreateChannelBody = Type.Object(
   { additionalProperties: false, allOf: credentialsByTransport },
 );
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
-
-/** `credentials` of a channel connected in the channels frame: every API transport's, and VK's (none: it redirects). */
-export const frameCredentialsSchemas = { ...credentialsSchemas, vk: Type.Object({}, { additionalProperties: false }) } satisfies Record<Transport, TSchema>;
 
 /** POST /bff/channels: as POST /v2/channels, and VK, which connects only in the channels frame. */
 export const FrameCreateChannelBody = Type.Object(

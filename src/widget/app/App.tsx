@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatScreen } from '../features/chat/index.ts';
 import type { EmbedContext } from './embed.ts';
 
@@ -16,11 +16,17 @@ function Shell() {
   );
 }
 
+/**
+ * The connect screen is an admin's, opened now and then: its code is a chunk of its own, loaded only by a
+ * channels frame, so the chat frame (the one agents keep open) downloads no more than its own screen.
+ */
+const ConnectScreen = lazy(() => import('../features/connect/index.ts').then((m) => ({ default: m.ConnectScreen })));
+
 const note = { fontFamily: 'system-ui, sans-serif', padding: '1.5rem', color: '#52606d', margin: 0 } as const;
 
 /**
  * The iframe app. A frame opened from an iframe link (`embed`) shows its screen once its session is ready:
- * the chat screen for a chats session; the channel-connect screen mounts here as it is built.
+ * the chat screen for a chats session, the channel-connect screen for a channels session.
  */
 export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
   const [frame, setFrame] = useState<Frame>({ state: 'starting' });
@@ -50,5 +56,15 @@ export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
       </p>
     );
   if (frame.ctx.session.kind === 'chats') return <ChatScreen ctx={frame.ctx} />;
-  return <Shell />;
+  return (
+    <Suspense
+      fallback={
+        <p style={note} role="status">
+          Loading…
+        </p>
+      }
+    >
+      <ConnectScreen ctx={frame.ctx} />
+    </Suspense>
+  );
 }

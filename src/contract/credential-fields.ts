@@ -1,0 +1,30 @@
+import type { Transport } from './channels.ts';
+
+/** One credential a transport takes, with the words the API reference and the connect form show for it. */
+export interface CredentialField {
+  readonly name: string;
+  readonly description: string;
+}
+
+/**
+ * The `credentials` each transport takes when a channel is connected, as the interface lists them (VK takes
+ * none: it connects by a redirect in the channels frame). Plain data: the request schemas are built from it,
+ * and the connect frame reads its form from it without loading the schema library.
+ */
+export const credentialFields = {
+  telegram: [{ name: 'telegram_token', description: 'Bot token from @BotFather.' }],
+  maxbot: [{ name: 'access_token', description: 'Bot access token.' }],
+  avito: [{ name: 'code', description: 'Authorization code.' }],
+  instAPI: [
+    { name: 'username', description: 'Instagram account name.' },
+    { name: 'page_id', description: 'Facebook page id.' },
+    { name: 'inst_id', description: 'Instagram business account id.' },
+    { name: 'user_token', description: 'User access token.' },
+  ],
+  tgapi: [],
+  wapi: [],
+  whatsapp: [],
+  viber: [],
+  max: [],
+  vk: [],
+} as const satisfies Record<Transport, readonly CredentialField[]>;

@@ -1,0 +1,58 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { refusalOf } from '../store/refusal.ts';
+import { TextField } from './TextField.tsx';
+
+/** The account's two-factor password; a wrong one is said plainly and the admin tries again. */
+export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promise<void> }) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!password) {
+      setError('Enter the password.');
+      input.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await onSubmit(password);
+    } catch (err) {
+      const refusal = refusalOf(err);
+      setError(refusal.code === 'TWO_FACTOR_CODE_INVALID' ? `${refusal.message}. Check the password and try again.` : refusal.message);
+      setPassword('');
+      setTimeout(() => input.current?.focus());
+    }
+    setBusy(false);
+  };
+
+  return (
+    <form className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <p className="gw-connect-step__lead">This account is protected by a two-factor password. Enter it to finish connecting.</p>
+      <TextField
+        id={`${id}-password`}
+        label="Two-factor password"
+        type="password"
+        autoComplete="off"
+        autoFocus
+        inputRef={input}
+        value={password}
+        onChange={setPassword}
+      />
+      {error && (
+        <p className="gw-connect-alert" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="gw-connect-actions">
+        <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Confirm password'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import type { BffChannel } from '../../../../contract/session.ts';
+import type { Panel, QrView } from './panel.ts';
+
+/** Where a followed channel is in connecting, from its status/reason (kept by the stream) and the panel. */
+export type Step =
+  /** Not in the list (yet): the screen reads it. */
+  | { kind: 'loading' }
+  /** It was listed and is gone: deleted here or elsewhere. */
+  | { kind: 'deleted' }
+  | { kind: 'connected' }
+  /** A QR to scan (or, for whatsapp, a pairing code to enter); `qr` may still be loading. */
+  | { kind: 'scan'; qr: QrView; pairingCode: boolean }
+  /** No code is live any more: a reinit shows a new one. */
+  | { kind: 'new-code' }
+  | { kind: 'password' }
+  | { kind: 'syncing' }
+  | { kind: 'authorize'; url: string }
+  | { kind: 'waiting' }
+  /** Off for a reason the admin fixes by reconnecting (or elsewhere, e.g. paying). */
+  | { kind: 'off'; reason: string | null };
+
+type Followed = Extract<Panel, { kind: 'follow' }>;
+
+/** `deleted`: the stream or this screen deleted the channel (the list remembers which). */
+export function connectStep(channel: BffChannel | undefined, panel: Followed, deleted: boolean): Step {
+  if (!channel) return deleted ? { kind: 'deleted' } : { kind: 'loading' };
+  const { status, reason } = channel;
+  if (status === 'active') return { kind: 'connected' };
+  if (status === 'disabled') return reason === 'qridle' ? { kind: 'new-code' } : { kind: 'off', reason };
+  switch (reason) {
+    case 'qr':
+      // A reinit under way will bring a new code; until then the old "gone" must not offer another reinit.
+      if (panel.qr.kind === 'gone' && !panel.restarting) return { kind: 'new-code' };
+      return { kind: 'scan', qr: panel.qr, pairingCode: channel.capabilities.pairing_code };
+    case 'wait_for_password':
+      return { kind: 'password' };
+    case 'sync':
+      return { kind: 'syncing' };
+    default: {
+      const url = channel.url ?? panel.url;
+      return url ? { kind: 'authorize', url } : { kind: 'waiting' };
+    }
+  }
+}
+
+/** Whether the screen should read the current QR: the channel waits for a scan and no code is known. */
+export const wantsQr = (channel: BffChannel | undefined, panel: Panel): panel is Followed =>
+  panel.kind === 'follow' && panel.qr.kind === 'loading' && channel?.status === 'init' && channel.reason === 'qr';
+
+/**
+ * What a frame opened to reconnect one channel does first: a channel that is off is reconnected at once; one
+ * that is connecting (a QR, a password) is followed where it is, since a reinit would throw that progress
+ * away; a connected one is shown, so it is not cut off by merely opening the frame.
+ */
+export function reconnectPlan(channel: BffChannel | undefined): 'missing' | 'reinit' | 'credentials' | 'follow' {
+  if (!channel) return 'missing';
+  if (channel.status !== 'disabled') return 'follow';
+  return reconnectsWithCredentials(channel) ? 'credentials' : 'reinit';
+}
+
+/** Bots, codes and fields need their credentials again on reinit; QR, wapi and VK channels start over without. */
+export const reconnectsWithCredentials = (channel: Pick<BffChannel, 'capabilities'>): boolean =>
+  !['qr', 'redirect_url', 'iframe'].includes(channel.capabilities.connect);
