@@ -64,6 +64,8 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: Date | null;
   lease_until: Date | null;
   batch_id: string | null;
+  /** A batch's head: the lane position its run of follow-ups was read up to (see `followRuns`). */
+  run_until: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   created_at: ColumnType<Date, Date, never>;
   delivered_at: Date | null;
   last_status_code: number | null;

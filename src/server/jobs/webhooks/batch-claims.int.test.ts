@@ -136,6 +136,26 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
     expect(after!.map((w) => w.items.map((i) => i.deliveryId))).toEqual([0, 2, 3].map((n) => before![n]!.items.map((i) => i.deliveryId)));
   });
 
+  it('forms the same follow-up batches after a crash although the chats got more events meanwhile', async () => {
+    await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
+    const events = await backlog({ a: 4, b: 3, c: 1 });
+    const [before] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    expect(named(before!, events).map((w) => w.events)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3', 'b3'], ['a4']]);
+    // The first follow-up was answered and settled, the second sent; then the process died. Chats b and c got
+    // events meanwhile (behind what was read): they must not join the batches already sent, which keep their keys.
+    await t.gateway.store.webhookDeliveries.settle([settlement(before![1]!, 'delivered', clock.now())]);
+    await recordEvents(t, clock, accountId, [
+      { name: 'message.add', orderingKey: 'chat:c', payload: { name: 'c2' } },
+      { name: 'message.add', orderingKey: 'chat:c', payload: { name: 'c3' } },
+      { name: 'message.add', orderingKey: 'chat:b', payload: { name: 'b4' } },
+    ]);
+    await sql`update webhook_deliveries set lease_until = now() - interval '1 second' where status = 'sending'`.execute(t.gateway.database.db);
+
+    const [after] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    expect(after!.map((w) => w.key)).toEqual([before![0]!.key, before![2]!.key, before![3]!.key]);
+    expect(after!.map((w) => w.items.map((i) => i.deliveryId))).toEqual([0, 2, 3].map((n) => before![n]!.items.map((i) => i.deliveryId)));
+  });
+
   it('stores the key of a follow-up batch that failed, and retries it as it was formed', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 2, b: 2, c: 1 });

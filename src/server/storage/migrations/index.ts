@@ -13,6 +13,7 @@ import * as eventStream from './0011_event_stream.ts';
 import * as unindexedRequestId from './0012_unindexed_request_id.ts';
 import * as attemptLogUnchecked from './0013_attempt_log_unchecked.ts';
 import * as retryDueIndex from './0014_retry_due_index.ts';
+import * as followUpBounds from './0015_follow_up_bounds.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_unindexed_request_id': unindexedRequestId,
   '0013_attempt_log_unchecked': attemptLogUnchecked,
   '0014_retry_due_index': retryDueIndex,
+  '0015_follow_up_bounds': followUpBounds,
 };
 
 export const migrationProvider: MigrationProvider = {

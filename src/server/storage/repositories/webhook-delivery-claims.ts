@@ -110,7 +110,9 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
       // A new batch of which one row was taken goes alone.
       const heads = (p: (typeof plans)[number]) => p.ids.filter((id) => taken.has(id));
       const leftAlone = (p: (typeof plans)[number]) => formed.has(p) && heads(p).length < 2;
-      const runs = await followRuns(db, plans.filter((p) => !leftAlone(p)).flatMap(heads), request);
+      // A batch's follow-ups are keyed by their rows, so its heads keep where their runs were read up to.
+      const following = plans.filter((p) => !leftAlone(p));
+      const runs = await followRuns(db, following.flatMap(heads), request, following.filter((p) => heads(p).length > 1).flatMap(heads));
 
       const claimed: ClaimedRun[] = [];
       const unbatched: string[] = [];
@@ -190,7 +192,7 @@ export const logAttempts = (attempts: object[] | Slot) => sql`
 /** Marks deliveries delivered. A run's follower is settled from `pending`: its head's lease held it (see `followRuns`). */
 const markDelivered = (rows: object[] | Slot, ids: string[] | Slot) => sql`
   update webhook_deliveries d
-  set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, last_status_code = v.code, last_error = null
+  set status = 'delivered', delivered_at = v.at, attempts = d.attempts + 1, lease_until = null, run_until = null, last_status_code = v.code, last_error = null
   from ${jsonRows('v', { id: 'uuid', at: 'timestamptz', code: 'int' }, rows)}
   where d.id = ${anyUuid(ids)} and d.id = v.id and ${statusIs('d', 'sending', 'pending')}`;
 
@@ -230,7 +232,8 @@ const itemOf = (r: TakenRow): ClaimedItem => ({ deliveryId: r.id, eventId: r.eve
 async function settleFailure(db: Db, s: Settlement): Promise<void> {
   const ids = s.work.items.map((i) => i.deliveryId);
   const subscriptionId = s.work.subscription.id;
-  const common = { lease_until: null, last_status_code: s.statusCode, last_error: s.error, attempts: sql<number>`attempts + 1` };
+  // Nothing behind a failed POST was sent: a head's run is read afresh when it goes again.
+  const common = { lease_until: null, run_until: null, last_status_code: s.statusCode, last_error: s.error, attempts: sql<number>`attempts + 1` };
   // A run's follower is still `pending` (held by its head's lease); a row settled otherwise meanwhile is left as it is.
   const sending = () => db.updateTable('webhook_deliveries').where('id', 'in', ids).where(statusIs(null, 'sending', 'pending'));
   await db

@@ -70,7 +70,7 @@ function followersOf(headIds: Slot, now: Slot, runLength: Slot) {
                w.subscription_id
         from webhook_deliveries w
         where w.account_id = hd.account_id and w.endpoint = hd.endpoint and w.lane = hd.lane and w.seq > hd.seq
-          and w.status in ('pending', 'sending')
+          and w.status in ('pending', 'sending') and (hd.run_until is null or w.seq <= hd.run_until)
         order by w.seq limit ${runLength}) f`;
 }
 
@@ -86,10 +86,17 @@ function byHead(rows: (TakenRow & { head: string; place: string })[]): Map<strin
   return placed;
 }
 
-/** Built once (see `fixedStatement`): it runs with every claim. */
+/**
+ * Built once (see `fixedStatement`): it runs with every claim. The heads of a batch (`bounded`) keep where their
+ * runs were read up to, the first time they are read (a head with no run keeps its own place): read again after
+ * a crash, the runs stop there, and events that came in meanwhile do not join follow-ups already sent.
+ */
 const followStatement = fixedStatement(
-  (headIds, now, runLength) => sql<TakenRow & { head: string; place: string }>`
-    with followers as (${followersOf(headIds, now, runLength)})
+  (headIds, now, runLength, bounded) => sql<TakenRow & { head: string; place: string }>`
+    with followers as (${followersOf(headIds, now, runLength)}),
+    bounds as (
+      update webhook_deliveries h set run_until = coalesce((select max(f.seq) from followers f where f.head = h.id and f.contiguous), h.seq)
+      where h.id = any(${bounded}::uuid[]) and h.run_until is null)
     select c.id, c.event_id, c.attempts, c.seq, c.lane, c.event_name, c.batch_id, e.payload, e.created_at, c.head, c.place
     from followers c join events e on e.id = c.event_id
     where c.contiguous`,
@@ -101,12 +108,13 @@ const followStatement = fixedStatement(
  * its head is being sent, so no claim (of this process or another) can take them, and the run costs no write
  * until its outcomes are settled (for a batched run, half the writes of taking it). The head must therefore
  * settle last: its settlement opens the lane. Should the process die, the head's lease runs out and the next
- * claim takes it again, with the followers not yet settled as its run.
+ * claim takes it again, with the followers not yet settled as its run. `bounded`: heads of a batch, whose runs
+ * are kept to what was read the first time (their follow-ups are keyed by their rows).
  */
-export async function followRuns(db: Db, headIds: string[], request: ClaimRequest): Promise<Map<string, TakenRow[]>> {
+export async function followRuns(db: Db, headIds: string[], request: ClaimRequest, bounded: readonly string[] = []): Promise<Map<string, TakenRow[]>> {
   const runs = new Map<string, TakenRow[]>();
   if (headIds.length === 0 || request.runLength <= 0) return runs;
-  const { rows } = await followStatement(db, headIds, request.now, request.runLength);
+  const { rows } = await followStatement(db, headIds, request.now, request.runLength, [...bounded]);
   for (const [head, run] of byHead(rows)) runs.set(head, run.map(({ place: _place, ...row }) => row));
   return runs;
 }
