@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatScreen } from '../features/chat/index.ts';
 import type { EmbedContext } from './embed.ts';
+import './theme.css';
 
 /** What the page became: the gateway's own start page, or a frame waiting for, or holding, its session. */
 type Frame = { state: 'starting' } | { state: 'ready'; ctx: EmbedContext } | { state: 'refused' };

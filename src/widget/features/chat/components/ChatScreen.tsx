@@ -18,7 +18,7 @@ export function ChatScreen({ ctx }: { ctx: ChatContext }) {
   const theme = ctx.session.options.theme ?? 'auto';
 
   return (
-    <div className={`gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme}>
+    <div className={`gw-theme gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme}>
       <ChatList state={list.state} openRef={openRef} onOpen={openChat} onSearch={list.search} onLoadMore={list.loadMore} onRetry={list.retry} />
       <main className="gw-screen__main">
         {opened && viewKey ? (

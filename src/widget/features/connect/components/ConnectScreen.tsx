@@ -39,7 +39,7 @@ export function ConnectScreen({ ctx }: { ctx: ConnectContext }) {
     panel.kind === 'new' ? 'Connect a channel' : panel.kind === 'reconnect' ? `Reconnect ${transportNames[panel.transport]}` : transportNames[panel.transport];
 
   return (
-    <div className="gw-connect" data-theme={theme} lang={lang}>
+    <div className="gw-theme gw-connect" data-theme={theme} lang={lang}>
       <ChannelList
         state={channels.state}
         currentId={panel.kind === 'new' ? null : panel.channelId}
