@@ -104,6 +104,24 @@ test.describe('host bridge', () => {
     expect(new URL(widget.url()).searchParams.has('link')).toBe(false);
   });
 
+  test('takes the host\'s set_options while open: the theme and language change in place', async ({ page, request, token, baseURL }) => {
+    const widgetOrigin = new URL(baseURL!).origin;
+    serveHost(HOST, await chatLink(request, token));
+    await page.goto(`${HOST}/deal/7`);
+    await expect.poll(async () => (await received(page)).some((m) => m.data.type === 'ready')).toBe(true);
+    const root = page.frameLocator('#widget').locator('.gw-theme');
+    await expect(root).toHaveAttribute('data-theme', 'auto');
+    await page.evaluate(
+      ({ protocol, target }) => {
+        const frame = document.querySelector<HTMLIFrameElement>('#widget')!.contentWindow!;
+        frame.postMessage({ protocol, type: 'set_options', payload: { theme: 'dark', lang: 'ru' } }, target);
+      },
+      { protocol: bridgeProtocol, target: widgetOrigin },
+    );
+    await expect(root).toHaveAttribute('data-theme', 'dark');
+    await expect(root).toHaveAttribute('lang', 'ru');
+  });
+
   test('is not rendered inside a page of an origin the account did not allow', async ({ page, request, token }) => {
     serveHost(NOT_ALLOWED_HOST, await chatLink(request, token));
     const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));

@@ -24,35 +24,37 @@ export const credentialsSchemas = credentialsSchemasOf(transports.filter((t): t 
 export type ApiTransport = keyof typeof credentialsSchemas;
 export const apiTransports = Object.keys(credentialsSchemas) as ApiTransport[];
 
-/** The credentials schema chosen by `transport`, so a failure names `credentials.<field>`. */
-const credentialsByTransport = apiTransports.map((transport) => ({
-  if: { properties: { transport: { const: transport } }, required: ['transport'] },
-  then: { properties: { credentials: credentialsSchemas[transport] } },
-}));
+/**
+ * A create body taking these transports, each with its credentials schema chosen by `transport` (so a failure
+ * names `credentials.<field>`).
+ */
+function createChannelBody<K extends Transport>(keys: K[], descriptions: { transport: string; credentials: string }) {
+  return Type.Object(
+    {
+      transport: Type.Enum(keys, { description: descriptions.transport }),
+      credentials: Type.Record(Type.String(), Type.Unknown(), { description: descriptions.credentials }),
+    },
+    {
+      additionalProperties: false,
+      allOf: keys.map((transport) => ({
+        if: { properties: { transport: { const: transport } }, required: ['transport'] },
+        then: { properties: { credentials: frameCredentialsSchemas[transport] } },
+      })),
+    },
+  );
+}
 
-export const CreateChannelBody = Type.Object(
-  {
-    transport: Type.Enum(apiTransports, { description: 'VK channels are connected through POST /v2/iframe-links/channels.' }),
-    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Empty for tgapi, wapi, whatsapp, viber, max.' }),
-  },
-  { additionalProperties: false, allOf: credentialsByTransport },
-);
+export const CreateChannelBody = createChannelBody(apiTransports, {
+  transport: 'VK channels are connected through POST /v2/iframe-links/channels.',
+  credentials: 'Empty for tgapi, wapi, whatsapp, viber, max.',
+});
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
 
 /** POST /bff/channels: as POST /v2/channels, and VK, which connects only in the channels frame. */
-export const FrameCreateChannelBody = Type.Object(
-  {
-    transport: Type.Enum([...transports], { description: 'Every transport; VK answers a `url` to authorize the community at.' }),
-    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Empty for vk, tgapi, wapi, whatsapp, viber, max.' }),
-  },
-  {
-    additionalProperties: false,
-    allOf: transports.map((transport) => ({
-      if: { properties: { transport: { const: transport } }, required: ['transport'] },
-      then: { properties: { credentials: frameCredentialsSchemas[transport] } },
-    })),
-  },
-);
+export const FrameCreateChannelBody = createChannelBody([...transports], {
+  transport: 'Every transport; VK answers a `url` to authorize the community at.',
+  credentials: 'Empty for vk, tgapi, wapi, whatsapp, viber, max.',
+});
 export type FrameCreateChannelBody = Static<typeof FrameCreateChannelBody>;
 
 export const ReinitChannelBody = Type.Object(

@@ -21,6 +21,11 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
 
   const request = (): ClaimRequest => ({ now: clock.now(), leaseSeconds: 30, limit: 10, perEndpoint: 10, inFlight: new Map(), batchLimit: 100, runLength: 16 });
 
+  /** One claim, as the delivery loop makes it. */
+  const claim = () => t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+  /** The process that holds the leases died: they run out. */
+  const leasesRunOut = () => sql`update webhook_deliveries set lease_until = now() - interval '1 second' where status = 'sending'`.execute(t.gateway.database.db);
+
   /** The account of the last `backlog`. */
   let accountId = '';
 
@@ -54,7 +59,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it('takes the heads of several chats as one POST, each row marked with the batch id the POST is keyed by', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await threeChats();
-    const runs = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const runs = await claim();
     expect(runs).toHaveLength(1);
     const [work] = runs[0]!;
     expect(work!.items.map((i) => i.eventId).sort()).toEqual([...events].sort());
@@ -66,14 +71,14 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it('keys a lone head by its event, and stores that key, so that it is never sent again in a batch', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 1 });
-    const [[work]] = (await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()))) as [ClaimedRun];
+    const [[work]] = (await claim()) as [ClaimedRun];
     const a1 = events.get('a1')!;
     expect(work.key).toBe(a1);
     expect((await batchIds([a1])).get(a1)).toMatchObject({ batch_id: a1, status: 'sending' });
     // The process died; meanwhile chat b got an event. Taken again, a1 goes alone under its key, b1 apart.
     await recordEvents(t, clock, accountId, [{ name: 'message.add', orderingKey: 'chat:b', payload: { name: 'b1' } }]);
-    await sql`update webhook_deliveries set lease_until = now() - interval '1 second' where status = 'sending'`.execute(t.gateway.database.db);
-    const again = (await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()))).map((run) => run[0]);
+    await leasesRunOut();
+    const again = (await claim()).map((run) => run[0]);
     expect(again.find((w) => w.items.some((i) => i.eventId === a1))).toMatchObject({ key: a1, items: [{ eventId: a1 }] });
   });
 
@@ -91,7 +96,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
       await new Promise<void>((resolve) => (release = resolve));
     });
     await holding;
-    const runs = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const runs = await claim();
     release();
     await other;
     expect(runs.map((run) => run.map((w) => ({ key: w.key, events: w.items.map((i) => i.eventId) })))).toEqual([[{ key: events[2], events: [events[2]] }]]);
@@ -104,7 +109,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it("sends the next events of a batch's chats behind it as batches, one event per chat each, keyed by their rows and written nowhere", async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 3, b: 2, c: 1 });
-    const runs = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const runs = await claim();
     expect(runs).toHaveLength(1);
     const [head, ...followers] = runs[0]!;
     expect(named(runs[0]!, events)).toEqual([
@@ -125,13 +130,13 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it('forms the same follow-up batches under the same keys when the heads are taken again after a crash', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 4, b: 4, c: 3 });
-    const [before] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const [before] = await claim();
     expect(named(before!, events).map((w) => w.events)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2', 'c2'], ['a3', 'b3', 'c3'], ['a4', 'b4']]);
     // The first follow-up was answered and settled; then the process died, its heads' lease ran out.
     await t.gateway.store.webhookDeliveries.settle([settlement(before![1]!, 'delivered', clock.now())]);
-    await sql`update webhook_deliveries set lease_until = now() - interval '1 second' where status = 'sending'`.execute(t.gateway.database.db);
+    await leasesRunOut();
 
-    const [after] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const [after] = await claim();
     expect(after!.map((w) => w.key)).toEqual([before![0]!.key, before![2]!.key, before![3]!.key]);
     expect(after!.map((w) => w.items.map((i) => i.deliveryId))).toEqual([0, 2, 3].map((n) => before![n]!.items.map((i) => i.deliveryId)));
   });
@@ -139,7 +144,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it('forms the same follow-up batches after a crash although the chats got more events meanwhile', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 4, b: 3, c: 1 });
-    const [before] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const [before] = await claim();
     expect(named(before!, events).map((w) => w.events)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3', 'b3'], ['a4']]);
     // The first follow-up was answered and settled, the second sent; then the process died. Chats b and c got
     // events meanwhile (behind what was read): they must not join the batches already sent, which keep their keys.
@@ -149,9 +154,9 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
       { name: 'message.add', orderingKey: 'chat:c', payload: { name: 'c3' } },
       { name: 'message.add', orderingKey: 'chat:b', payload: { name: 'b4' } },
     ]);
-    await sql`update webhook_deliveries set lease_until = now() - interval '1 second' where status = 'sending'`.execute(t.gateway.database.db);
+    await leasesRunOut();
 
-    const [after] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const [after] = await claim();
     expect(after!.map((w) => w.key)).toEqual([before![0]!.key, before![2]!.key, before![3]!.key]);
     expect(after!.map((w) => w.items.map((i) => i.deliveryId))).toEqual([0, 2, 3].map((n) => before![n]!.items.map((i) => i.deliveryId)));
   });
@@ -159,7 +164,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
   it('stores the key of a follow-up batch that failed, and retries it as it was formed', async () => {
     await sql`delete from webhook_deliveries`.execute(t.gateway.database.db);
     const events = await backlog({ a: 2, b: 2, c: 1 });
-    const [run] = await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()));
+    const [run] = await claim();
     const [head, follower] = run!;
     expect(named(run!, events).map((w) => w.events)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2']]);
     // The follow-up failed, and is settled before its head, as the delivery loop does.
@@ -170,7 +175,7 @@ describe(`batches formed by a claim (${databaseKind()})`, () => {
     // Chat c gets another event meanwhile; once the retry is due, the batch goes as it was, without it.
     await recordEvents(t, clock, accountId, [{ name: 'message.add', orderingKey: 'chat:c', payload: { name: 'c2' } }]);
     clock.advance(60_000);
-    const retried = (await t.gateway.store.together((s) => s.webhookDeliveries.claim(request()))).flat();
+    const retried = (await claim()).flat();
     const again = retried.find((w) => w.key === follower!.key)!;
     expect(again.items.map((i) => i.deliveryId).sort()).toEqual(follower!.items.map((i) => i.deliveryId).sort());
   });

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useOptions } from '../../../lib/use-options.ts';
 import type { ChatContext } from '../context.ts';
 import { useCapabilities } from '../hooks/use-capabilities.ts';
 import { useChatScreen } from '../hooks/use-chat-screen.ts';
@@ -15,10 +16,11 @@ export function ChatScreen({ ctx }: { ctx: ChatContext }) {
   const openRef = opened?.kind === 'chat' ? opened.chat.chat_ref : null;
   const listed = useMemo(() => (openRef ? list.state.chats.find((c) => c.chat_ref === openRef) : undefined), [openRef, list.state.chats]);
   const viewKey = opened ? (opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`) : null;
-  const theme = ctx.session.options.theme ?? 'auto';
+  // The host may change them while the frame is open (`set_options`).
+  const { theme, lang } = useOptions(ctx);
 
   return (
-    <div className={`gw-theme gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme}>
+    <div className={`gw-theme gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme} lang={lang}>
       <ChatList state={list.state} openRef={openRef} onOpen={openChat} onSearch={list.search} onLoadMore={list.loadMore} onRetry={list.retry} />
       <main className="gw-screen__main">
         {opened && viewKey ? (

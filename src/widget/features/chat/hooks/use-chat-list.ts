@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { ChatContext } from '../context.ts';
 import { getChats } from '../api/get-chats.ts';
 import { chatListReducer, initialChatList } from '../store/chat-list.ts';
-import { describeError } from './errors.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 
 /** How long events for chats the list cannot place are gathered before the first page is read again. */
 const REFRESH_AFTER_MS = 400;
@@ -23,7 +23,7 @@ export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onRes
     let wanted = true;
     getChats(client, { q: query || undefined }).then(
       (page) => wanted && dispatch({ type: 'page', query, page, mode: 'first' }),
-      (err: unknown) => wanted && dispatch({ type: 'failed', query, error: describeError(err), mode: 'first' }),
+      (err: unknown) => wanted && dispatch({ type: 'failed', query, error: refusalOf(err).message, mode: 'first' }),
     );
     return () => {
       wanted = false;
@@ -54,7 +54,7 @@ export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onRes
     dispatch({ type: 'loadingMore' });
     getChats(client, { q: q || undefined, cursor: nextCursor }).then(
       (page) => dispatch({ type: 'page', query: q, page, mode: 'more' }),
-      (err: unknown) => dispatch({ type: 'failed', query: q, error: describeError(err), mode: 'more' }),
+      (err: unknown) => dispatch({ type: 'failed', query: q, error: refusalOf(err).message, mode: 'more' }),
     );
   }, [client]);
 

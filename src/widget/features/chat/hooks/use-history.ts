@@ -7,7 +7,7 @@ import { sendMessage } from '../api/send-message.ts';
 import type { ChatContext } from '../context.ts';
 import { emptyHistory, historyReducer } from '../store/history.ts';
 import { sameChat, type NamedChat } from '../store/scope.ts';
-import { describeError } from './errors.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 
 /** The chat a history is of: its gateway id once it has one, and how the messenger names it. */
 export interface HistoryTarget extends NamedChat {
@@ -36,7 +36,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
       if (!chatRef) return;
       getMessages(client, chatRef, { limit: historyPageSizes.newest }).then(
         (page) => dispatch({ type: 'page', chatRef, page, part }),
-        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: describeError(err), older: false }),
+        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: refusalOf(err).message, older: false }),
       );
     },
     [client, chatRef],
@@ -89,7 +89,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     dispatch({ type: 'loadingOlder' });
     getMessages(client, chatRef, { before: olderCursor, limit: historyPageSizes.older }).then(
       (page) => dispatch({ type: 'page', chatRef, page, part: 'older' }),
-      (err: unknown) => dispatch({ type: 'failed', chatRef, error: describeError(err), older: true }),
+      (err: unknown) => dispatch({ type: 'failed', chatRef, error: refusalOf(err).message, older: true }),
     );
   }, [client, chatRef]);
 
@@ -112,7 +112,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
         return null;
       } catch (err) {
         dispatch({ type: 'sendFailed', key });
-        return describeError(err);
+        return refusalOf(err).message;
       }
     },
     [client, onSent],
@@ -120,11 +120,11 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
 
   /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
   const edit = useCallback(
-    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, describeError),
+    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, (err: unknown) => refusalOf(err).message),
     [client],
   );
   const remove = useCallback(
-    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, describeError),
+    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, (err: unknown) => refusalOf(err).message),
     [client],
   );
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BffChannel } from '../../../../contract/session.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 import { channelIdentity, describeStatus, transportNames } from '../store/words.ts';
 
 interface Props {

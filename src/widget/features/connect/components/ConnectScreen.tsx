@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { ConnectContext } from '../context.ts';
 import { useChannels } from '../hooks/use-channels.ts';
 import { useConnect } from '../hooks/use-connect.ts';
-import { useOptions } from '../hooks/use-options.ts';
+import { useOptions } from '../../../lib/use-options.ts';
 import { useTransports } from '../hooks/use-transports.ts';
 import { connectStep } from '../store/step.ts';
 import { transportNames } from '../store/words.ts';

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { Transport } from '../../../../contract/channels.ts';
 import { credentialFields, credentialsOf, missingFields } from '../store/credentials.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 import { TextField } from './TextField.tsx';
 
 interface Props {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { formatPairingCode, pairingPhone } from '../store/credentials.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 import { TextField } from './TextField.tsx';
 
 interface Props {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 import { TextField } from './TextField.tsx';
 
 /** The account's two-factor password; a wrong one is said plainly and the admin tries again. */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { BffChannel } from '../../../../contract/session.ts';
 import type { ConnectContext } from '../context.ts';
 import { channelsReducer, initialChannels } from '../store/channels.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 
 /** How long events about channels the list cannot place are gathered before it is read again. */
 const REREAD_AFTER_MS = 300;

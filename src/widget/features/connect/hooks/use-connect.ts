@@ -6,7 +6,7 @@ import { BffError } from '../../../lib/bff-client.ts';
 import { createChannel, deleteChannel, getChannel, getQr, reinitChannel, requestPairingCode, submitTwoFactor } from '../api/channels.ts';
 import type { ConnectContext } from '../context.ts';
 import { initialPanel, panelReducer } from '../store/panel.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 import { reconnectPlan, reconnectsWithCredentials, wantsQr } from '../store/step.ts';
 import type { Channels } from './use-channels.ts';
 

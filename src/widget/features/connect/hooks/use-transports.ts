@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { BffTransport } from '../../../../contract/session.ts';
 import type { ConnectContext } from '../context.ts';
-import { refusalOf } from '../store/refusal.ts';
+import { refusalOf } from '../../../lib/refusal.ts';
 
 export type Transports = { phase: 'loading' } | { phase: 'ready'; creatable: BffTransport[] } | { phase: 'failed'; error: string };
 

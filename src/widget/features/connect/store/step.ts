@@ -1,3 +1,4 @@
+import { credentialFields } from '../../../../contract/credential-fields.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
 import type { Panel, QrView } from './panel.ts';
 
@@ -58,6 +59,8 @@ export function reconnectPlan(channel: BffChannel | undefined): 'missing' | 'rei
   return reconnectsWithCredentials(channel) ? 'credentials' : 'reinit';
 }
 
-/** Bots, codes and fields need their credentials again on reinit; QR, wapi and VK channels start over without. */
-export const reconnectsWithCredentials = (channel: Pick<BffChannel, 'capabilities'>): boolean =>
-  !['qr', 'redirect_url', 'iframe'].includes(channel.capabilities.connect);
+/**
+ * Bots, codes and account details need their credentials again on reinit (the frame cannot read the stored
+ * ones); QR, wapi and VK channels, which take none, start over without.
+ */
+export const reconnectsWithCredentials = (channel: Pick<BffChannel, 'transport'>): boolean => credentialFields[channel.transport].length > 0;

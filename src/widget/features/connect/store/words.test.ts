@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BffError } from '../../../lib/bff-client.ts';
 import { credentialFields, credentialsOf, formatPairingCode, missingFields, pairingPhone } from './credentials.ts';
-import { refusalOf } from './refusal.ts';
 import { channelIdentity, describeStatus } from './words.ts';
 
 describe('status in plain words', () => {
@@ -50,30 +48,5 @@ describe('credentials', () => {
 
   it('shows a pairing code in two groups of four', () => {
     expect(formatPairingCode('ABCD2345')).toBe('ABCD-2345');
-  });
-});
-
-describe('refusals', () => {
-  const refused = new BffError(400, {
-    error: 'VALIDATION_ERROR',
-    description: 'The messenger refused the credentials',
-    data: { fields: [{ field: 'credentials.telegram_token', message: 'was revoked' }, { field: 'transport', message: 'is odd' }] },
-  });
-
-  it('puts field messages next to their inputs and the rest in the message', () => {
-    expect(refusalOf(refused, { telegram_token: 'Bot token' })).toEqual({
-      code: 'VALIDATION_ERROR',
-      message: 'The messenger refused the credentials: transport is odd.',
-      fields: { telegram_token: 'Bot token was revoked.' },
-    });
-  });
-
-  it('says the gateway’s description, or that it could not be reached', () => {
-    expect(refusalOf(new BffError(400, { error: 'TWO_FACTOR_CODE_INVALID', description: 'Two-factor code is invalid' }))).toEqual({
-      code: 'TWO_FACTOR_CODE_INVALID',
-      message: 'Two-factor code is invalid',
-      fields: {},
-    });
-    expect(refusalOf(new TypeError('fetch failed')).message).toMatch(/could not be reached/);
   });
 });

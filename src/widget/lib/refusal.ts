@@ -1,7 +1,7 @@
-import type { FieldError } from '../../../../contract/errors.ts';
-import { BffError } from '../../../lib/bff-client.ts';
+import type { FieldError } from '../../contract/errors.ts';
+import { BffError } from './bff-client.ts';
 
-/** A failed call as the connect screen says it: the gateway's description, and what it said per input. */
+/** A failed /bff call as a screen says it: the gateway's description, and what it said per input. */
 export interface Refusal {
   code: string | null;
   message: string;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { BffError } from './bff-client.ts';
+import { refusalOf } from './refusal.ts';
+
+describe('refusals', () => {
+  const refused = new BffError(400, {
+    error: 'VALIDATION_ERROR',
+    description: 'The messenger refused the credentials',
+    data: { fields: [{ field: 'credentials.telegram_token', message: 'was revoked' }, { field: 'transport', message: 'is odd' }] },
+  });
+
+  it('puts field messages next to their inputs and the rest in the message', () => {
+    expect(refusalOf(refused, { telegram_token: 'Bot token' })).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'The messenger refused the credentials: transport is odd.',
+      fields: { telegram_token: 'Bot token was revoked.' },
+    });
+  });
+
+  it('says the gateway’s description, or that it could not be reached', () => {
+    expect(refusalOf(new BffError(400, { error: 'TWO_FACTOR_CODE_INVALID', description: 'Two-factor code is invalid' }))).toEqual({
+      code: 'TWO_FACTOR_CODE_INVALID',
+      message: 'Two-factor code is invalid',
+      fields: {},
+    });
+    expect(refusalOf(new TypeError('fetch failed')).message).toMatch(/could not be reached/);
+  });
+});
