@@ -67,6 +67,7 @@ export const CreateChannelsLinkBody = Type.Object(
     user: Type.Optional(EmbedUser),
     transport: Type.Optional(TransportSchema),
     channel_id: Type.Optional(Type.String({ format: 'uuid', description: 'Reconnect this channel.' })),
+    options: Type.Optional(EmbedOptions),
   },
   { additionalProperties: false },
 );

@@ -190,6 +190,16 @@ describe(`frame sessions (${databaseKind()})`, () => {
       expect(chats.statusCode).toBe(403);
       expect(chats.json().error).toBe('FORBIDDEN');
     });
+
+    it('carries a channels link’s options (language and theme) to its session', async () => {
+      const token = await openFrame(t, a.token, 'channels', { options: { lang: 'ru', theme: 'dark' } });
+      expect((await bff('GET', '/session', token)).json().data.options).toEqual({ lang: 'ru', theme: 'dark' });
+      const plain = await openFrame(t, a.token, 'channels', {});
+      expect((await bff('GET', '/session', plain)).json().data.options).toEqual({});
+      const odd = await t.call('POST', '/v2/iframe-links/channels', { token: a.token, body: { options: { lang: 'Russian' } } });
+      expect(odd.statusCode).toBe(400);
+      expect(odd.json().error).toBe('VALIDATION_ERROR');
+    });
   });
 
   it('lists the transports with what each can do', async () => {

@@ -94,7 +94,7 @@ export async function createChannelsLink(deps: LinkDeps, accountId: string, body
   const user = await rememberUser(deps, accountId, body.user);
   return issue(
     deps,
-    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId: body.channel_id ?? null, options: {} },
+    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId: body.channel_id ?? null, options: body.options ?? {} },
     'channels',
   );
 }
