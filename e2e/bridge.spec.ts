@@ -111,6 +111,8 @@ test.describe('host bridge', () => {
     await expect.poll(async () => (await received(page)).some((m) => m.data.type === 'ready')).toBe(true);
     const root = page.frameLocator('#widget').locator('.gw-theme');
     await expect(root).toHaveAttribute('data-theme', 'auto');
+    const search = (name: string) => page.frameLocator('#widget').getByRole('searchbox', { name, includeHidden: true });
+    await expect(search('Search chats')).toBeAttached();
     await page.evaluate(
       ({ protocol, target }) => {
         const frame = document.querySelector<HTMLIFrameElement>('#widget')!.contentWindow!;
@@ -120,6 +122,7 @@ test.describe('host bridge', () => {
     );
     await expect(root).toHaveAttribute('data-theme', 'dark');
     await expect(root).toHaveAttribute('lang', 'ru');
+    await expect(search('Поиск чатов')).toBeAttached();
   });
 
   test('is not rendered inside a page of an origin the account did not allow', async ({ page, request, token }) => {
@@ -129,5 +132,17 @@ test.describe('host bridge', () => {
     // The browser enforces the account's origins (only HOST is allowed) and refuses to render the frame.
     expect((await blocked).text()).toContain(`frame-ancestors ${HOST}`);
     expect(await received(page)).toEqual([]);
+  });
+});
+
+test.describe('a frame before its session', () => {
+  test.use({ locale: 'ru-RU' });
+
+  test('speaks the browser’s language: a used link says so in Russian', async ({ page, request, token }) => {
+    const url = await chatLink(request, token);
+    const link = new URL(url).searchParams.get('link')!;
+    expect((await request.post('/bff/session', { data: { link } })).status()).toBe(201);
+    await page.goto(url);
+    await expect(page.getByRole('alert')).toHaveText('Ссылка устарела или уже была использована. Обновите страницу, чтобы получить новую.');
   });
 });

@@ -210,4 +210,58 @@ test.describe('chat screen', () => {
     // Only what is near the view is in the DOM.
     expect(await history(frame).getByRole('listitem').count()).toBeLessThan(60);
   });
+
+  test('speaks Russian when the link asks for it: the list, the open chat, the composer, dates and marks', async ({ page, request, token }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    const channelId = await telegramChannel(request, token);
+    await customerWrites(request, token, channelId, 'fedor', 'Фёдор Ильин', 'Здравствуйте! Заказ уже отправлен?');
+    const link = { user: { id: 'agent-1', name: 'Анна' }, scope: 'global', options: { lang: 'ru' } };
+    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', link)).url;
+    await page.setViewportSize({ width: 960, height: 640 });
+    await page.goto(`${HOST}/deal/10`);
+    const frame = page.frameLocator('#widget');
+
+    // The list and the empty side, before a chat is open.
+    await expect(frame.locator('.gw-screen')).toHaveAttribute('lang', 'ru');
+    await expect(frame.getByText('Выберите чат, чтобы прочитать его и ответить.')).toBeVisible();
+    await expect(frame.getByRole('searchbox', { name: 'Поиск чатов' })).toHaveAttribute('placeholder', 'Поиск: имя, телефон, текст');
+    await expect(frame.getByText(/^\d+ чат(а|ов)? жд(ёт|ут) ответа$/)).toBeVisible();
+    const rows = frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem');
+    const fedor = rows.filter({ hasText: 'Фёдор Ильин' });
+    await expect(fedor.getByLabel('1 сообщение без ответа')).toBeVisible();
+
+    // The open chat and the composer.
+    await fedor.getByRole('button').click();
+    await expect(frame.getByRole('region', { name: 'Чат: Фёдор Ильин' })).toBeVisible();
+    await expect(frame.getByRole('button', { name: 'Назад к списку чатов', includeHidden: true })).toBeAttached();
+    const messages = frame.getByRole('list', { name: 'Сообщения' });
+    await expect(messages.getByRole('listitem')).toHaveCount(1);
+    await expect(frame.getByText('Начало переписки')).toBeAttached();
+    const box = frame.getByRole('textbox', { name: 'Сообщение' });
+    await expect(box).toHaveAttribute('placeholder', 'Напишите сообщение…');
+    await box.fill('Да, заказ отправлен сегодня.');
+    await frame.getByRole('button', { name: 'Отправить' }).click();
+    const reply = messages.getByRole('listitem').filter({ hasText: 'Да, заказ отправлен сегодня.' });
+    await expect(reply.getByRole('img', { name: 'Доставлено' })).toBeVisible();
+    // Today's message shows the hour; its full date, in the title, has a Russian month.
+    await expect(reply.locator('time')).toHaveAttribute('title', /^\d{1,2} [а-я]+\.? \d{4} г\.,? \d{2}:\d{2}$/);
+    await expect(fedor).toContainText('Вы: Да, заказ отправлен сегодня.');
+    await shot(page, 'ru');
+
+    // Edited, then deleted: the marks are Russian too.
+    await reply.hover();
+    await reply.getByRole('button', { name: 'Изменить сообщение' }).click();
+    await frame.getByRole('textbox', { name: 'Изменённое сообщение' }).fill('Да, заказ отправлен утром.');
+    await frame.getByRole('button', { name: 'Сохранить' }).click();
+    const corrected = messages.getByRole('listitem').filter({ hasText: 'Да, заказ отправлен утром.' });
+    await expect(corrected).toContainText('изменено');
+    await corrected.hover();
+    await corrected.getByRole('button', { name: 'Удалить сообщение' }).click();
+    await corrected.getByRole('group', { name: 'Удалить это сообщение у всех?' }).getByRole('button', { name: 'Удалить' }).click();
+    await expect(corrected.getByText('Удалено', { exact: true })).toBeVisible();
+    await expect(fedor).toContainText('Удалено · Вы: Да, заказ отправлен утром.');
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
 });

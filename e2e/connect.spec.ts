@@ -40,14 +40,20 @@ async function api<T>(request: APIRequestContext, token: string, method: Method,
   return ((await res.json()) as { data: T }).data;
 }
 
-/** Opens the connect frame from a channels link in the CRM page. */
-async function openFrame(page: Page, request: APIRequestContext, token: string, link: { transport?: string; channel_id?: string }): Promise<FrameLocator> {
+interface ChannelsLink {
+  transport?: string;
+  channel_id?: string;
+  options?: { lang?: string; theme?: 'light' | 'dark' | 'auto' };
+}
+
+/** Opens the connect frame from a channels link in the CRM page; it is open once the list's title shows. */
+async function openFrame(page: Page, request: APIRequestContext, token: string, link: ChannelsLink, listTitle = 'Your channels'): Promise<FrameLocator> {
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
   widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/channels', { user: { id: 'admin-1', name: 'Ada' }, ...link })).url;
   await page.setViewportSize({ width: 1000, height: 760 });
   await page.goto(`${HOST}/settings/channels`);
   const frame = page.frameLocator('#widget');
-  await expect(frame.getByRole('heading', { name: 'Your channels' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: listTitle })).toBeVisible();
   return frame;
 }
 
@@ -74,7 +80,7 @@ test.beforeEach(async ({ request, token }) => {
   }
 });
 
-const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Channels' }).getByRole('listitem');
+const rows = (frame: FrameLocator, list = 'Channels') => frame.getByRole('list', { name: list }).getByRole('listitem');
 const panel = (frame: FrameLocator) => frame.getByRole('region').filter({ has: frame.locator('#gw-connect-panel-title') });
 const scan = (request: APIRequestContext, token: string, channelId: string, phone?: string) =>
   api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/scan`, phone ? { phone } : {});
@@ -268,5 +274,32 @@ test.describe('channel-connect screen', () => {
     await page.unroute('**/bff/channels/*/qr');
     await again.click();
     await expect(frame.getByRole('img', { name: 'QR code to scan with Viber' })).toBeVisible();
+  });
+
+  test('speaks Russian when the link asks for it', async ({ page, request, token }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    const frame = await openFrame(page, request, token, { transport: 'whatsapp', options: { lang: 'ru' } }, 'Ваши каналы');
+    await expect(frame.locator('.gw-connect')).toHaveAttribute('lang', 'ru');
+
+    await expect(frame.getByRole('heading', { name: 'Подключить канал' })).toBeVisible();
+    await expect(frame.getByRole('group', { name: 'Мессенджер' })).toBeVisible();
+    await expect(frame.getByRole('radio', { name: 'WhatsApp', exact: true })).toBeChecked();
+    await expect(frame.getByRole('radio', { name: 'Telegram-бот', exact: true })).toBeVisible();
+    await expect(frame.getByText('Каналов пока нет. Подключите первый.')).toBeVisible();
+    await shot(page, '14-form-ru');
+
+    const channelId = await connect(page, frame, 'Подключить WhatsApp');
+    await expect(frame.getByRole('img', { name: 'QR-код для сканирования в приложении WhatsApp' })).toBeVisible();
+    await expect(rows(frame, 'Каналы')).toHaveCount(1);
+    await expect(rows(frame, 'Каналы').first()).toContainText('Ожидает сканирования QR-кода');
+    await expect(frame.getByRole('button', { name: 'Привязать по номеру телефона' })).toBeVisible();
+
+    await scan(request, token, channelId, '79001112233');
+    await expect(panel(frame).getByRole('status')).toContainText('Подключён');
+    await expect(rows(frame, 'Каналы').first()).toContainText('Подключён');
+    await expect(rows(frame, 'Каналы').first().getByRole('button', { name: 'Удалить' })).toBeVisible();
+    await shot(page, '15-connected-ru');
+    expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 });

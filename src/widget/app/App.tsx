@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { ChatScreen } from '../features/chat/index.ts';
+import { FrameOptionsProvider } from '../lib/frame-options.tsx';
+import { browserLang, catalog, langOf } from '../lib/i18n.ts';
 import type { EmbedContext } from './embed.ts';
 import './theme.css';
 
@@ -23,6 +25,22 @@ function Shell() {
  */
 const ConnectScreen = lazy(() => import('../features/connect/index.ts').then((m) => ({ default: m.ConnectScreen })));
 
+/** What the frame says before its session tells the language: in the browser's. */
+const words = catalog(
+  {
+    connecting: 'Connecting…',
+    refused: 'This link has expired or was already used. Reload the page to get a new one.',
+    loading: 'Loading…',
+  },
+  {
+    ru: {
+      connecting: 'Подключение…',
+      refused: 'Ссылка устарела или уже была использована. Обновите страницу, чтобы получить новую.',
+      loading: 'Загрузка…',
+    },
+  },
+);
+
 const note = { fontFamily: 'system-ui, sans-serif', padding: '1.5rem', color: '#52606d', margin: 0 } as const;
 
 /**
@@ -44,28 +62,35 @@ export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
   }, [embed]);
 
   if (!embed) return <Shell />;
+  const early = words[browserLang()];
   if (frame.state === 'starting')
     return (
       <p style={note} role="status">
-        Connecting…
+        {early.connecting}
       </p>
     );
   if (frame.state === 'refused')
     return (
       <p style={note} role="alert">
-        This link has expired or was already used. Reload the page to get a new one.
+        {early.refused}
       </p>
     );
-  if (frame.ctx.session.kind === 'chats') return <ChatScreen ctx={frame.ctx} />;
+  const { ctx } = frame;
   return (
-    <Suspense
-      fallback={
-        <p style={note} role="status">
-          Loading…
-        </p>
-      }
-    >
-      <ConnectScreen ctx={frame.ctx} />
-    </Suspense>
+    <FrameOptionsProvider ctx={ctx}>
+      {ctx.session.kind === 'chats' ? (
+        <ChatScreen ctx={ctx} />
+      ) : (
+        <Suspense
+          fallback={
+            <p style={note} role="status">
+              {words[langOf(ctx.session.options.lang)].loading}
+            </p>
+          }
+        >
+          <ConnectScreen ctx={ctx} />
+        </Suspense>
+      )}
+    </FrameOptionsProvider>
   );
 }

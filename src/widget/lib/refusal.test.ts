@@ -26,3 +26,23 @@ describe('refusals', () => {
     expect(refusalOf(new TypeError('fetch failed')).message).toMatch(/could not be reached/);
   });
 });
+
+describe('refusals in Russian', () => {
+  it('say the code in Russian, keep what the gateway said of fields, and say when it could not be reached', () => {
+    const refused = new BffError(400, {
+      error: 'VALIDATION_ERROR',
+      description: 'The messenger refused the credentials',
+      data: { fields: [{ field: 'credentials.telegram_token', message: 'was revoked' }, { field: 'transport', message: 'is odd' }] },
+    });
+    expect(refusalOf(refused, { telegram_token: 'Токен бота' }, 'ru')).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'Данные не приняты: transport is odd.',
+      fields: { telegram_token: 'Токен бота: was revoked.' },
+    });
+    expect(refusalOf(new TypeError('fetch failed'), {}, 'ru').message).toMatch(/Не удалось связаться/);
+  });
+
+  it('keep the gateway’s description for a code without Russian words', () => {
+    expect(refusalOf(new BffError(418, { error: 'TEAPOT', description: 'I am a teapot' }), {}, 'ru').message).toBe('I am a teapot');
+  });
+});

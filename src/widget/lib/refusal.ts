@@ -1,5 +1,6 @@
-import type { FieldError } from '../../contract/errors.ts';
+import type { ErrorCode, FieldError } from '../../contract/errors.ts';
 import { BffError } from './bff-client.ts';
+import { catalog, type Lang } from './i18n.ts';
 
 /** A failed /bff call as a screen says it: the gateway's description, and what it said per input. */
 export interface Refusal {
@@ -9,21 +10,68 @@ export interface Refusal {
   fields: Record<string, string>;
 }
 
+/**
+ * What a refusal says in each language. English takes the gateway's own description, which is English and may be
+ * more precise than the code; other languages say the code in their words (the gateway's text is kept where
+ * there is none).
+ */
+const words = catalog<{ unreachable: string; codes: Partial<Record<ErrorCode, string>>; field: (label: string, message: string) => string }>(
+  {
+    unreachable: 'The gateway could not be reached. Check the connection and try again.',
+    codes: {},
+    field: (label, message) => `${label} ${message}.`,
+  },
+  {
+    ru: {
+      unreachable: 'Не удалось связаться со шлюзом. Проверьте соединение и попробуйте ещё раз.',
+      codes: {
+        VALIDATION_ERROR: 'Данные не приняты',
+        MESSAGES_EDITING_TIME_EXPIRED: 'Время на изменение сообщения истекло',
+        CHANNEL_INVALID_TRANSPORT_FOR_EDITING: 'Этот мессенджер не позволяет изменять сообщения',
+        CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING: 'Этот мессенджер не позволяет так изменить сообщение',
+        MESSAGES_CONTAIN_BUTTONS: 'Сообщение с кнопками нельзя изменить',
+        CHANNEL_INVALID_TRANSPORT_FOR_DELETION: 'Этот мессенджер не позволяет удалять сообщения',
+        TWO_FACTOR_CODE_INVALID: 'Неверный пароль двухэтапной проверки',
+        UNAUTHORIZED: 'Сессия окна закончилась',
+        FORBIDDEN: 'Нет доступа',
+        TOO_MANY_ENTITIES: 'Достигнут предел количества',
+        NOT_FOUND: 'Не найдено',
+        CHANNEL_NOT_FOUND: 'Канал не найден',
+        CHAT_NOT_FOUND: 'Чат не найден',
+        MESSAGE_NOT_FOUND: 'Сообщение не найдено',
+        TEMPLATE_NOT_FOUND: 'Шаблон не найден',
+        CHANNEL_QR_EXPIRED: 'QR-код больше не действует',
+        CHANNEL_WRONG_STATUS: 'Канал сейчас не подключён',
+        TEMPLATE_NOT_APPROVED: 'Шаблон ещё не одобрен',
+        PAYLOAD_TOO_LARGE: 'Слишком большой объём данных',
+        TOO_MANY_REQUESTS: 'Слишком много запросов, попробуйте чуть позже',
+        INTERNAL_ERROR: 'Внутренняя ошибка шлюза',
+        SERVICE_UNAVAILABLE: 'Шлюз временно недоступен, попробуйте чуть позже',
+      },
+      // The gateway's detail for a field is English: it follows the field's name rather than being woven into a sentence.
+      field: (label, message) => `${label}: ${message}.`,
+    },
+  },
+);
+
 const inputName = (field: string) => field.replace(/^body\./, '').replace(/^credentials\./, '');
 
 /**
- * The gateway's refusal in plain words. Field messages for inputs on the form go next to them (`labels` names
- * those inputs); any others are added to the message, so nothing the gateway said is lost.
+ * The gateway's refusal in plain words, in the screen's language. Field messages for inputs on the form go next
+ * to them (`labels` names those inputs); any others are added to the message, so nothing the gateway said is lost.
  */
-export function refusalOf(err: unknown, labels: Readonly<Record<string, string>> = {}): Refusal {
-  if (!(err instanceof BffError)) return { code: null, message: 'The gateway could not be reached. Check the connection and try again.', fields: {} };
+export function refusalOf(err: unknown, labels: Readonly<Record<string, string>> = {}, lang: Lang = 'en'): Refusal {
+  const w = words[lang];
+  if (!(err instanceof BffError)) return { code: null, message: w.unreachable, fields: {} };
   const fields: Record<string, string> = {};
   const elsewhere: string[] = [];
   for (const f of (err.data?.fields ?? []) as FieldError[]) {
     const name = inputName(f.field);
-    if (labels[name] !== undefined) fields[name] = fields[name] ? `${fields[name]}; ${f.message}` : `${labels[name]} ${f.message}.`;
+    const label = labels[name];
+    if (label !== undefined) fields[name] = fields[name] ? `${fields[name]}; ${f.message}` : w.field(label, f.message);
     else elsewhere.push(`${name} ${f.message}`);
   }
-  const message = elsewhere.length > 0 ? `${err.message}: ${elsewhere.join('; ')}.` : err.message;
+  const said = w.codes[err.code as ErrorCode] ?? err.message;
+  const message = elsewhere.length > 0 ? `${said}: ${elsewhere.join('; ')}.` : said;
   return { code: err.code, message, fields };
 }

@@ -1,8 +1,10 @@
 import { useMemo } from 'react';
-import { useOptions } from '../../../lib/use-options.ts';
+import { useFrameOptions } from '../../../lib/frame-options.tsx';
+import { useWords } from '../../../lib/i18n.ts';
 import type { ChatContext } from '../context.ts';
 import { useCapabilities } from '../hooks/use-capabilities.ts';
 import { useChatScreen } from '../hooks/use-chat-screen.ts';
+import { words } from '../words.ts';
 import { ChatList } from './ChatList.tsx';
 import { ChatView } from './ChatView.tsx';
 import './chat.css';
@@ -17,7 +19,8 @@ export function ChatScreen({ ctx }: { ctx: ChatContext }) {
   const listed = useMemo(() => (openRef ? list.state.chats.find((c) => c.chat_ref === openRef) : undefined), [openRef, list.state.chats]);
   const viewKey = opened ? (opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`) : null;
   // The host may change them while the frame is open (`set_options`).
-  const { theme, lang } = useOptions(ctx);
+  const { theme, lang } = useFrameOptions();
+  const w = useWords(words).screen;
 
   return (
     <div className={`gw-theme gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme} lang={lang}>
@@ -34,7 +37,7 @@ export function ChatScreen({ ctx }: { ctx: ChatContext }) {
             onSent={list.refreshSoon}
           />
         ) : (
-          <p className="gw-screen__empty">Choose a chat to read and answer it.</p>
+          <p className="gw-screen__empty">{w.empty}</p>
         )}
       </main>
     </div>

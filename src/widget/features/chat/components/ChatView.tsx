@@ -1,13 +1,15 @@
 import { useCallback, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import type { ChatContext } from '../context.ts';
 import type { Opened } from '../hooks/use-chat-screen.ts';
 import { useHistory, type HistoryTarget } from '../hooks/use-history.ts';
 import { messageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
+import { words } from '../words.ts';
 import { Composer, type Editing } from './Composer.tsx';
-import { chatTitle, transportNames } from './format.ts';
+import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
 
 interface Props {
@@ -28,13 +30,15 @@ const targetOf = (opened: Opened): HistoryTarget =>
 
 /** One open conversation: who it is with, its history, and the composer. Keyed by the chat where it is used. */
 export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
+  const lang = useLang();
+  const w = words[lang];
   const target = targetOf(opened);
   const { state, loadOlder, send, edit, remove, retry } = useHistory(ctx, target, onSent);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
-  const title = chat ? chatTitle(chat) : opened.chat.chat_id;
-  const via = chat ? (chat.channel_name ?? transportNames[chat.transport] ?? chat.transport) : (transportNames[opened.chat.chat_type] ?? opened.chat.chat_type);
+  const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
+  const via = chat ? (chat.channel_name ?? transportName(chat.transport, lang)) : transportName(opened.chat.chat_type, lang);
   const handle = chat?.username ? `@${chat.username}` : chat?.phone ? `+${chat.phone}` : null;
 
   const actionsOf = useCallback((m: ChatMessage) => messageActions(m, caps, Date.now()), [caps]);
@@ -49,9 +53,9 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
   );
 
   return (
-    <section className="gw-chat" aria-label={`Chat with ${title}`}>
+    <section className="gw-chat" aria-label={w.view.label(title)}>
       <header className="gw-chat__header">
-        <button type="button" className="gw-button gw-button--quiet gw-chat__back" onClick={onBack} aria-label="Back to the chat list">
+        <button type="button" className="gw-button gw-button--quiet gw-chat__back" onClick={onBack} aria-label={w.view.back}>
           ←
         </button>
         <div className="gw-chat__who">
@@ -66,9 +70,9 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
       {actionError && (
         <div className="gw-chat__error gw-error" role="alert">
           <span>
-            <strong>Not deleted.</strong> {actionError}
+            <strong>{w.view.notDeleted}</strong> {actionError}
           </span>
-          <button type="button" className="gw-link-button" aria-label="Dismiss the error" onClick={() => setActionError(null)}>
+          <button type="button" className="gw-link-button" aria-label={w.dismissError} onClick={() => setActionError(null)}>
             ✕
           </button>
         </div>
@@ -79,7 +83,7 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
         editing={editing}
         onCancelEdit={() => setEditing(null)}
         limit={caps?.text_limit ?? null}
-        disabledReason={target.channel_id ? null : 'Open this chat from the list to write to it.'}
+        disabledReason={target.channel_id ? null : w.view.noChannel}
       />
     </section>
   );

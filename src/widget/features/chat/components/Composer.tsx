@@ -1,4 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useWords } from '../../../lib/i18n.ts';
+import { words } from '../words.ts';
 
 /** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
 export interface Editing {
@@ -26,6 +28,8 @@ function fit(box: HTMLTextAreaElement | null) {
 
 /** The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept. */
 export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason }: Props) {
+  const all = useWords(words);
+  const w = all.composer;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -77,35 +81,35 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
       {error && (
         <div className="gw-composer__error gw-error" role="alert" id={errorId}>
           <span>
-            <strong>{editingId ? 'Not saved.' : 'Not sent.'}</strong> {error}
+            <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
           </span>
-          <button type="button" className="gw-link-button" aria-label="Dismiss the error" onClick={() => setError(null)}>
+          <button type="button" className="gw-link-button" aria-label={all.dismissError} onClick={() => setError(null)}>
             ✕
           </button>
         </div>
       )}
       {editingId && (
         <div className="gw-composer__editing">
-          <span>Editing a message</span>
+          <span>{w.editing}</span>
           <button type="button" className="gw-link-button" onClick={onCancelEdit}>
-            Cancel
+            {w.cancel}
           </button>
         </div>
       )}
       {disabledReason && <p className="gw-composer__note">{disabledReason}</p>}
       {tooLong && (
         <p className="gw-composer__note gw-error">
-          {text.length.toLocaleString()} characters: this messenger takes at most {limit.toLocaleString()}.
+          {w.tooLong(text.length, limit)}
         </p>
       )}
       <div className="gw-composer__row">
         <textarea
           ref={box}
           className="gw-input gw-composer__text"
-          aria-label={editingId ? 'Edited message' : 'Message'}
+          aria-label={editingId ? w.editedLabel : w.label}
           aria-describedby={error ? errorId : undefined}
           aria-invalid={tooLong || undefined}
-          placeholder="Write a message…"
+          placeholder={w.placeholder}
           rows={1}
           value={text}
           disabled={!!disabledReason}
@@ -113,7 +117,7 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
           onKeyDown={onKeyDown}
         />
         <button type="submit" className="gw-button gw-button--primary" disabled={!text.trim() || !!disabledReason || tooLong}>
-          {editingId ? 'Save' : 'Send'}
+          {editingId ? w.save : w.send}
         </button>
       </div>
     </form>

@@ -1,33 +1,29 @@
 import { memo, useState } from 'react';
+import { useLang, useWords } from '../../../lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage, ShownStatus } from '../store/message.ts';
+import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
 
-const statusLabels: Record<ShownStatus, string> = {
-  sending: 'Sending',
-  accepted: 'Accepted by the gateway',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  read: 'Read',
-  failed: 'Not delivered',
-};
 const ticks: Record<ShownStatus, string> = { sending: '🕓', accepted: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 
 export function StatusTicks({ status }: { status: ShownStatus }) {
+  const label = useWords(words).message.status[status];
   return (
-    <span className={`gw-ticks gw-ticks--${status}`} role="img" aria-label={statusLabels[status]} title={statusLabels[status]}>
+    <span className={`gw-ticks gw-ticks--${status}`} role="img" aria-label={label} title={label}>
       {ticks[status]}
     </span>
   );
 }
 
 function Quote({ quoted }: { quoted: NonNullable<ChatMessage['quoted_message']> }) {
-  const text = quoted.text ?? (quoted.attachment_name ? `📎 ${quoted.attachment_name}` : 'Earlier message');
+  const w = useWords(words).message;
+  const text = quoted.text ?? (quoted.attachment_name ? `📎 ${quoted.attachment_name}` : w.earlier);
   return (
     <blockquote className="gw-bubble__quote">
-      {quoted.direction && <span className="gw-bubble__quote-who">{quoted.direction === 'outbound' ? 'You' : 'Contact'}</span>}
+      {quoted.direction && <span className="gw-bubble__quote-who">{quoted.direction === 'outbound' ? w.you : w.contact}</span>}
       <span className="gw-bubble__quote-text">{text}</span>
-      {quoted.deleted && <span className="gw-tag">deleted</span>}
+      {quoted.deleted && <span className="gw-tag">{w.quoteDeleted}</span>}
     </blockquote>
   );
 }
@@ -41,29 +37,30 @@ interface BubbleProps {
 
 /** Edit and delete, where the messenger allows them; deleting asks once more, in place. */
 function Actions({ message, actions, onEdit, onDelete }: BubbleProps) {
+  const w = useWords(words).message;
   const [confirming, setConfirming] = useState(false);
   if (!actions.edit && !actions.delete) return null;
   if (confirming)
     return (
-      <span className="gw-bubble__confirm" role="group" aria-label="Delete this message for everyone?">
-        Delete for everyone?
+      <span className="gw-bubble__confirm" role="group" aria-label={w.confirmLabel}>
+        {w.confirm}
         <button type="button" className="gw-link-button gw-error" onClick={() => (setConfirming(false), onDelete(message))}>
-          Delete
+          {w.delete}
         </button>
         <button type="button" className="gw-link-button" onClick={() => setConfirming(false)}>
-          Keep
+          {w.keep}
         </button>
       </span>
     );
   return (
     <span className="gw-bubble__actions">
       {actions.edit && (
-        <button type="button" className="gw-icon-button" aria-label="Edit message" title="Edit" onClick={() => onEdit(message)}>
+        <button type="button" className="gw-icon-button" aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
           ✎
         </button>
       )}
       {actions.delete && (
-        <button type="button" className="gw-icon-button" aria-label="Delete message" title="Delete" onClick={() => setConfirming(true)}>
+        <button type="button" className="gw-icon-button" aria-label={w.deleteLabel} title={w.delete} onClick={() => setConfirming(true)}>
           🗑
         </button>
       )}
@@ -74,6 +71,8 @@ function Actions({ message, actions, onEdit, onDelete }: BubbleProps) {
 /** One message: inbound on the left, outbound on the right with its status; a deleted one keeps its text, marked. */
 export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
   const { message: m } = props;
+  const lang = useLang();
+  const w = words[lang].message;
   const text = m.text ?? m.template?.text ?? null;
   const classes = ['gw-bubble', `gw-bubble--${m.direction}`, m.deleted ? 'gw-bubble--deleted' : '', m.status === 'failed' ? 'gw-bubble--failed' : '']
     .filter(Boolean)
@@ -83,23 +82,23 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
       {m.quoted_message && <Quote quoted={m.quoted_message} />}
       {m.direction === 'outbound' && m.author?.name && <span className="gw-bubble__author">{m.author.name}</span>}
       {text !== null && <p className="gw-bubble__text">{text}</p>}
-      {m.template && text === null && <p className="gw-bubble__text gw-bubble__text--muted">Template message</p>}
+      {m.template && text === null && <p className="gw-bubble__text gw-bubble__text--muted">{w.template}</p>}
       {m.attachment && (
         <a className="gw-bubble__file" href={m.attachment.url} target="_blank" rel="noreferrer noopener">
-          📎 {m.attachment.name ?? 'Attachment'}
+          📎 {m.attachment.name ?? words[lang].chat.attachment}
         </a>
       )}
       <span className="gw-bubble__meta">
-        {m.deleted && <span className="gw-tag gw-tag--deleted">Deleted</span>}
-        {m.edited_at && !m.deleted && <span className="gw-bubble__edited">edited</span>}
-        <time dateTime={m.created_at} title={fullWhen(m.created_at)}>
-          {messageWhen(m.created_at)}
+        {m.deleted && <span className="gw-tag gw-tag--deleted">{w.deleted}</span>}
+        {m.edited_at && !m.deleted && <span className="gw-bubble__edited">{w.edited}</span>}
+        <time dateTime={m.created_at} title={fullWhen(m.created_at, lang)}>
+          {messageWhen(m.created_at, lang)}
         </time>
         {m.direction === 'outbound' && <StatusTicks status={m.status} />}
       </span>
       <Actions {...props} />
       {m.status === 'failed' && (
-        <span className="gw-bubble__failure">Not delivered{m.reason ? `: ${m.reason.replaceAll('_', ' ')}` : ''}</span>
+        <span className="gw-bubble__failure">{w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}</span>
       )}
     </div>
   );

@@ -1,8 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useWords } from '../../../lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { HistoryState } from '../store/history.ts';
 import type { ChatMessage } from '../store/message.ts';
+import { words } from '../words.ts';
 import { MessageBubble } from './MessageBubble.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 
@@ -29,6 +31,7 @@ const FOLLOW_WITHIN = 80;
  * when older pages are prepended.
  */
 export function MessageHistory({ history, onLoadOlder, onRetry, actionsOf, onEdit, onDelete }: Props) {
+  const w = useWords(words).history;
   const { messages, phase, olderCursor, loadingOlder } = history;
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useCallback((i: number) => messages[i]!.key, [messages]);
@@ -74,22 +77,22 @@ export function MessageHistory({ history, onLoadOlder, onRetry, actionsOf, onEdi
 
   return (
     <div className="gw-history-frame">
-      <div className="gw-history" ref={scrollRef} onScroll={maybeLoadOlder} tabIndex={0} role="region" aria-label="Message history">
+      <div className="gw-history" ref={scrollRef} onScroll={maybeLoadOlder} tabIndex={0} role="region" aria-label={w.label}>
         {phase === 'loading' && (
           <p className="gw-history__note" role="status">
-            Loading messages…
+            {w.loading}
           </p>
         )}
         {phase === 'failed' && (
-          <LoadFailed what="messages" error={history.error} className="gw-history__note" onRetry={onRetry} />
+          <LoadFailed what={w.loadFailed} error={history.error} className="gw-history__note" onRetry={onRetry} />
         )}
-        {phase === 'ready' && messages.length === 0 && <p className="gw-history__note">No messages yet. Write the first one below.</p>}
+        {phase === 'ready' && messages.length === 0 && <p className="gw-history__note">{w.empty}</p>}
         {messages.length > 0 && (
           <div className="gw-history__canvas" style={{ height: virtualizer.getTotalSize() }}>
             <p className="gw-history__edge" role={loadingOlder ? 'status' : undefined}>
-              {loadingOlder ? 'Loading earlier messages…' : olderCursor ? '' : 'Start of the conversation'}
+              {loadingOlder ? w.loadingOlder : olderCursor ? '' : w.start}
             </p>
-            <ol className="gw-history__items" aria-label="Messages" data-count={messages.length}>
+            <ol className="gw-history__items" aria-label={w.items} data-count={messages.length}>
               {items.map((item) => {
                 const m = messages[item.index]!;
                 return (
@@ -116,7 +119,7 @@ export function MessageHistory({ history, onLoadOlder, onRetry, actionsOf, onEdi
       )}
       {messages.length > 0 && !atEnd && (
         <button type="button" className="gw-button gw-history__latest" onClick={() => virtualizer.scrollToEnd({ behavior: 'auto' })}>
-          ↓ Latest messages
+          {w.latest}
         </button>
       )}
     </div>

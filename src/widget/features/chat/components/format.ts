@@ -1,46 +1,69 @@
 import type { BffChat, MessagePreview } from '../../../../contract/bff-chats.ts';
+import type { Lang } from '../../../lib/i18n.ts';
+import { words } from '../words.ts';
 
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-const day = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
-const dayWithYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const full = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+interface DateFormats {
+  time: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
+  dayWithYear: Intl.DateTimeFormat;
+  full: Intl.DateTimeFormat;
+}
+
+const formats = new Map<Lang, DateFormats>();
+
+/**
+ * The locale dates are written in: the browser's own variant of the frame's language when it has one (en-GB keeps
+ * its day before the month and its 24-hour clock), else the language itself.
+ */
+export function dateLocale(lang: Lang, preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): string {
+  return preferred.find((tag) => tag.split('-')[0]!.toLowerCase() === lang) ?? lang;
+}
+
+/** Built once per language: a formatter is costly to make and the list formats every row. */
+function formatsOf(lang: Lang): DateFormats {
+  let f = formats.get(lang);
+  if (!f) {
+    const locale = dateLocale(lang);
+    f = {
+      time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+      day: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }),
+      dayWithYear: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }),
+      full: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    };
+    formats.set(lang, f);
+  }
+  return f;
+}
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 
 /** A list row's time: the hour today, else the day (with the year when it is not this one). */
-export function shortWhen(iso: string, now = new Date()): string {
+export function shortWhen(iso: string, lang: Lang, now = new Date()): string {
   const d = new Date(iso);
-  if (sameDay(d, now)) return time.format(d);
-  return (d.getFullYear() === now.getFullYear() ? day : dayWithYear).format(d);
+  const f = formatsOf(lang);
+  if (sameDay(d, now)) return f.time.format(d);
+  return (d.getFullYear() === now.getFullYear() ? f.day : f.dayWithYear).format(d);
 }
 
 /** A message's time: the hour, with the day when it is not today. */
-export function messageWhen(iso: string, now = new Date()): string {
+export function messageWhen(iso: string, lang: Lang, now = new Date()): string {
   const d = new Date(iso);
-  return sameDay(d, now) ? time.format(d) : `${shortWhen(iso, now)}, ${time.format(d)}`;
+  const { time } = formatsOf(lang);
+  return sameDay(d, now) ? time.format(d) : `${shortWhen(iso, lang, now)}, ${time.format(d)}`;
 }
 
-export const fullWhen = (iso: string): string => full.format(new Date(iso));
+export const fullWhen = (iso: string, lang: Lang): string => formatsOf(lang).full.format(new Date(iso));
 
 /** What the list and headers call a chat. */
-export function chatTitle(chat: Pick<BffChat, 'name' | 'username' | 'phone' | 'chat_id'>): string {
-  return chat.name ?? (chat.username ? `@${chat.username}` : null) ?? (chat.phone ? `+${chat.phone}` : null) ?? chat.chat_id ?? 'Unknown contact';
+export function chatTitle(chat: Pick<BffChat, 'name' | 'username' | 'phone' | 'chat_id'>, lang: Lang): string {
+  return chat.name ?? (chat.username ? `@${chat.username}` : null) ?? (chat.phone ? `+${chat.phone}` : null) ?? chat.chat_id ?? words[lang].chat.unknownContact;
 }
 
-export function previewText(m: MessagePreview): string {
-  const body = m.kind === 'attachment' ? `📎 ${m.attachment_name ?? 'Attachment'}` : (m.text ?? (m.kind === 'template' ? 'Template' : ''));
-  return m.direction === 'outbound' ? `You: ${body}` : body;
+export function previewText(m: MessagePreview, lang: Lang): string {
+  const w = words[lang].chat;
+  const body = m.kind === 'attachment' ? `📎 ${m.attachment_name ?? w.attachment}` : (m.text ?? (m.kind === 'template' ? w.template : ''));
+  return m.direction === 'outbound' ? w.you(body) : body;
 }
 
-export const transportNames: Record<string, string> = {
-  telegram: 'Telegram bot',
-  tgapi: 'Telegram',
-  wapi: 'WhatsApp Business',
-  whatsapp: 'WhatsApp',
-  instAPI: 'Instagram',
-  viber: 'Viber',
-  avito: 'Avito',
-  max: 'MAX',
-  maxbot: 'MAX bot',
-  vk: 'VK',
-};
+/** What a transport (or a chat type) is called, when there is no channel name to show. */
+export const transportName = (transport: string, lang: Lang): string => words[lang].chat.transports[transport] ?? transport;

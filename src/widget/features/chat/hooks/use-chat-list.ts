@@ -2,6 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { ChatContext } from '../context.ts';
 import { getChats } from '../api/get-chats.ts';
 import { chatListReducer, initialChatList } from '../store/chat-list.ts';
+import { useCurrentLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
 
 /** How long events for chats the list cannot place are gathered before the first page is read again. */
@@ -14,6 +15,8 @@ export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onRes
   const [reads, setReads] = useState(0);
   const current = useRef(state);
   current.current = state;
+  // The screen's language, as of when a call fails: a change of language does not read again.
+  const lang = useCurrentLang();
 
   useEffect(() => ctx.onEvent((event) => dispatch({ type: 'event', event })), [ctx]);
   useEffect(() => ctx.onResync(() => setReads((n) => n + 1)), [ctx]);
@@ -23,7 +26,7 @@ export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onRes
     let wanted = true;
     getChats(client, { q: query || undefined }).then(
       (page) => wanted && dispatch({ type: 'page', query, page, mode: 'first' }),
-      (err: unknown) => wanted && dispatch({ type: 'failed', query, error: refusalOf(err).message, mode: 'first' }),
+      (err: unknown) => wanted && dispatch({ type: 'failed', query, error: refusalOf(err, {}, lang()).message, mode: 'first' }),
     );
     return () => {
       wanted = false;
@@ -54,7 +57,7 @@ export function useChatList(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onRes
     dispatch({ type: 'loadingMore' });
     getChats(client, { q: q || undefined, cursor: nextCursor }).then(
       (page) => dispatch({ type: 'page', query: q, page, mode: 'more' }),
-      (err: unknown) => dispatch({ type: 'failed', query: q, error: refusalOf(err).message, mode: 'more' }),
+      (err: unknown) => dispatch({ type: 'failed', query: q, error: refusalOf(err, {}, lang()).message, mode: 'more' }),
     );
   }, [client]);
 

@@ -7,7 +7,9 @@ import { sendMessage } from '../api/send-message.ts';
 import type { ChatContext } from '../context.ts';
 import { emptyHistory, historyReducer } from '../store/history.ts';
 import { sameChat, type NamedChat } from '../store/scope.ts';
+import { useCurrentLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { words } from '../words.ts';
 
 /** The chat a history is of: its gateway id once it has one, and how the messenger names it. */
 export interface HistoryTarget extends NamedChat {
@@ -30,13 +32,15 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
   current.current = state;
   const targetRef = useRef(target);
   targetRef.current = target;
+  // The screen's language, as of when a call fails: a change of language does not read again.
+  const lang = useCurrentLang();
 
   const read = useCallback(
     (part: 'newest' | 'again') => {
       if (!chatRef) return;
       getMessages(client, chatRef, { limit: historyPageSizes.newest }).then(
         (page) => dispatch({ type: 'page', chatRef, page, part }),
-        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: refusalOf(err).message, older: false }),
+        (err: unknown) => part === 'newest' && dispatch({ type: 'failed', chatRef, error: refusalOf(err, {}, lang()).message, older: false }),
       );
     },
     [client, chatRef],
@@ -89,7 +93,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     dispatch({ type: 'loadingOlder' });
     getMessages(client, chatRef, { before: olderCursor, limit: historyPageSizes.older }).then(
       (page) => dispatch({ type: 'page', chatRef, page, part: 'older' }),
-      (err: unknown) => dispatch({ type: 'failed', chatRef, error: refusalOf(err).message, older: true }),
+      (err: unknown) => dispatch({ type: 'failed', chatRef, error: refusalOf(err, {}, lang()).message, older: true }),
     );
   }, [client, chatRef]);
 
@@ -97,7 +101,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
   const send = useCallback(
     async (text: string): Promise<string | null> => {
       const t = targetRef.current;
-      if (!t.channel_id) return 'This chat has no channel to send through.';
+      if (!t.channel_id) return words[lang()].view.noChannelToSend;
       const key = `local-${++sends}`;
       dispatch({ type: 'sending', key, text, now: new Date() });
       const recipient: Recipient = t.chat_id
@@ -112,7 +116,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
         return null;
       } catch (err) {
         dispatch({ type: 'sendFailed', key });
-        return refusalOf(err).message;
+        return refusalOf(err, {}, lang()).message;
       }
     },
     [client, onSent],
@@ -120,11 +124,11 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
 
   /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
   const edit = useCallback(
-    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, (err: unknown) => refusalOf(err).message),
+    (messageId: string, text: string): Promise<string | null> => editMessage(client, messageId, text).then(() => null, (err: unknown) => refusalOf(err, {}, lang()).message),
     [client],
   );
   const remove = useCallback(
-    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, (err: unknown) => refusalOf(err).message),
+    (messageId: string): Promise<string | null> => deleteMessage(client, messageId).then(() => null, (err: unknown) => refusalOf(err, {}, lang()).message),
     [client],
   );
 

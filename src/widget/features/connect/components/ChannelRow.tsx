@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BffChannel } from '../../../../contract/session.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
-import { channelIdentity, describeStatus, transportNames } from '../store/words.ts';
+import { channelIdentity, describeStatus, transportName } from '../store/words.ts';
+import { listWords } from './list-words.ts';
 
 interface Props {
   channel: BffChannel;
@@ -21,8 +23,10 @@ export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: 
   const id = useId();
   const firstInConfirm = useRef<HTMLInputElement>(null);
   const deleteButton = useRef<HTMLButtonElement>(null);
-  const status = describeStatus(channel);
-  const name = transportNames[channel.transport];
+  const lang = useLang();
+  const w = listWords[lang];
+  const status = describeStatus(channel, lang);
+  const name = transportName(channel.transport, lang);
   const identity = channelIdentity(channel);
 
   useEffect(() => {
@@ -40,7 +44,7 @@ export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: 
     try {
       await onDelete(channel.channel_id, deleteChats);
     } catch (err) {
-      setError(refusalOf(err).message);
+      setError(refusalOf(err, {}, lang).message);
       setBusy(false);
     }
   };
@@ -58,37 +62,37 @@ export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: 
         <div className="gw-channel__actions">
           {channel.status === 'init' && !current && (
             <button type="button" className="gw-connect-button gw-connect-button--small" onClick={() => onOpen(channel)}>
-              Continue
+              {w.continue}
             </button>
           )}
           {channel.status === 'disabled' && (
             <button type="button" className="gw-connect-button gw-connect-button--small" onClick={() => onReconnect(channel)}>
-              Reconnect
+              {w.reconnect}
             </button>
           )}
           <button ref={deleteButton} type="button" className="gw-connect-button gw-connect-button--small gw-connect-button--quiet" onClick={() => setConfirming(true)}>
-            Delete
+            {w.delete}
           </button>
         </div>
       )}
       {confirming && (
         <div className="gw-channel__confirm" role="group" aria-labelledby={`${id}-question`}>
           <p className="gw-channel__question" id={`${id}-question`}>
-            Delete this {name} channel?
+            {w.deleteQuestion(name)}
           </p>
           <label className="gw-connect-check">
             <input ref={firstInConfirm} type="checkbox" checked={deleteChats} onChange={(e) => setDeleteChats(e.target.checked)} />
             <span>
-              Also delete its chats and messages
-              <span className="gw-connect-check__hint">Otherwise they stay for history and export.</span>
+              {w.deleteChats}
+              <span className="gw-connect-check__hint">{w.deleteChatsHint}</span>
             </span>
           </label>
           <div className="gw-connect-actions">
             <button type="button" className="gw-connect-button gw-connect-button--danger gw-connect-button--small" onClick={confirm} disabled={busy}>
-              {busy ? 'Deleting…' : 'Delete channel'}
+              {busy ? w.deleting : w.deleteChannel}
             </button>
             <button type="button" className="gw-connect-button gw-connect-button--small" onClick={cancel} disabled={busy}>
-              Cancel
+              {w.cancel}
             </button>
           </div>
           {error && (

@@ -1,9 +1,11 @@
 import type { ApiTransport } from '../../../../contract/channel-api.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import type { Connect } from '../hooks/use-connect.ts';
 import type { Panel } from '../store/panel.ts';
 import type { Step } from '../store/step.ts';
 import { channelIdentity, describeStatus } from '../store/words.ts';
+import { flowWords } from './flow-words.ts';
 import { ScanStep } from './ScanStep.tsx';
 import { TwoFactorForm } from './TwoFactorForm.tsx';
 
@@ -17,25 +19,32 @@ interface Props {
 /** One channel on its way: what it waits for now, and what the admin can do about it. */
 export function ConnectFlow({ channel, panel, step, connect }: Props) {
   const { channelId, transport } = panel;
+  const lang = useLang();
+  const w = flowWords[lang];
   const identity = channel ? channelIdentity(channel) : '';
   const another = (
     <button type="button" className="gw-connect-button gw-connect-button--quiet" onClick={() => connect.startNew()}>
-      Connect another channel
+      {w.another}
     </button>
   );
 
   const body = (() => {
     switch (step.kind) {
       case 'loading':
-        return <p className="gw-connect-note" role="status">Loading the channel…</p>;
+        return (
+          <p className="gw-connect-note" role="status">
+            {w.loading}
+          </p>
+        );
       case 'deleted':
-        return <p className="gw-connect-step__lead">This channel was deleted.</p>;
+        return <p className="gw-connect-step__lead">{w.deleted}</p>;
       case 'connected':
         return (
           <div className="gw-connect-done" role="status">
             <span className="gw-connect-done__mark" aria-hidden="true">✓</span>
             <p className="gw-connect-done__text">
-              Connected{identity ? <span className="gw-connect-done__who">{identity}</span> : null}
+              {w.connected}
+              {identity ? <span className="gw-connect-done__who">{identity}</span> : null}
             </p>
           </div>
         );
@@ -44,9 +53,9 @@ export function ConnectFlow({ channel, panel, step, connect }: Props) {
       case 'new-code':
         return (
           <>
-            <p className="gw-connect-step__lead">The code was not scanned in time.</p>
+            <p className="gw-connect-step__lead">{w.notScanned}</p>
             <button type="button" className="gw-connect-button gw-connect-button--primary" onClick={() => connect.reinit(channelId, transport)}>
-              Show a new code
+              {w.newCode}
             </button>
           </>
         );
@@ -55,33 +64,34 @@ export function ConnectFlow({ channel, panel, step, connect }: Props) {
       case 'syncing':
         return (
           <p className="gw-connect-step__lead gw-connect-busy" role="status">
-            Scanned. Loading the chat history; this takes a moment.
+            {w.syncing}
           </p>
         );
       case 'authorize':
         return (
           <>
             <p className="gw-connect-step__lead">
-              {transport === 'vk' ? 'Authorize the community at VK.' : 'Authorize the number at the provider.'} This screen updates by itself when it is done.
+              {transport === 'vk' ? w.authorizeVk : w.authorizeProvider} {w.updatesWhenDone}
             </p>
             <a className="gw-connect-button gw-connect-button--primary" href={step.url} target="_blank" rel="noopener noreferrer">
-              {transport === 'vk' ? 'Continue at VK' : 'Continue at the provider'}<span className="gw-connect-visually-hidden"> (opens in a new tab)</span>
+              {transport === 'vk' ? w.continueVk : w.continueProvider}
+              <span className="gw-connect-visually-hidden"> {w.newTab}</span>
             </a>
           </>
         );
       case 'waiting':
         return (
           <p className="gw-connect-step__lead gw-connect-busy" role="status">
-            Connecting; this screen updates by itself.
+            {w.waiting}
           </p>
         );
       case 'off':
         return (
           <>
-            <p className="gw-connect-step__lead">{channel ? describeStatus(channel).text : 'Off'}.</p>
+            <p className="gw-connect-step__lead">{describeStatus(channel ?? { status: 'disabled', reason: null }, lang).text}.</p>
             {channel && (
               <button type="button" className="gw-connect-button gw-connect-button--primary" onClick={() => connect.reconnect(channel)}>
-                Reconnect
+                {w.reconnect}
               </button>
             )}
           </>

@@ -1,23 +1,10 @@
 import { useId, useState } from 'react';
-import type { ConnectFlow, Transport } from '../../../../contract/channels.ts';
+import type { Transport } from '../../../../contract/channels.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import type { Transports } from '../hooks/use-transports.ts';
-import { transportNames } from '../store/words.ts';
+import { transportName } from '../store/words.ts';
 import { CredentialsForm } from './CredentialsForm.tsx';
-
-const howItConnects: Record<ConnectFlow, string> = {
-  qr: 'QR code',
-  bot_token: 'Bot token',
-  redirect_url: 'At the provider',
-  code: 'Authorization code',
-  fields: 'Account details',
-  iframe: 'At VK',
-};
-
-const whatFollows: Partial<Record<ConnectFlow, string>> = {
-  qr: 'A QR code appears next; scan it with the phone that has the account.',
-  redirect_url: 'Next you continue at the provider’s page to authorize the number.',
-  iframe: 'Next you continue at VK to authorize the community.',
-};
+import { formWords } from './form-words.ts';
 
 interface Props {
   transports: Transports & { retry(): void };
@@ -29,13 +16,20 @@ interface Props {
 export function ConnectForm({ transports, preselected, onCreate }: Props) {
   const [picked, setPicked] = useState<Transport | null>(null);
   const id = useId();
-  if (transports.phase === 'loading') return <p className="gw-connect-note" role="status">Loading the messengers…</p>;
+  const lang = useLang();
+  const w = formWords[lang];
+  if (transports.phase === 'loading')
+    return (
+      <p className="gw-connect-note" role="status">
+        {w.loading}
+      </p>
+    );
   if (transports.phase === 'failed')
     return (
       <p className="gw-connect-alert" role="alert">
-        Could not load the messengers: {transports.error}{' '}
+        {w.failed} {transports.error}{' '}
         <button type="button" className="gw-connect-link-button" onClick={transports.retry}>
-          Try again
+          {w.retry}
         </button>
       </p>
     );
@@ -44,11 +38,11 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
   const offered = (t: Transport | null) => (t && creatable.some((c) => c.transport === t) ? t : null);
   const transport = offered(picked) ?? offered(preselected);
   const chosen = creatable.find((c) => c.transport === transport);
-  const unavailable = preselected && !offered(preselected) ? transportNames[preselected] : null;
+  const unavailable = preselected && !offered(preselected) ? transportName(preselected, lang) : null;
 
   const picker = (
     <fieldset className="gw-connect-picker">
-      <legend className="gw-connect-field__label">Messenger</legend>
+      <legend className="gw-connect-field__label">{w.picker}</legend>
       <div className="gw-connect-picker__options">
         {creatable.map((t) => (
           <label key={t.transport} className="gw-connect-picker__option">
@@ -60,10 +54,10 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
               onChange={() => setPicked(t.transport)}
               aria-describedby={`${id}-${t.transport}-how`}
             />
-            <span className="gw-connect-picker__name">{transportNames[t.transport]}</span>
+            <span className="gw-connect-picker__name">{transportName(t.transport, lang)}</span>
             {/* Said as the option's description, not as part of its name. */}
             <span className="gw-connect-picker__how" id={`${id}-${t.transport}-how`} aria-hidden="true">
-              {howItConnects[t.capabilities.connect]}
+              {w.howItConnects[t.capabilities.connect]}
             </span>
           </label>
         ))}
@@ -75,18 +69,18 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
   // radio buttons with the arrow keys must not lose the focus.
   return (
     <div className="gw-connect-stack">
-      {unavailable && <p className="gw-connect-note">{unavailable} channels cannot be connected from this screen.</p>}
+      {unavailable && <p className="gw-connect-note">{w.unavailable(unavailable)}</p>}
       {picker}
       {chosen ? (
         <CredentialsForm
           key={chosen.transport}
           transport={chosen.transport}
-          submitLabel={`Connect ${transportNames[chosen.transport]}`}
-          note={whatFollows[chosen.capabilities.connect]}
+          submitLabel={w.connect(transportName(chosen.transport, lang))}
+          note={w.whatFollows[chosen.capabilities.connect]}
           onSubmit={(credentials) => onCreate(chosen.transport, credentials)}
         />
       ) : (
-        <p className="gw-connect-note">Choose the messenger of the account to connect.</p>
+        <p className="gw-connect-note">{w.choose}</p>
       )}
     </div>
   );

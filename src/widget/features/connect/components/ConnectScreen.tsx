@@ -2,14 +2,16 @@ import { useEffect, useRef } from 'react';
 import type { ConnectContext } from '../context.ts';
 import { useChannels } from '../hooks/use-channels.ts';
 import { useConnect } from '../hooks/use-connect.ts';
-import { useOptions } from '../../../lib/use-options.ts';
+import { useFrameOptions } from '../../../lib/frame-options.tsx';
+import { useWords } from '../../../lib/i18n.ts';
 import { useTransports } from '../hooks/use-transports.ts';
 import { connectStep } from '../store/step.ts';
-import { transportNames } from '../store/words.ts';
+import { transportName } from '../store/words.ts';
 import { ChannelList } from './ChannelList.tsx';
 import { ConnectFlow } from './ConnectFlow.tsx';
 import { ConnectForm } from './ConnectForm.tsx';
 import { CredentialsForm } from './CredentialsForm.tsx';
+import { formWords } from './form-words.ts';
 import './connect.css';
 
 /**
@@ -20,8 +22,9 @@ export function ConnectScreen({ ctx }: { ctx: ConnectContext }) {
   const channels = useChannels(ctx);
   const transports = useTransports(ctx);
   const connect = useConnect(ctx, channels);
-  const { theme, lang } = useOptions(ctx);
+  const { theme, lang } = useFrameOptions();
   const { panel, followed } = connect;
+  const w = useWords(formWords);
 
   // Whenever the panel turns to another task, the focus (and a narrow frame's scroll) follows to its title.
   const title = useRef<HTMLHeadingElement>(null);
@@ -36,7 +39,11 @@ export function ConnectScreen({ ctx }: { ctx: ConnectContext }) {
   }, [panelKey]);
 
   const heading =
-    panel.kind === 'new' ? 'Connect a channel' : panel.kind === 'reconnect' ? `Reconnect ${transportNames[panel.transport]}` : transportNames[panel.transport];
+    panel.kind === 'new'
+      ? w.connectTitle
+      : panel.kind === 'reconnect'
+        ? w.reconnectTitle(transportName(panel.transport, lang))
+        : transportName(panel.transport, lang);
 
   return (
     <div className="gw-theme gw-connect" data-theme={theme} lang={lang}>
@@ -52,13 +59,13 @@ export function ConnectScreen({ ctx }: { ctx: ConnectContext }) {
         <h2 className="gw-connect__title" id="gw-connect-panel-title" ref={title} tabIndex={-1}>
           {heading}
         </h2>
-        {connect.notice && <p className="gw-connect-alert">{connect.notice}</p>}
+        {connect.notice === 'missing' && <p className="gw-connect-alert">{w.missingChannel}</p>}
         {panel.kind === 'new' && <ConnectForm transports={transports} preselected={panel.transport} onCreate={connect.create} />}
         {panel.kind === 'reconnect' && (
           <CredentialsForm
             transport={panel.transport}
-            submitLabel="Reconnect"
-            note="The credentials are not kept where this screen can read them: enter them again."
+            submitLabel={w.reconnect}
+            note={w.reenter}
             onSubmit={(credentials) => connect.reinitWith(panel.channelId, panel.transport, credentials)}
             onCancel={() => connect.startNew()}
           />

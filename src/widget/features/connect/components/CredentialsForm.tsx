@@ -1,7 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { Transport } from '../../../../contract/channels.ts';
 import { credentialFields, credentialsOf, missingFields } from '../store/credentials.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { formWords } from './form-words.ts';
 import { TextField } from './TextField.tsx';
 
 interface Props {
@@ -15,7 +17,9 @@ interface Props {
 
 /** The credentials a transport needs (none for QR transports), sent once; a refusal is said where it applies. */
 export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, note }: Props) {
-  const fields = credentialFields(transport);
+  const lang = useLang();
+  const w = formWords[lang];
+  const fields = credentialFields(transport, lang);
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +37,7 @@ export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, no
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const missing = missingFields(transport, values);
+    const missing = missingFields(transport, values, lang);
     if (Object.keys(missing).length > 0) {
       setErrors(missing);
       setError(null);
@@ -46,7 +50,7 @@ export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, no
     try {
       await onSubmit(credentialsOf(transport, values));
     } catch (err) {
-      const refusal = refusalOf(err, Object.fromEntries(fields.map((f) => [f.name, f.label])));
+      const refusal = refusalOf(err, Object.fromEntries(fields.map((f) => [f.name, f.label])), lang);
       setErrors(refusal.fields);
       setError(refusal.message);
       setBusy(false);
@@ -81,11 +85,11 @@ export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, no
       )}
       <div className="gw-connect-actions">
         <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
-          {busy ? 'Connecting…' : submitLabel}
+          {busy ? w.connecting : submitLabel}
         </button>
         {onCancel && (
           <button type="button" className="gw-connect-button" onClick={onCancel}>
-            Cancel
+            {w.cancel}
           </button>
         )}
       </div>

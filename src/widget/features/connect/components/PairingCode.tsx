@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { formatPairingCode, pairingPhone } from '../store/credentials.ts';
+import { useLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { flowWords } from './flow-words.ts';
 import { TextField } from './TextField.tsx';
 
 interface Props {
@@ -17,10 +19,12 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
   const [busy, setBusy] = useState(false);
   const [again, setAgain] = useState(false);
   const id = useId();
+  const lang = useLang();
+  const w = flowWords[lang];
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const parsed = pairingPhone(phone);
+    const parsed = pairingPhone(phone, lang);
     if ('error' in parsed) return setError(parsed.error);
     setBusy(true);
     setError(null);
@@ -28,7 +32,8 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
       await onRequest(parsed.phone);
       setAgain(false);
     } catch (err) {
-      setError(refusalOf(err, { pairing_phone: 'The phone number' }).fields.pairing_phone ?? refusalOf(err).message);
+      const refusal = refusalOf(err, { pairing_phone: w.phoneForRefusal }, lang);
+      setError(refusal.fields.pairing_phone ?? refusal.message);
     }
     setBusy(false);
   };
@@ -37,21 +42,21 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
     const shown = formatPairingCode(pairing.code);
     return (
       <div className="gw-connect-pairing">
-        <p className="gw-connect-step__lead">Enter this code on the phone with the number +{pairing.phone}:</p>
-        <p className="gw-connect-pairing__code" aria-label={`Pairing code: ${pairing.code.split('').join(' ')}`} data-code={pairing.code}>
+        <p className="gw-connect-step__lead">{w.enterCode(pairing.phone)}</p>
+        <p className="gw-connect-pairing__code" aria-label={w.codeLabel(pairing.code.split('').join(' '))} data-code={pairing.code}>
           {shown}
         </p>
         <ol className="gw-connect-steps">
-          <li>Open WhatsApp on the phone and go to Linked devices.</li>
-          <li>Choose Link a device, then Link with phone number instead.</li>
-          <li>Type the code above. This screen updates by itself.</li>
+          {w.pairingSteps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
         </ol>
         <div className="gw-connect-actions">
           <button type="button" className="gw-connect-button" onClick={() => setAgain(true)}>
-            Use another number
+            {w.anotherNumber}
           </button>
           <button type="button" className="gw-connect-button gw-connect-button--quiet" onClick={onBack}>
-            Scan a QR code instead
+            {w.scanInstead}
           </button>
         </div>
       </div>
@@ -62,8 +67,8 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
     <form className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
       <TextField
         id={`${id}-phone`}
-        label="Phone number of the WhatsApp account"
-        hint="With the country code, e.g. +7 900 111 22 33."
+        label={w.phoneLabel}
+        hint={w.phoneHint}
         type="tel"
         inputMode="tel"
         autoComplete="tel"
@@ -74,10 +79,10 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
       />
       <div className="gw-connect-actions">
         <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
-          {busy ? 'Getting the code…' : 'Get a code'}
+          {busy ? w.gettingCode : w.getCode}
         </button>
         <button type="button" className="gw-connect-button gw-connect-button--quiet" onClick={onBack}>
-          Scan a QR code instead
+          {w.scanInstead}
         </button>
       </div>
     </form>

@@ -1,5 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { useLang } from '../../../lib/i18n.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { flowWords } from './flow-words.ts';
 import { TextField } from './TextField.tsx';
 
 /** The account's two-factor password; a wrong one is said plainly and the admin tries again. */
@@ -9,11 +11,13 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
+  const lang = useLang();
+  const w = flowWords[lang];
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!password) {
-      setError('Enter the password.');
+      setError(w.enterPassword);
       input.current?.focus();
       return;
     }
@@ -22,8 +26,8 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
     try {
       await onSubmit(password);
     } catch (err) {
-      const refusal = refusalOf(err);
-      setError(refusal.code === 'TWO_FACTOR_CODE_INVALID' ? `${refusal.message}. Check the password and try again.` : refusal.message);
+      const refusal = refusalOf(err, {}, lang);
+      setError(refusal.code === 'TWO_FACTOR_CODE_INVALID' ? w.wrongPassword(refusal.message) : refusal.message);
       setPassword('');
       setTimeout(() => input.current?.focus());
     }
@@ -32,10 +36,10 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
 
   return (
     <form className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p className="gw-connect-step__lead">This account is protected by a two-factor password. Enter it to finish connecting.</p>
+      <p className="gw-connect-step__lead">{w.passwordLead}</p>
       <TextField
         id={`${id}-password`}
-        label="Two-factor password"
+        label={w.passwordLabel}
         type="password"
         autoComplete="off"
         autoFocus
@@ -50,7 +54,7 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
       )}
       <div className="gw-connect-actions">
         <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Confirm password'}
+          {busy ? w.checking : w.confirmPassword}
         </button>
       </div>
     </form>

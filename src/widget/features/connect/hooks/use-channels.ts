@@ -3,6 +3,7 @@ import type { BffChannel } from '../../../../contract/session.ts';
 import type { ConnectContext } from '../context.ts';
 import { channelsReducer, initialChannels } from '../store/channels.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { useCurrentLang } from '../../../lib/i18n.ts';
 
 /** How long events about channels the list cannot place are gathered before it is read again. */
 const REREAD_AFTER_MS = 300;
@@ -10,6 +11,7 @@ const REREAD_AFTER_MS = 300;
 /** The account's channels: read once, kept current by the stream, read again when the stream says so. */
 export function useChannels(ctx: Pick<ConnectContext, 'client' | 'onEvent' | 'onResync'>) {
   const { client } = ctx;
+  const lang = useCurrentLang();
   const [state, dispatch] = useReducer(channelsReducer, undefined, initialChannels);
   const [reads, setReads] = useState(0);
   const current = useRef(state);
@@ -23,12 +25,12 @@ export function useChannels(ctx: Pick<ConnectContext, 'client' | 'onEvent' | 'on
     const since = current.current.version;
     client.channels().then(
       (channels) => wanted && dispatch({ type: 'loaded', channels, since }),
-      (err: unknown) => wanted && dispatch({ type: 'failed', error: refusalOf(err).message }),
+      (err: unknown) => wanted && dispatch({ type: 'failed', error: refusalOf(err, {}, lang()).message }),
     );
     return () => {
       wanted = false;
     };
-  }, [client, reads]);
+  }, [client, reads, lang]);
 
   // Throttled, not debounced: a steady stream of new channels must still lead to a read now and then.
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -7,6 +7,7 @@ import { createChannel, deleteChannel, getChannel, getQr, reinitChannel, request
 import type { ConnectContext } from '../context.ts';
 import { initialPanel, panelReducer } from '../store/panel.ts';
 import { refusalOf } from '../../../lib/refusal.ts';
+import { useCurrentLang } from '../../../lib/i18n.ts';
 import { reconnectPlan, reconnectsWithCredentials, wantsQr } from '../store/step.ts';
 import type { Channels } from './use-channels.ts';
 
@@ -18,7 +19,9 @@ import type { Channels } from './use-channels.ts';
 export function useConnect(ctx: ConnectContext, channels: Channels) {
   const { client, session } = ctx;
   const [panel, dispatch] = useReducer(panelReducer, session.transport, initialPanel);
-  const [notice, setNotice] = useState<string | null>(null);
+  const lang = useCurrentLang();
+  /** Why the panel starts where it does, when it is not where the link asked: the screen says it in words. */
+  const [notice, setNotice] = useState<'missing' | null>(null);
   useEffect(() => ctx.onEvent((event) => dispatch({ type: 'event', event })), [ctx]);
 
   const list = channels.state.channels;
@@ -35,10 +38,10 @@ export function useConnect(ctx: ConnectContext, channels: Channels) {
       (err: unknown) =>
         err instanceof BffError && err.code === 'CHANNEL_QR_EXPIRED'
           ? dispatch({ type: 'qrRead', channelId, version, code: null })
-          : dispatch({ type: 'failed', channelId, error: refusalOf(err).message }),
+          : dispatch({ type: 'failed', channelId, error: refusalOf(err, {}, lang()).message }),
     );
     // Keyed by the code wanted, not the panel object (which changes with every event): one read per code.
-  }, [client, qrKey]);
+  }, [client, qrKey, lang]);
 
   /** Reads one channel into the list, keeping whatever the stream says meanwhile. */
   const refresh = useCallback(
@@ -71,10 +74,10 @@ export function useConnect(ctx: ConnectContext, channels: Channels) {
         if (channel) channels.upsert(channel, since);
         dispatch({ type: 'restarted', channelId });
       } catch (err) {
-        dispatch({ type: 'failed', channelId, error: refusalOf(err).message });
+        dispatch({ type: 'failed', channelId, error: refusalOf(err, {}, lang()).message });
       }
     },
-    [client, channels],
+    [client, channels, lang],
   );
 
   /** A bot's reconnect form: its refusal is thrown back to the form. */
@@ -139,7 +142,7 @@ export function useConnect(ctx: ConnectContext, channels: Channels) {
     planned.current = true;
     const channel = channels.state.channels.find((c) => c.channel_id === session.channel_id);
     const plan = reconnectPlan(channel);
-    if (plan === 'missing') setNotice('The channel to reconnect was not found; it may have been deleted. You can connect a new one.');
+    if (plan === 'missing') setNotice('missing');
     else if (plan === 'reinit') void reinit(channel!.channel_id, channel!.transport);
     else if (plan === 'credentials') dispatch({ type: 'reconnect', channelId: channel!.channel_id, transport: channel!.transport });
     else dispatch({ type: 'follow', channelId: channel!.channel_id, transport: channel!.transport });

@@ -1,59 +1,128 @@
 import type { ChannelStatus, ConnectFlow, Transport } from '../../../../contract/channels.ts';
-
-/** What an admin calls each transport. */
-export const transportNames: Record<Transport, string> = {
-  telegram: 'Telegram bot',
-  tgapi: 'Telegram account',
-  wapi: 'WhatsApp Business API',
-  whatsapp: 'WhatsApp',
-  instAPI: 'Instagram',
-  viber: 'Viber',
-  avito: 'Avito',
-  max: 'MAX account',
-  maxbot: 'MAX bot',
-  vk: 'VK',
-};
-
-/** The app the admin opens on the phone to scan a QR of a transport. */
-export const phoneApps: Partial<Record<Transport, string>> = { whatsapp: 'WhatsApp', tgapi: 'Telegram', viber: 'Viber', max: 'MAX' };
+import { catalog, type Lang } from '../../../lib/i18n.ts';
 
 /** How a status reads in the list: the words, and whether it is fine, on its way, or needs the admin. */
 export type Tone = 'ok' | 'progress' | 'off';
 
-const initWords: Record<string, string> = {
-  qr: 'Waiting for the QR code to be scanned',
-  sync: 'Scanned, loading the chat history',
-  wait_for_password: 'Waiting for the two-factor password',
-  wait_for_code: 'Waiting for a confirmation code',
-};
+type InitReason = 'qr' | 'sync' | 'wait_for_password' | 'wait_for_code';
+type OffReason = 'qridle' | 'foreignphone' | 'blocked' | 'rejected' | 'not_enough_money' | 'openelsewhere';
 
-const disabledWords: Record<string, string> = {
-  qridle: 'Off: the QR code was not scanned in time',
-  foreignphone: 'Off: a different phone number scanned the code',
-  blocked: 'Off: blocked by the platform',
-  rejected: 'Off: rejected by the platform',
-  not_enough_money: 'Off: not paid',
-  openelsewhere: 'Off: connected in another account of the service',
-};
+interface StatusWords {
+  /** What an admin calls each transport. */
+  transports: Record<Transport, string>;
+  connected: string;
+  /** Connecting, by the reason the gateway gives. */
+  init: Record<InitReason, string>;
+  /** Connecting, with no reason said: at the provider's page (a URL is known), or otherwise. */
+  atProvider: string;
+  connecting: string;
+  /** Off, by the reason the gateway gives. */
+  off: Record<OffReason, string>;
+  /** Off, the authorization ended: who ended it depends on how the channel was connected. */
+  signedOut: { qr: string; bot_token: string; other: string };
+  offPlain: string;
+}
 
-/** Who ended the authorization depends on how the channel was connected. */
-const unauthorized = (connect: ConnectFlow | undefined): string =>
-  connect === 'qr' ? 'Off: signed out on the phone' : connect === 'bot_token' ? 'Off: the bot token was revoked' : 'Off: the authorization was revoked';
+/** A channel's status in each language (the list and the connect panel both say it). */
+export const statusWords = catalog<StatusWords>(
+  {
+    transports: {
+      telegram: 'Telegram bot',
+      tgapi: 'Telegram account',
+      wapi: 'WhatsApp Business API',
+      whatsapp: 'WhatsApp',
+      instAPI: 'Instagram',
+      viber: 'Viber',
+      avito: 'Avito',
+      max: 'MAX account',
+      maxbot: 'MAX bot',
+      vk: 'VK',
+    },
+    connected: 'Connected',
+    init: {
+      qr: 'Waiting for the QR code to be scanned',
+      sync: 'Scanned, loading the chat history',
+      wait_for_password: 'Waiting for the two-factor password',
+      wait_for_code: 'Waiting for a confirmation code',
+    },
+    atProvider: 'Waiting for authorization at the provider',
+    connecting: 'Connecting',
+    off: {
+      qridle: 'Off: the QR code was not scanned in time',
+      foreignphone: 'Off: a different phone number scanned the code',
+      blocked: 'Off: blocked by the platform',
+      rejected: 'Off: rejected by the platform',
+      not_enough_money: 'Off: not paid',
+      openelsewhere: 'Off: connected in another account of the service',
+    },
+    signedOut: { qr: 'Off: signed out on the phone', bot_token: 'Off: the bot token was revoked', other: 'Off: the authorization was revoked' },
+    offPlain: 'Off',
+  },
+  {
+    ru: {
+      // Brand first, so a name reads the same at the start of a line and inside a sentence («Подключить Telegram-аккаунт»).
+      transports: {
+        telegram: 'Telegram-бот',
+        tgapi: 'Telegram-аккаунт',
+        wapi: 'WhatsApp Business API',
+        whatsapp: 'WhatsApp',
+        instAPI: 'Instagram',
+        viber: 'Viber',
+        avito: 'Авито',
+        max: 'MAX-аккаунт',
+        maxbot: 'MAX-бот',
+        vk: 'ВКонтакте',
+      },
+      connected: 'Подключён',
+      init: {
+        qr: 'Ожидает сканирования QR-кода',
+        sync: 'QR-код отсканирован, загружается история чатов',
+        wait_for_password: 'Ожидает пароля двухэтапной проверки',
+        wait_for_code: 'Ожидает кода подтверждения',
+      },
+      atProvider: 'Ожидает авторизации у провайдера',
+      connecting: 'Подключается',
+      off: {
+        qridle: 'Отключён: QR-код не отсканировали вовремя',
+        foreignphone: 'Отключён: код отсканирован с другого номера',
+        blocked: 'Отключён: заблокирован платформой',
+        rejected: 'Отключён: отклонён платформой',
+        not_enough_money: 'Отключён: не оплачен',
+        openelsewhere: 'Отключён: подключён в другом аккаунте сервиса',
+      },
+      signedOut: { qr: 'Отключён: выполнен выход на телефоне', bot_token: 'Отключён: токен бота отозван', other: 'Отключён: авторизация отозвана' },
+      offPlain: 'Отключён',
+    },
+  },
+);
 
-/** A channel's status and reason in plain words. */
-export function describeStatus(channel: {
-  status: ChannelStatus;
-  reason: string | null;
-  url?: string | undefined;
-  capabilities?: { connect: ConnectFlow };
-}): { text: string; tone: Tone } {
-  if (channel.status === 'active') return { text: 'Connected', tone: 'ok' };
-  if (channel.status === 'init') {
-    if (channel.reason && initWords[channel.reason]) return { text: initWords[channel.reason]!, tone: 'progress' };
-    return { text: channel.url ? 'Waiting for authorization at the provider' : 'Connecting', tone: 'progress' };
+/** What an admin calls a transport, in the screen's language. */
+export const transportName = (transport: Transport, lang: Lang): string => statusWords[lang].transports[transport];
+
+/** The app the admin opens on the phone to scan a QR of a transport (brand names: the same in every language). */
+export const phoneApps: Partial<Record<Transport, string>> = { whatsapp: 'WhatsApp', tgapi: 'Telegram', viber: 'Viber', max: 'MAX' };
+
+const said = <K extends string>(table: Record<K, string>, key: string | null): string | undefined =>
+  key !== null && Object.hasOwn(table, key) ? table[key as K] : undefined;
+
+/** A channel's status and reason in plain words, in the screen's language. */
+export function describeStatus(
+  channel: {
+    status: ChannelStatus;
+    reason: string | null;
+    url?: string | undefined;
+    capabilities?: { connect: ConnectFlow };
+  },
+  lang: Lang,
+): { text: string; tone: Tone } {
+  const w = statusWords[lang];
+  if (channel.status === 'active') return { text: w.connected, tone: 'ok' };
+  if (channel.status === 'init') return { text: said(w.init, channel.reason) ?? (channel.url ? w.atProvider : w.connecting), tone: 'progress' };
+  if (channel.reason === 'unauthorized') {
+    const connect = channel.capabilities?.connect;
+    return { text: connect === 'qr' || connect === 'bot_token' ? w.signedOut[connect] : w.signedOut.other, tone: 'off' };
   }
-  if (channel.reason === 'unauthorized') return { text: unauthorized(channel.capabilities?.connect), tone: 'off' };
-  return { text: (channel.reason && disabledWords[channel.reason]) || 'Off', tone: 'off' };
+  return { text: said(w.off, channel.reason) ?? w.offPlain, tone: 'off' };
 }
 
 /** Who the channel is, as far as the messenger told: name, phone, user name, each said once. */
