@@ -294,12 +294,13 @@ test.describe('channel-connect screen', () => {
     await expect(rows(frame, 'Каналы')).toHaveCount(1);
     await expect(rows(frame, 'Каналы').first()).toContainText('Ожидает сканирования QR-кода');
     await expect(frame.getByRole('button', { name: 'Привязать по номеру телефона' })).toBeVisible();
+    await shot(page, '15-qr-ru');
 
     await scan(request, token, channelId, '79001112233');
     await expect(panel(frame).getByRole('status')).toContainText('Подключён');
     await expect(rows(frame, 'Каналы').first()).toContainText('Подключён');
     await expect(rows(frame, 'Каналы').first().getByRole('button', { name: 'Удалить' })).toBeVisible();
-    await shot(page, '15-connected-ru');
+    await shot(page, '16-connected-ru');
     expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 });
