@@ -38,7 +38,7 @@ export const fieldWords = catalog<Readonly<Record<string, FieldWords | undefined
       telegram_token: { label: 'Токен бота', hint: 'Токен бота от @BotFather.', missing: 'Введите токен бота.' },
       access_token: { label: 'Токен доступа бота', hint: 'Токен доступа бота.', missing: 'Введите токен доступа бота.' },
       code: { label: 'Код авторизации', hint: 'Код авторизации.', missing: 'Введите код авторизации.' },
-      username: { label: 'Имя аккаунта Instagram', hint: 'Имя аккаунта в Instagram.', missing: 'Введите имя аккаунта Instagram.' },
+      username: { label: 'Имя пользователя Instagram', hint: 'Имя пользователя в Instagram.', missing: 'Введите имя пользователя Instagram.' },
       page_id: { label: 'ID страницы Facebook', hint: 'Идентификатор страницы Facebook.', missing: 'Введите ID страницы Facebook.' },
       inst_id: { label: 'ID бизнес-аккаунта Instagram', hint: 'Идентификатор бизнес-аккаунта Instagram.', missing: 'Введите ID бизнес-аккаунта Instagram.' },
       user_token: { label: 'Токен доступа пользователя', hint: 'Токен доступа пользователя.', missing: 'Введите токен доступа пользователя.' },
@@ -75,7 +75,7 @@ export function missingFields(transport: Transport, values: Readonly<Record<stri
 
 const phoneWords = catalog(
   { invalid: 'Enter the full international number with the country code, e.g. +7 900 111 22 33.' },
-  { ru: { invalid: 'Введите номер полностью, с кодом страны, например +7 900 111 22 33.' } },
+  { ru: { invalid: 'Введите номер полностью, с кодом страны, например +7 900 111 22 33.' } },
 );
 
 /**

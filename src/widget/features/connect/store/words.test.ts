@@ -22,7 +22,7 @@ describe('status in plain words', () => {
   it('says it in Russian, with the same tones', () => {
     expect(describeStatus({ status: 'active', reason: null }, 'ru')).toEqual({ text: 'Подключён', tone: 'ok' });
     expect(describeStatus({ status: 'init', reason: 'qr' }, 'ru')).toEqual({ text: 'Ожидает сканирования QR-кода', tone: 'progress' });
-    expect(describeStatus({ status: 'init', reason: 'wait_for_password' }, 'ru').text).toBe('Ожидает пароля двухэтапной проверки');
+    expect(describeStatus({ status: 'init', reason: 'wait_for_password' }, 'ru').text).toBe('Ожидает облачного пароля');
     expect(describeStatus({ status: 'init', reason: null, url: 'https://x' }, 'ru').text).toBe('Ожидает авторизации у провайдера');
     expect(describeStatus({ status: 'init', reason: null }, 'ru').text).toBe('Подключается');
     expect(describeStatus({ status: 'disabled', reason: 'qridle' }, 'ru')).toEqual({ text: 'Отключён: QR-код не отсканировали вовремя', tone: 'off' });
@@ -93,7 +93,7 @@ describe('credentials', () => {
     expect(pairingPhone('0049 30 1234567', 'en')).toEqual({ phone: '49301234567' });
     expect(pairingPhone('12', 'en')).toEqual({ error: 'Enter the full international number with the country code, e.g. +7 900 111 22 33.' });
     expect(pairingPhone('+0 900', 'en')).toHaveProperty('error');
-    expect(pairingPhone('12', 'ru')).toEqual({ error: 'Введите номер полностью, с кодом страны, например +7 900 111 22 33.' });
+    expect(pairingPhone('12', 'ru')).toEqual({ error: 'Введите номер полностью, с кодом страны, например +7\u00a0900\u00a0111\u00a022\u00a033.' });
   });
 
   it('shows a pairing code in two groups of four', () => {
