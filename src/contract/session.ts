@@ -44,7 +44,7 @@ export type BffChannel = Static<typeof BffChannel>;
 /** A transport the connect frame can offer. */
 export const BffTransport = Type.Object({
   transport: TransportSchema,
-  creatable: Type.Boolean({ description: 'Whether POST /bff/channels connects it: every transport (VK connects only in this frame).' }),
+  creatable: Type.Boolean({ description: 'Whether POST /bff/channels connects it: every transport in the sandbox (VK connects only in this frame); with live drivers, those that have one.' }),
   capabilities: TransportCapabilities,
 });
 export type BffTransport = Static<typeof BffTransport>;

@@ -35,6 +35,7 @@ describe('configuration', () => {
       SECRET_KEY: 's'.repeat(40),
       WEBHOOK_ALLOW_LOOPBACK: 'false',
       TRANSPORT_MODE: 'live',
+      TELEGRAM_API_URL: 'https://tg-proxy.example.com/',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -47,7 +48,9 @@ describe('configuration', () => {
       secretKey: 's'.repeat(40),
       webhookAllowLoopback: false,
       transportMode: 'live',
+      telegramApiUrl: 'https://tg-proxy.example.com',
     });
+    expect(loadConfig({}).telegramApiUrl).toBe('https://api.telegram.org');
   });
 
   it('reports every bad value at once, by name', () => {

@@ -13,6 +13,8 @@ export interface Config {
   secretKey: string | null;
   webhookAllowLoopback: boolean;
   transportMode: 'sandbox' | 'live';
+  /** The Telegram Bot API the live telegram driver calls (an emulator's address in tests). */
+  telegramApiUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -114,6 +116,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey,
     webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', !production),
     transportMode: transportMode === 'live' ? 'live' : 'sandbox',
+    telegramApiUrl: (url('TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

@@ -12,7 +12,7 @@ import type { EventSink } from './core/events/dispatch-event.ts';
 import { downloadLinks } from './core/exports/download-link.ts';
 import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
@@ -36,6 +36,7 @@ import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, 
 import { createStore } from './storage/store.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
+import { liveDrivers } from './transports/live.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
@@ -108,9 +109,6 @@ export function databaseTargetOf(config: Config): DatabaseTarget {
 /** Builds everything once, in dependency order; nothing is created at import time. */
 export async function createGateway(config: Config, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const clock = overrides.clock ?? systemClock;
-  if (config.transportMode === 'live') {
-    throw new ConfigError(['TRANSPORT_MODE=live needs the live messenger drivers, which this version does not include; use sandbox']);
-  }
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
   const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
@@ -137,19 +135,26 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         eventsRecorded(what);
       },
     });
+    const cipher = credentialsCipher(secretKey);
+    // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
+    const live =
+      config.transportMode === 'live' ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl }) : null;
     const channels: ChannelDeps = {
       store,
       clock,
       rules: transportRules,
-      driver: sandboxConnectDriver({ sandbox: store.sandbox, publicUrl: config.publicUrl }),
-      cipher: credentialsCipher(secretKey),
+      driver: live?.connect ?? sandboxConnectDriver({ sandbox: store.sandbox, publicUrl: config.publicUrl }),
+      cipher,
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
     const messages: MessageDeps = {
       store,
       clock,
       rules: transportRules,
-      driver: overrides.messagingDriver ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
+      driver:
+        overrides.messagingDriver ??
+        live?.messaging ??
+        sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
     };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
@@ -198,6 +203,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
       embedding,
+      ...(live ? { messengerHooks: live.hooks(messages) } : {}),
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });

@@ -34,6 +34,7 @@ import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
 import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
+import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface HttpDeps {
@@ -62,6 +63,8 @@ export interface HttpDeps {
   embedding?: EmbeddingDeps;
   /** Which proxies to believe about the caller's address (Config.trustProxy); none when absent. */
   trustProxy?: boolean | number | string[];
+  /** The live drivers' callbacks by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
+  messengerHooks?: MessengerHookDeps['hooks'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -137,6 +140,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   );
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
   await app.register(downloadRoutes, deps.exports);
+  if (deps.messengerHooks) await app.register(messengerHookRoutes, { hooks: deps.messengerHooks });
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

@@ -63,7 +63,7 @@ export const channelRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       ok(
         deps.clock,
         // The frame connects every transport: those of the API, and VK, which connects only here.
-        transports.map((t) => ({ transport: t, creatable: deps.rules[t].creatableByApi || deps.rules[t].capabilities.connect === 'iframe', capabilities: deps.rules[t].capabilities })),
+        transports.map((t) => ({ transport: t, creatable: (deps.rules[t].creatableByApi || deps.rules[t].capabilities.connect === 'iframe') && deps.channels.driver.connects(t), capabilities: deps.rules[t].capabilities })),
       ),
   );
 

@@ -32,7 +32,7 @@ export async function getChannel(deps: ChannelDeps, accountId: string, channelId
  * ends `disabled` and stays, out of the API's sight, so its history remains for the widget and the export.
  */
 export async function deleteChannel(deps: ChannelDeps, accountId: string, channelId: string, deleteChats: boolean): Promise<null> {
-  await withChannel(deps, accountId, channelId, async (tx, channel) => {
+  const deleted = await withChannel(deps, accountId, channelId, async (tx, channel) => {
     const now = deps.clock.now();
     if (deleteChats) {
       await tx.channels.remove(accountId, channelId);
@@ -41,7 +41,9 @@ export async function deleteChannel(deps: ChannelDeps, accountId: string, channe
       await tx.channels.retire(accountId, channelId, now);
     }
     await channelLifecycleEvent(tx, deps.clock, channel, 'channel.delete');
+    return channel;
   });
+  await deps.driver.disconnect?.(deleted).catch(() => {});
   return null;
 }
 

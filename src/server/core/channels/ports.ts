@@ -59,6 +59,8 @@ export type ConnectOutcome =
 
 /** The messenger side of connecting: the sandbox network, or a real platform. */
 export interface ConnectDriver {
+  /** Whether this side connects channels of the transport at all (the live drivers cover some transports). */
+  connects(transport: Transport): boolean;
   connect(input: { channelId: string; transport: Transport; credentials: Record<string, unknown> }): Promise<ConnectOutcome>;
   /** A fresh QR payload for the channel. */
   newQrPayload(channelId: string): Promise<string>;
@@ -68,6 +70,11 @@ export interface ConnectDriver {
   checkTwoFactor(input: { channelId: string; phone: string | null; code: string }): Promise<boolean>;
   /** The page the user follows to authorize a business-API number (wapi). */
   authorizationUrl(channelId: string): string;
+  /**
+   * A deleted channel's account is let go on the platform (a bot stops posting its updates here). Best effort,
+   * after the deletion committed: a platform that cannot be told keeps posting, and is answered and ignored.
+   */
+  disconnect?(channel: Pick<ChannelRecord, 'id' | 'transport' | 'credentials'>): Promise<void>;
 }
 
 export interface CredentialsCipher {

@@ -60,7 +60,7 @@ export async function editMessage(deps: MessageDeps, accountId: string, messageI
   }
   const text = body.text ?? null;
   const attachment: Attachment | null = body.attachment ?? null;
-  await deps.driver.edit({ channelId: channel.id, messengerMessageId: message.messengerMessageId, text, attachment });
+  await deps.driver.edit({ channelId: channel.id, transport: channel.transport, chatId, messengerMessageId: message.messengerMessageId, sealedCredentials: channel.credentials, text, attachment });
   await deps.store.transaction(async (tx) => {
     const current = (await tx.messages.getForUpdate(message.id)) ?? message;
     const after: MessageRecord = {
@@ -81,7 +81,7 @@ export async function deleteMessage(deps: MessageDeps, accountId: string, messag
   if (!capabilities.delete) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_DELETION', `Messages of ${channel.transport} channels cannot be deleted`);
   assertActive(channel);
   assertSentOutbound(message);
-  await deps.driver.remove({ channelId: channel.id, messengerMessageId: message.messengerMessageId });
+  await deps.driver.remove({ channelId: channel.id, transport: channel.transport, chatId, messengerMessageId: message.messengerMessageId, sealedCredentials: channel.credentials });
   await deps.store.transaction(async (tx) => {
     const current = await tx.messages.getForUpdate(message.id);
     if (!current || current.deletedAt) return;

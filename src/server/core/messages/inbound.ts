@@ -18,6 +18,9 @@ export interface ArrivingMessage {
   messengerMessageId: string;
 }
 
+/** How far back in a chat a message reported again is looked for (a platform resends within minutes, in order). */
+const REPORTED_AGAIN_WITHIN = 50;
+
 /**
  * A message the messenger reports: a customer wrote, or the account's owner wrote from the phone. The chat is
  * created on first contact (or a chat waiting for this username or phone learns its id); an inbound message
@@ -51,6 +54,9 @@ export async function messageArrived(
       lastMessageAt: null,
       createdAt: now,
     };
+    // The messenger may report a message again when its answer was lost: the first report's message stands.
+    const again = known ? await tx.messages.recentByMessengerId(known.id, arriving.messengerMessageId, REPORTED_AGAIN_WITHIN) : undefined;
+    if (again) return { message_id: again, chat_id: arriving.chatId };
     const base = known ?? (await tx.chats.insert(fresh));
     const chat: ChatRecord = {
       ...base,

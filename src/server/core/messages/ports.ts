@@ -77,6 +77,11 @@ export interface MessageRepository {
   update(message: MessageRecord): Promise<void>;
   /** Moves every message of one chat to another (a pending chat resolved into a known one). */
   moveToChat(fromChatRef: string, toChatRef: string): Promise<void>;
+  /**
+   * The id of the message the messenger numbered so, among the chat's latest `within` messages: a report the
+   * messenger sends again (its answer was lost) finds the message it already made there.
+   */
+  recentByMessengerId(chatRef: string, messengerMessageId: string, within: number): Promise<string | undefined>;
 }
 
 /** What accepting sends to chats known by messenger id does to each chat, applied in the same statement. */
@@ -156,16 +161,29 @@ export interface OutboundMessage extends MessageContent {
   keyboard: Keyboard | null;
   /** The messenger's id of the quoted message. */
   quotedMessengerId: string | null;
+  /** The channel's credentials as stored (sealed): a live driver opens them to act as the channel's account. */
+  sealedCredentials: string | null;
+}
+
+/** A sent message the messenger is asked to change or take back. */
+export interface SentMessageRef {
+  channelId: string;
+  transport: Transport;
+  /** The chat's id in the messenger (some platforms number messages per chat). */
+  chatId: string | null;
+  messengerMessageId: string;
+  sealedCredentials: string | null;
 }
 
 /**
- * The messenger side of messaging. `send` must be idempotent per `requestId`: a retry after a crash returns
- * the first answer and never delivers twice. Network failures throw TransientSendError.
+ * The messenger side of messaging. `send` should be idempotent per `requestId`: a retry after a crash returns
+ * the first answer and never delivers twice (where the platform offers no such key, a driver says so).
+ * Network failures throw TransientSendError.
  */
 export interface MessagingDriver {
   send(message: OutboundMessage): Promise<SendOutcome>;
-  edit(input: { channelId: string; messengerMessageId: string; text: string | null; attachment: Attachment | null }): Promise<void>;
-  remove(input: { channelId: string; messengerMessageId: string }): Promise<void>;
+  edit(input: SentMessageRef & { text: string | null; attachment: Attachment | null }): Promise<void>;
+  remove(input: SentMessageRef): Promise<void>;
 }
 
 /** What the message use-cases work with. */
@@ -177,3 +195,16 @@ export interface MessageDeps {
   /** Commits accepted sends together (group commit); without it each send commits in its own transaction. */
   accepts?: AcceptCommitter;
 }
+
+/** A messenger's call to the gateway (an update posted to the address the gateway gave it), as HTTP received it. */
+export interface MessengerCallback {
+  channelId: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * What a transport made of a callback: `accepted` (recorded), `ignored` (nothing to record, or not for a channel
+ * that takes it; the messenger need not send it again) or `unauthorized` (the channel's secret did not match).
+ */
+export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized'>;

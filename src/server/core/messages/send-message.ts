@@ -116,6 +116,7 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
           template: message.template,
           keyboard: message.keyboard,
           quotedMessengerId: quoted?.messengerMessageId ?? null,
+          sealedCredentials: channel.credentials,
         });
       } catch (err) {
         // A failed job would hold back the chat's later messages for good: the last attempt settles as failed.

@@ -80,6 +80,16 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
     async update(m) {
       await db.updateTable('messages').set(columns(m)).where('id', '=', m.id).execute();
     },
+    async recentByMessengerId(chatRef, messengerMessageId, within) {
+      // The chat's newest rows by its (chat_ref, seq) index, however long the chat.
+      const latest = db.selectFrom('messages').select(['id', 'messenger_message_id']).where('chat_ref', '=', chatRef).orderBy('seq', 'desc').limit(within).as('latest');
+      const row = await db
+        .selectFrom(latest)
+        .select('id')
+        .where('messenger_message_id', '=', messengerMessageId)
+        .executeTakeFirst();
+      return row?.id;
+    },
     async moveToChat(from, to) {
       await db.updateTable('messages').set({ chat_ref: to }).where('chat_ref', '=', from).execute();
     },

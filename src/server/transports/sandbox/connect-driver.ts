@@ -23,6 +23,7 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
   const authorizationUrl = (channelId: string) =>
     `${deps.publicUrl}/sandbox/authorize/${channelId}?state=${randomBytes(16).toString('base64url')}`;
   return {
+    connects: () => true,
     async connect({ channelId, transport, credentials }) {
       switch (transport) {
         case 'telegram': {

@@ -1,0 +1,165 @@
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventStream } from '../testing/event-stream.ts';
+import { openFrame } from '../testing/frames.ts';
+import { startTestGateway, type TestGateway } from '../testing/harness.ts';
+import { settled, statusTrail, TELEGRAM_TOKEN } from '../testing/messaging.ts';
+import { startTelegramEmulator, type TelegramEmulator } from '../testing/telegram-emulator.ts';
+import { databaseKind } from '../testing/test-database.ts';
+
+/** A port nobody listens on now, so that PUBLIC_URL can name the address the gateway will listen at. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const update = (updateId: number, message: Record<string, unknown>) => ({ update_id: updateId, message: { date: 1_795_000_000, ...message } });
+const anna = { id: 4242, is_bot: false, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k' };
+
+describe(`live telegram bots (${databaseKind()})`, () => {
+  let telegram: TelegramEmulator;
+  let t: TestGateway;
+  let token: string;
+  let accountId: string;
+  let channelId: string;
+  let base: string;
+
+  beforeAll(async () => {
+    telegram = await startTelegramEmulator();
+    telegram.addBot(TELEGRAM_TOKEN, { id: 123456789, username: 'acme_shop_bot', first_name: 'Acme Shop' });
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', TELEGRAM_API_URL: telegram.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base } });
+    await t.gateway.listen();
+    ({ token, accountId } = await t.newAccount());
+  });
+  afterAll(async () => {
+    await t?.close();
+    await telegram?.close();
+  });
+
+  const send = async (body: Record<string, unknown>) => {
+    const res = await t.call('POST', '/v2/messages', { token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data as { request_id: string };
+  };
+  const callsOf = (method: string) => telegram.calls.filter((c) => c.method === method);
+
+  it('connects a bot by its token: Telegram says whose it is and learns where to post its updates', async () => {
+    const res = await t.call('POST', '/v2/channels', { token, body: { transport: 'telegram', credentials: { telegram_token: TELEGRAM_TOKEN } } });
+    expect(res.statusCode, res.body).toBe(201);
+    channelId = res.json().data[0].channel_id;
+    const channel = (await t.call('GET', `/v2/channels/${channelId}`, { token })).json().data[0];
+    expect(channel).toMatchObject({ status: 'active', username: 'acme_shop_bot', name: 'Acme Shop' });
+    const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
+    expect(hook.url).toBe(`${base}/hooks/telegram/${channelId}`);
+    expect(hook.secret).toMatch(/^[\w-]{43}$/);
+    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message']);
+  });
+
+  it('refuses a token Telegram does not know, and the transports it has no live driver for', async () => {
+    const unknown = `987654321:${'Z'.repeat(35)}`;
+    const refused = await t.call('POST', '/v2/channels', { token, body: { transport: 'telegram', credentials: { telegram_token: unknown } } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: 'VALIDATION_ERROR',
+      data: { fields: [{ field: 'credentials.telegram_token', message: 'was not accepted by Telegram' }] },
+    });
+    const whatsapp = await t.call('POST', '/v2/channels', { token, body: { transport: 'whatsapp', credentials: {} } });
+    expect(whatsapp.statusCode).toBe(400);
+    expect(whatsapp.json().data.fields[0]).toMatchObject({ field: 'transport', message: expect.stringContaining('no live driver') });
+    // The connect frame offers only what can be connected.
+    const frame = await openFrame(t, token, 'channels', {});
+    const offered = (await t.call('GET', '/bff/transports', { token: frame })).json().data as { transport: string; creatable: boolean }[];
+    expect(offered.filter((x) => x.creatable).map((x) => x.transport)).toEqual(['telegram']);
+  });
+
+  it('records what customers write, each update once it is answered, and only with the channel’s secret', async () => {
+    const stream = eventStream(t.gateway.database, accountId);
+    await stream.since();
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(1, { message_id: 7, chat: { id: 4242, type: 'private' }, from: anna, text: 'Здравствуйте! Где мой заказ?' }))).toBe(200);
+    const added = (await stream.since()).filter((e) => e.name === 'message.add');
+    expect(added).toHaveLength(1);
+    expect(added[0]!.payload).toMatchObject({
+      channel_id: channelId,
+      direction: 'inbound',
+      text: 'Здравствуйте! Где мой заказ?',
+      recipient: { chat_type: 'telegram', chat_id: '4242', username: 'anna_k', name: 'Anna Kravets' },
+    });
+
+    // The same update again (Telegram did not get the answer): taken, and the message stays one.
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(1, { message_id: 7, chat: { id: 4242, type: 'private' }, from: anna, text: 'Здравствуйте! Где мой заказ?' }))).toBe(200);
+    expect(await stream.since()).toEqual([]);
+
+    // Another secret: refused, nothing recorded. A sticker (no words) and a bot's message: taken, not recorded.
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(2, { message_id: 8, chat: { id: 4242, type: 'private' }, from: anna, text: 'forged' }), 'x'.repeat(43))).toBe(401);
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(3, { message_id: 9, chat: { id: 4242, type: 'private' }, from: anna, sticker: { file_id: 's' } }))).toBe(200);
+    const bot = { id: 1, is_bot: true, first_name: 'Other bot' };
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(4, { message_id: 10, chat: { id: -1001, type: 'supergroup', title: 'Team' }, from: bot, text: 'beep' }))).toBe(200);
+    expect(await stream.since()).toEqual([]);
+
+    // A group the bot is in is a telegroup chat, named by its title.
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(5, { message_id: 11, chat: { id: -100555, type: 'supergroup', title: 'Acme buyers' }, from: anna, text: 'Hi all' }))).toBe(200);
+    expect((await stream.since()).find((e) => e.name === 'message.add')!.payload).toMatchObject({ recipient: { chat_type: 'telegroup', chat_id: '-100555', name: 'Acme buyers' } });
+  });
+
+  it('sends with the keyboard and quote as the Bot API takes them, then edits and deletes the message there', async () => {
+    const { request_id } = await send({
+      channel_id: channelId,
+      recipient: { chat_type: 'telegram', chat_id: '4242' },
+      text: 'Ваш заказ в пути.',
+      keyboard: { buttons: [[{ text: 'Отследить', url: 'https://track.example.com/42' }]] },
+    });
+    const message = await settled(t, request_id, ['sent', 'failed']);
+    expect(message.status).toBe('sent');
+    expect(await statusTrail(t, request_id)).toEqual(['sent']);
+    const sent = callsOf('sendMessage').at(-1)!;
+    expect(sent.token).toBe(TELEGRAM_TOKEN);
+    expect(sent.params).toEqual({
+      chat_id: '4242',
+      text: 'Ваш заказ в пути.',
+      reply_markup: { inline_keyboard: [[{ text: 'Отследить', url: 'https://track.example.com/42' }]] },
+    });
+
+    const edited = await t.call('PATCH', `/v2/messages/${message.id}`, { token, body: { text: 'Ваш заказ доставят завтра.' } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(callsOf('editMessageText').at(-1)!.params).toMatchObject({ chat_id: '4242', text: 'Ваш заказ доставят завтра.', message_id: expect.any(Number) });
+    const removed = await t.call('DELETE', `/v2/messages/${message.id}`, { token });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(callsOf('deleteMessage').at(-1)!.params).toEqual({ chat_id: '4242', message_id: callsOf('editMessageText').at(-1)!.params.message_id });
+  });
+
+  it('says why a send failed, and sends again when Telegram is busy', async () => {
+    const ivan = { id: 5555, is_bot: false, first_name: 'Ivan' };
+    await telegram.deliver(TELEGRAM_TOKEN, update(6, { message_id: 12, chat: { id: 5555, type: 'private' }, from: ivan, text: 'Stop' }));
+    telegram.block(5555);
+    const blocked = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '5555' }, text: 'Still there?' });
+    expect(await settled(t, blocked.request_id, ['sent', 'failed'])).toMatchObject({ status: 'failed', reason: 'chat_is_blocked' });
+
+    const before = callsOf('sendMessage').length;
+    telegram.failNext('sendMessage', 1, 429);
+    const busy = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'One more thing' });
+    expect(await settled(t, busy.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(callsOf('sendMessage').length - before).toBe(2);
+    expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
+  });
+
+  it('lets the bot go when its channel is deleted: Telegram stops posting here, and a late update is taken and dropped', async () => {
+    const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
+    expect((await t.call('DELETE', `/v2/channels/${channelId}`, { token })).statusCode).toBe(200);
+    expect(callsOf('deleteWebhook').at(-1)!.params).toEqual({ drop_pending_updates: true });
+    expect(telegram.webhookOf(TELEGRAM_TOKEN)).toBeUndefined();
+    const stream = eventStream(t.gateway.database, accountId);
+    await stream.since();
+    const late = await fetch(hook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook.secret! },
+      body: JSON.stringify(update(9, { message_id: 20, chat: { id: 4242, type: 'private' }, from: anna, text: 'Hello?' })),
+    });
+    expect(late.status).toBe(200);
+    expect(await stream.since()).toEqual([]);
+  });
+});
