@@ -37,6 +37,7 @@ import { createStore } from './storage/store.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
 import { liveDrivers } from './transports/live.ts';
+import { credentialsRevoked } from './core/channels/messenger-events.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
@@ -138,7 +139,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const cipher = credentialsCipher(secretKey);
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live =
-      config.transportMode === 'live' ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl }) : null;
+      config.transportMode === 'live'
+        ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl, revoked: (id) => credentialsRevoked(channels, id) })
+        : null;
     const channels: ChannelDeps = {
       store,
       clock,

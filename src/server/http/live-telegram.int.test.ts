@@ -17,6 +17,7 @@ async function freePort(): Promise<number> {
 }
 
 const update = (updateId: number, message: Record<string, unknown>) => ({ update_id: updateId, message: { date: 1_795_000_000, ...message } });
+const NEW_TOKEN = `123456789:${'N'.repeat(35)}`;
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k' };
 
 describe(`live telegram bots (${databaseKind()})`, () => {
@@ -147,11 +148,34 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
   });
 
+  it('switches the channel off when Telegram no longer takes its token, and a reinit with a new one brings it back', async () => {
+    telegram.revoke(TELEGRAM_TOKEN);
+    const refused = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'Are you there?' });
+    expect(await settled(t, refused.request_id, ['sent', 'failed'])).toMatchObject({ status: 'failed', reason: 'session_revoked' });
+    const off = (await t.call('GET', `/v2/channels/${channelId}`, { token })).json().data[0];
+    expect(off).toMatchObject({ status: 'disabled', reason: 'unauthorized' });
+    // Later sends are refused at once, without asking Telegram.
+    const calls = telegram.calls.length;
+    const later = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'Hello?' } });
+    expect(later.statusCode).toBe(409);
+    expect(later.json()).toMatchObject({ error: 'CHANNEL_WRONG_STATUS', data: { status: 'disabled', reason: 'unauthorized' } });
+    expect(telegram.calls.length).toBe(calls);
+
+    telegram.addBot(NEW_TOKEN, { id: 123456789, username: 'acme_shop_bot', first_name: 'Acme Shop' });
+    const reinit = await t.call('POST', `/v2/channels/${channelId}/reinit`, { token, body: { credentials: { telegram_token: NEW_TOKEN } } });
+    expect(reinit.statusCode, reinit.body).toBe(200);
+    expect(reinit.json().data[0]).toMatchObject({ status: 'active' });
+    expect(telegram.webhookOf(NEW_TOKEN)?.url).toBe(`${base}/hooks/telegram/${channelId}`);
+    const again = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'Back again' });
+    expect(await settled(t, again.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(callsOf('sendMessage').at(-1)!.token).toBe(NEW_TOKEN);
+  });
+
   it('lets the bot go when its channel is deleted: Telegram stops posting here, and a late update is taken and dropped', async () => {
-    const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
+    const hook = telegram.webhookOf(NEW_TOKEN)!;
     expect((await t.call('DELETE', `/v2/channels/${channelId}`, { token })).statusCode).toBe(200);
     expect(callsOf('deleteWebhook').at(-1)!.params).toEqual({ drop_pending_updates: true });
-    expect(telegram.webhookOf(TELEGRAM_TOKEN)).toBeUndefined();
+    expect(telegram.webhookOf(NEW_TOKEN)).toBeUndefined();
     const stream = eventStream(t.gateway.database, accountId);
     await stream.since();
     const late = await fetch(hook.url, {

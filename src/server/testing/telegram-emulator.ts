@@ -33,6 +33,8 @@ export interface TelegramEmulator {
   addBot(token: string, bot: EmulatedBot): void;
   /** The webhook a bot's token registered last. */
   webhookOf(token: string): Webhook | undefined;
+  /** The bot's owner revoked the token in @BotFather: every call with it is refused with 401. */
+  revoke(token: string): void;
   /** A user who blocked the bot: sends to them are refused with 403. */
   block(chatId: number): void;
   /** Makes the next calls of a method fail as the API fails when it is overloaded. */
@@ -130,6 +132,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     calls,
     addBot: (token, bot) => void bots.set(token, bot),
     webhookOf: (token) => webhooks.get(token),
+    revoke: (token) => void bots.delete(token),
     block: (chatId) => void blocked.add(chatId),
     failNext: (method, times, errorCode = 500) => void failures.set(method, { times, errorCode }),
     async deliver(token, update, secret) {

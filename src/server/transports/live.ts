@@ -14,6 +14,8 @@ export interface LiveDriverOptions {
   secretKey: string;
   cipher: CredentialsCipher;
   telegramApiUrl: string;
+  /** A platform no longer takes a channel's credentials (the channel is switched off). */
+  revoked(channelId: string): Promise<void>;
 }
 
 const notLive = (transport: Transport) =>
@@ -36,7 +38,7 @@ export function liveDrivers(options: LiveDriverOptions): {
   hooks(messages: MessageDeps): Record<string, MessengerHook>;
 } {
   const hookSecret = (channelId: string) => createHmac('sha256', options.secretKey).update(`telegram-webhook/v1/${channelId}`).digest('base64url');
-  const telegram: TelegramBotDeps = { apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, cipher: options.cipher, hookSecret };
+  const telegram: TelegramBotDeps = { apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, cipher: options.cipher, hookSecret, revoked: options.revoked };
   const bot = telegramBotMessaging(telegram);
   return {
     connect: {

@@ -62,6 +62,18 @@ export async function messengerReported(deps: ChannelDeps, accountId: string, ch
 }
 
 /**
+ * A platform refused the channel's credentials while it worked (a bot token revoked in @BotFather): an active
+ * channel loses its session (`disabled`/`unauthorized`, as a logout), and waits for a reinit with new ones.
+ * Known by the channel alone, as a live driver learns it; a channel already off, or gone, is left as it is.
+ */
+export async function credentialsRevoked(deps: ChannelDeps, channelId: string): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const channel = await tx.channels.getByIdForUpdate(channelId);
+    if (channel?.state.status === 'active') await applyTrigger(tx, deps, channel, 'logged_out');
+  });
+}
+
+/**
  * Billing: an unpaid channel is disabled with `not_enough_money`, and paying again makes it active. A channel
  * already off for another reason only records whether it is paid (reinit waits for the payment).
  */

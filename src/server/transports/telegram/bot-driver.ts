@@ -13,6 +13,8 @@ export interface TelegramBotDeps {
   cipher: CredentialsCipher;
   /** The secret Telegram sends back with every update of a channel (`X-Telegram-Bot-Api-Secret-Token`). */
   hookSecret(channelId: string): string;
+  /** Telegram no longer takes the channel's token: the channel is switched off until it is reconnected. */
+  revoked?(channelId: string): Promise<void>;
   timeoutMs?: number;
 }
 
@@ -126,6 +128,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
         if (!(err instanceof BotApiError)) throw err;
         const reason = failureOf(err);
         if (reason === null) throw new TransientSendError(`Telegram answered ${err.errorCode}: ${err.message}`);
+        if (reason === 'session_revoked') await deps.revoked?.(m.channelId);
         return { kind: 'failed', reason };
       }
     },
