@@ -140,7 +140,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live =
       config.transportMode === 'live'
-        ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl, revoked: (id) => credentialsRevoked(channels, id) })
+        ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl, revoked: (id, sealed) => credentialsRevoked(channels, id, sealed) })
         : null;
     const channels: ChannelDeps = {
       store,

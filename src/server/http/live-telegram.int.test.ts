@@ -1,6 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStream } from '../testing/event-stream.ts';
+import { eventually } from '../testing/eventually.ts';
 import { openFrame } from '../testing/frames.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { settled, statusTrail, TELEGRAM_TOKEN } from '../testing/messaging.ts';
@@ -18,6 +21,10 @@ async function freePort(): Promise<number> {
 
 const update = (updateId: number, message: Record<string, unknown>) => ({ update_id: updateId, message: { date: 1_795_000_000, ...message } });
 const NEW_TOKEN = `123456789:${'N'.repeat(35)}`;
+const OTHER_BOT_TOKEN = `555000111:${'O'.repeat(35)}`;
+const SECRET_KEY = 'k'.repeat(40);
+/** The secret Telegram is given for a channel, as the gateway derives it from its key. */
+const secretOf = (channelId: string) => createHmac('sha256', SECRET_KEY).update(`telegram-webhook/v1/${channelId}`).digest('base64url');
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k' };
 
 describe(`live telegram bots (${databaseKind()})`, () => {
@@ -33,7 +40,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     telegram.addBot(TELEGRAM_TOKEN, { id: 123456789, username: 'acme_shop_bot', first_name: 'Acme Shop' });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', TELEGRAM_API_URL: telegram.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base } });
+    t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', TELEGRAM_API_URL: telegram.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, SECRET_KEY } });
     await t.gateway.listen();
     ({ token, accountId } = await t.newAccount());
   });
@@ -57,7 +64,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(channel).toMatchObject({ status: 'active', username: 'acme_shop_bot', name: 'Acme Shop' });
     const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
     expect(hook.url).toBe(`${base}/hooks/telegram/${channelId}`);
-    expect(hook.secret).toMatch(/^[\w-]{43}$/);
+    expect(hook.secret).toBe(secretOf(channelId));
     expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message']);
   });
 
@@ -102,35 +109,65 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(await telegram.deliver(TELEGRAM_TOKEN, update(4, { message_id: 10, chat: { id: -1001, type: 'supergroup', title: 'Team' }, from: bot, text: 'beep' }))).toBe(200);
     expect(await stream.since()).toEqual([]);
 
+    const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
+    // No secret at all: refused. Something that is not a message: taken and dropped, not a 500 that Telegram repeats.
+    const post = (path: string, body: unknown, secret?: string) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(secret ? { 'x-telegram-bot-api-secret-token': secret } : {}) }, body: JSON.stringify(body) });
+    expect((await post(`/hooks/telegram/${channelId}`, update(6, { message_id: 12, chat: { id: 4242, type: 'private' }, from: anna, text: 'x' }))).status).toBe(401);
+    expect((await post(`/hooks/telegram/${channelId}`, { update_id: 7, message: { message_id: 13, from: anna, text: 'no chat' } }, hook.secret)).status).toBe(200);
+    expect((await post(`/hooks/telegram/${channelId}`, ['not', 'an', 'update'], hook.secret)).status).toBe(200);
+    expect((await post(`/hooks/constructor/${channelId}`, {}, hook.secret)).status).toBe(404);
+    expect(await stream.since()).toEqual([]);
+    // A channel not stored yet (its webhook is set just before): Telegram is asked to send it again later.
+    const unborn = '0b9a4c9e-51f1-4c1e-9d0e-3b7f0e1d2c3a';
+    expect((await post(`/hooks/telegram/${unborn}`, update(8, { message_id: 14, chat: { id: 4242, type: 'private' }, from: anna, text: 'early' }), secretOf(unborn))).status).toBe(503);
+
     // A group the bot is in is a telegroup chat, named by its title.
     expect(await telegram.deliver(TELEGRAM_TOKEN, update(5, { message_id: 11, chat: { id: -100555, type: 'supergroup', title: 'Acme buyers' }, from: anna, text: 'Hi all' }))).toBe(200);
     expect((await stream.since()).find((e) => e.name === 'message.add')!.payload).toMatchObject({ recipient: { chat_type: 'telegroup', chat_id: '-100555', name: 'Acme buyers' } });
   });
 
-  it('sends with the keyboard and quote as the Bot API takes them, then edits and deletes the message there', async () => {
+  it('sends with the keyboard and quote as the Bot API takes them, then edits (keeping the keyboard) and deletes the message there', async () => {
+    const { rows } = await sql<{ id: string }>`select id from messages where channel_id = ${channelId} and messenger_message_id = '7'`.execute(t.gateway.database.db);
     const { request_id } = await send({
       channel_id: channelId,
       recipient: { chat_type: 'telegram', chat_id: '4242' },
       text: 'Ваш заказ в пути.',
       keyboard: { buttons: [[{ text: 'Отследить', url: 'https://track.example.com/42' }]] },
+      quoted_message_id: rows[0]!.id,
     });
     const message = await settled(t, request_id, ['sent', 'failed']);
     expect(message.status).toBe('sent');
     expect(await statusTrail(t, request_id)).toEqual(['sent']);
     const sent = callsOf('sendMessage').at(-1)!;
     expect(sent.token).toBe(TELEGRAM_TOKEN);
+    const markup = { inline_keyboard: [[{ text: 'Отследить', url: 'https://track.example.com/42' }]] };
     expect(sent.params).toEqual({
       chat_id: '4242',
       text: 'Ваш заказ в пути.',
-      reply_markup: { inline_keyboard: [[{ text: 'Отследить', url: 'https://track.example.com/42' }]] },
+      reply_markup: markup,
+      reply_parameters: { message_id: 7, allow_sending_without_reply: true },
     });
 
     const edited = await t.call('PATCH', `/v2/messages/${message.id}`, { token, body: { text: 'Ваш заказ доставят завтра.' } });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(callsOf('editMessageText').at(-1)!.params).toMatchObject({ chat_id: '4242', text: 'Ваш заказ доставят завтра.', message_id: expect.any(Number) });
+    expect(callsOf('editMessageText').at(-1)!.params).toMatchObject({ chat_id: '4242', text: 'Ваш заказ доставят завтра.', message_id: expect.any(Number), reply_markup: markup });
     const removed = await t.call('DELETE', `/v2/messages/${message.id}`, { token });
     expect(removed.statusCode, removed.body).toBe(200);
     expect(callsOf('deleteMessage').at(-1)!.params).toEqual({ chat_id: '4242', message_id: callsOf('editMessageText').at(-1)!.params.message_id });
+  });
+
+  it('sends a file by its kind: a photo as a photo, anything else as a document', async () => {
+    const photo = await send({
+      channel_id: channelId,
+      recipient: { chat_type: 'telegram', chat_id: '4242' },
+      attachment: { url: 'https://files.example.com/receipt.jpg', mimetype: 'image/jpeg', name: 'receipt.jpg' },
+    });
+    expect(await settled(t, photo.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(callsOf('sendPhoto').at(-1)!.params).toEqual({ chat_id: '4242', photo: 'https://files.example.com/receipt.jpg' });
+    const pdf = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, attachment: { url: 'https://files.example.com/offer.pdf', mimetype: 'application/pdf' } });
+    expect(await settled(t, pdf.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(callsOf('sendDocument').at(-1)!.params).toEqual({ chat_id: '4242', document: 'https://files.example.com/offer.pdf' });
   });
 
   it('says why a send failed, and sends again when Telegram is busy', async () => {
@@ -141,8 +178,15 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(await settled(t, blocked.request_id, ['sent', 'failed'])).toMatchObject({ status: 'failed', reason: 'chat_is_blocked' });
 
     const before = callsOf('sendMessage').length;
-    telegram.failNext('sendMessage', 1, 429);
+    telegram.failNext('sendMessage', 1, 429, 3);
     const busy = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'One more thing' });
+    // The retry waits as long as Telegram asked (3 s), not the first backoff (1 s).
+    const refusedAt = await eventually(async () => (callsOf('sendMessage').length > before ? Date.now() : undefined));
+    const due = await eventually(async () => {
+      const { rows: [row] } = await sql<{ send_after: Date | null }>`select send_after from messages where request_id = ${busy.request_id}`.execute(t.gateway.database.db);
+      return row?.send_after ?? undefined;
+    });
+    expect(due.getTime() - refusedAt).toBeGreaterThan(2_000);
     expect(await settled(t, busy.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
     expect(callsOf('sendMessage').length - before).toBe(2);
     expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
@@ -169,13 +213,20 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const again = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, text: 'Back again' });
     expect(await settled(t, again.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
     expect(callsOf('sendMessage').at(-1)!.token).toBe(NEW_TOKEN);
+
+    // Another bot in its place: the one before no longer posts here.
+    telegram.addBot(OTHER_BOT_TOKEN, { id: 555000111, username: 'acme_support_bot', first_name: 'Acme Support' });
+    const replaced = await t.call('POST', `/v2/channels/${channelId}/reinit`, { token, body: { credentials: { telegram_token: OTHER_BOT_TOKEN } } });
+    expect(replaced.json().data[0]).toMatchObject({ status: 'active', username: 'acme_support_bot' });
+    expect(telegram.webhookOf(NEW_TOKEN)).toBeUndefined();
+    expect(telegram.webhookOf(OTHER_BOT_TOKEN)?.url).toBe(`${base}/hooks/telegram/${channelId}`);
   });
 
-  it('lets the bot go when its channel is deleted: Telegram stops posting here, and a late update is taken and dropped', async () => {
-    const hook = telegram.webhookOf(NEW_TOKEN)!;
+  it('lets the bot go when its channel is deleted: Telegram stops posting here, and a late update is not recorded', async () => {
+    const hook = telegram.webhookOf(OTHER_BOT_TOKEN)!;
     expect((await t.call('DELETE', `/v2/channels/${channelId}`, { token })).statusCode).toBe(200);
     expect(callsOf('deleteWebhook').at(-1)!.params).toEqual({ drop_pending_updates: true });
-    expect(telegram.webhookOf(NEW_TOKEN)).toBeUndefined();
+    expect(telegram.webhookOf(OTHER_BOT_TOKEN)).toBeUndefined();
     const stream = eventStream(t.gateway.database, accountId);
     await stream.since();
     const late = await fetch(hook.url, {
@@ -183,7 +234,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook.secret! },
       body: JSON.stringify(update(9, { message_id: 20, chat: { id: 4242, type: 'private' }, from: anna, text: 'Hello?' })),
     });
-    expect(late.status).toBe(200);
+    expect(late.status).toBe(503);
     expect(await stream.since()).toEqual([]);
   });
 });

@@ -37,8 +37,8 @@ export interface TelegramEmulator {
   revoke(token: string): void;
   /** A user who blocked the bot: sends to them are refused with 403. */
   block(chatId: number): void;
-  /** Makes the next calls of a method fail as the API fails when it is overloaded. */
-  failNext(method: string, times: number, errorCode?: number): void;
+  /** Makes the next calls of a method fail as the API fails when it is overloaded (429: asking to wait `retryAfter` s). */
+  failNext(method: string, times: number, errorCode?: number, retryAfter?: number): void;
   /** Posts an update to the bot's webhook with its secret (or another one); the gateway's status code. */
   deliver(token: string, update: unknown, secret?: string): Promise<number>;
   close(): Promise<void>;
@@ -66,7 +66,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const bots = new Map<string, EmulatedBot>();
   const webhooks = new Map<string, Webhook>();
   const blocked = new Set<number>();
-  const failures = new Map<string, { times: number; errorCode: number }>();
+  const failures = new Map<string, { times: number; errorCode: number; retryAfter: number }>();
   const calls: BotCall[] = [];
   let nextMessageId = 100;
 
@@ -83,7 +83,9 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     const failing = failures.get(method);
     if (failing && failing.times > 0) {
       failing.times--;
-      return failing.errorCode === 429 ? refuse(429, 'Too Many Requests: retry after 1', { parameters: { retry_after: 1 } }) : refuse(failing.errorCode, 'Internal Server Error');
+      return failing.errorCode === 429
+        ? refuse(429, `Too Many Requests: retry after ${failing.retryAfter}`, { parameters: { retry_after: failing.retryAfter } })
+        : refuse(failing.errorCode, 'Internal Server Error');
     }
     const chatId = Number(params.chat_id);
     const sent = (fields: Record<string, unknown>) => ({ message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' }, ...fields });
@@ -97,11 +99,12 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         webhooks.delete(token);
         return ok(true);
       case 'sendMessage':
+      case 'sendPhoto':
       case 'sendDocument': {
         if (blocked.has(chatId)) return refuse(403, 'Forbidden: bot was blocked by the user');
         if (!Number.isFinite(chatId) || chatId === 0) return refuse(400, 'Bad Request: chat not found');
         if (method === 'sendMessage' && [...String(params.text ?? '')].length > TEXT_LIMIT) return refuse(400, 'Bad Request: message is too long');
-        return ok(sent(method === 'sendMessage' ? { text: params.text } : { document: { file_id: 'f1' }, caption: params.caption }));
+        return ok(sent(method === 'sendMessage' ? { text: params.text } : { caption: params.caption }));
       }
       case 'editMessageText':
       case 'editMessageCaption':
@@ -134,7 +137,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     webhookOf: (token) => webhooks.get(token),
     revoke: (token) => void bots.delete(token),
     block: (chatId) => void blocked.add(chatId),
-    failNext: (method, times, errorCode = 500) => void failures.set(method, { times, errorCode }),
+    failNext: (method, times, errorCode = 500, retryAfter = 1) => void failures.set(method, { times, errorCode, retryAfter }),
     async deliver(token, update, secret) {
       const hook = webhooks.get(token);
       if (!hook) throw new Error('the bot has no webhook');

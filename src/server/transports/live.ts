@@ -14,8 +14,8 @@ export interface LiveDriverOptions {
   secretKey: string;
   cipher: CredentialsCipher;
   telegramApiUrl: string;
-  /** A platform no longer takes a channel's credentials (the channel is switched off). */
-  revoked(channelId: string): Promise<void>;
+  /** A platform no longer takes a channel's credentials (`sealed`, as stored): the channel is switched off. */
+  revoked(channelId: string, sealed: string | null): Promise<void>;
 }
 
 const notLive = (transport: Transport) =>
@@ -43,9 +43,9 @@ export function liveDrivers(options: LiveDriverOptions): {
   return {
     connect: {
       connects: (transport) => liveTransports.includes(transport),
-      async connect({ channelId, transport, credentials }) {
+      async connect({ channelId, transport, credentials, previous }) {
         if (transport !== 'telegram') throw notLive(transport);
-        return connectTelegramBot(telegram, channelId, String(credentials.telegram_token));
+        return connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous);
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
       renderQr: () => Promise.reject(noSuchStep()),

@@ -19,9 +19,15 @@ const triggerOf = (outcome: Accepted): ChannelTrigger =>
  * Asks the messenger whether it accepts the credentials. Runs before any transaction opens: the driver does
  * its own I/O, and a refusal must leave nothing stored.
  */
-async function askMessenger(deps: ChannelDeps, channelId: string, transport: Transport, credentials: Record<string, unknown>): Promise<Accepted> {
+async function askMessenger(
+  deps: ChannelDeps,
+  channelId: string,
+  transport: Transport,
+  credentials: Record<string, unknown>,
+  previous?: ChannelRecord,
+): Promise<Accepted> {
   assertCredentials(transport, credentials);
-  const outcome = await deps.driver.connect({ channelId, transport, credentials });
+  const outcome = await deps.driver.connect({ channelId, transport, credentials, ...(previous ? { previous } : {}) });
   if (outcome.kind === 'refused') {
     throw validationError([{ field: `credentials.${outcome.field}`, message: outcome.message }], 'The messenger refused the credentials');
   }
@@ -98,7 +104,7 @@ export async function reinitChannel(
   if (!existing) throw channelNotFound(channelId);
   if (existing.transport === 'vk' && !inFrame) throw wrongStatus(existing, 'VK channels are reconnected through the channels iframe');
   if (!existing.paid) throw wrongStatus(existing, 'Channel is not paid');
-  const outcome = await askMessenger(deps, channelId, existing.transport, credentials);
+  const outcome = await askMessenger(deps, channelId, existing.transport, credentials, existing);
   return withChannel(deps, accountId, channelId, async (tx, channel) => {
     const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
       credentials: sealed(deps, credentials),

@@ -64,12 +64,13 @@ export async function messengerReported(deps: ChannelDeps, accountId: string, ch
 /**
  * A platform refused the channel's credentials while it worked (a bot token revoked in @BotFather): an active
  * channel loses its session (`disabled`/`unauthorized`, as a logout), and waits for a reinit with new ones.
- * Known by the channel alone, as a live driver learns it; a channel already off, or gone, is left as it is.
+ * Known by the channel alone, as a live driver learns it; a channel already off, or gone, or given other
+ * credentials since the refused call (`sealed` is what that call used), is left as it is.
  */
-export async function credentialsRevoked(deps: ChannelDeps, channelId: string): Promise<void> {
+export async function credentialsRevoked(deps: ChannelDeps, channelId: string, sealed: string | null): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getByIdForUpdate(channelId);
-    if (channel?.state.status === 'active') await applyTrigger(tx, deps, channel, 'logged_out');
+    if (channel?.state.status === 'active' && channel.credentials === sealed) await applyTrigger(tx, deps, channel, 'logged_out');
   });
 }
 

@@ -61,7 +61,13 @@ export type ConnectOutcome =
 export interface ConnectDriver {
   /** Whether this side connects channels of the transport at all (the live drivers cover some transports). */
   connects(transport: Transport): boolean;
-  connect(input: { channelId: string; transport: Transport; credentials: Record<string, unknown> }): Promise<ConnectOutcome>;
+  /** `previous`: the channel's account before a reinit (another bot may be connected in its place). */
+  connect(input: {
+    channelId: string;
+    transport: Transport;
+    credentials: Record<string, unknown>;
+    previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>;
+  }): Promise<ConnectOutcome>;
   /** A fresh QR payload for the channel. */
   newQrPayload(channelId: string): Promise<string>;
   /** Renders a QR payload as a PNG data URL for `channel.qr_update`. */

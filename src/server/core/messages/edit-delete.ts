@@ -60,7 +60,7 @@ export async function editMessage(deps: MessageDeps, accountId: string, messageI
   }
   const text = body.text ?? null;
   const attachment: Attachment | null = body.attachment ?? null;
-  await deps.driver.edit({ channelId: channel.id, transport: channel.transport, chatId, messengerMessageId: message.messengerMessageId, sealedCredentials: channel.credentials, text, attachment });
+  await deps.driver.edit({ channelId: channel.id, transport: channel.transport, chatId, messengerMessageId: message.messengerMessageId, sealedCredentials: channel.credentials, text, attachment, keyboard: message.keyboard });
   await deps.store.transaction(async (tx) => {
     const current = (await tx.messages.getForUpdate(message.id)) ?? message;
     const after: MessageRecord = {

@@ -144,9 +144,13 @@ export type SendOutcome =
 
 /** A network failure: the send may be retried, with the same request id. */
 export class TransientSendError extends Error {
-  constructor(message: string) {
+  /** How long the messenger asked to wait before the next try (its rate limit), when it said. */
+  readonly retryAfterMs: number | null;
+
+  constructor(message: string, retryAfterMs: number | null = null) {
     super(message);
     this.name = 'TransientSendError';
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -182,7 +186,8 @@ export interface SentMessageRef {
  */
 export interface MessagingDriver {
   send(message: OutboundMessage): Promise<SendOutcome>;
-  edit(input: SentMessageRef & { text: string | null; attachment: Attachment | null }): Promise<void>;
+  /** The message's keyboard goes along: some platforms drop a keyboard the edit does not repeat. */
+  edit(input: SentMessageRef & { text: string | null; attachment: Attachment | null; keyboard: Keyboard | null }): Promise<void>;
   remove(input: SentMessageRef): Promise<void>;
 }
 
@@ -204,7 +209,8 @@ export interface MessengerCallback {
 }
 
 /**
- * What a transport made of a callback: `accepted` (recorded), `ignored` (nothing to record, or not for a channel
- * that takes it; the messenger need not send it again) or `unauthorized` (the channel's secret did not match).
+ * What a transport made of a callback: `accepted` (recorded), `ignored` (nothing to record; the messenger need not
+ * send it again), `unauthorized` (the channel's secret did not match) or `unavailable` (the channel cannot take
+ * it now, being connected or switched off: the messenger should send it again later).
  */
-export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized'>;
+export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;

@@ -142,7 +142,11 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
  * Answers when the earliest of those is due again (null: none went back).
  */
 export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Promise<Date | null> {
-  const later = (c: ClaimedSend) => ({ messageId: c.message.id, at: new Date(deps.clock.now().getTime() + retryDelayMs(c.attempt)) });
+  // The backoff, or longer when the messenger said how long to wait (a rate limit's retry-after).
+  const later = (c: ClaimedSend, err?: unknown) => {
+    const asked = err instanceof TransientSendError && err.retryAfterMs !== null ? err.retryAfterMs : 0;
+    return { messageId: c.message.id, at: new Date(deps.clock.now().getTime() + Math.max(retryDelayMs(c.attempt), asked)) };
+  };
   const earliest = (items: { at: Date }[]) => (items.length === 0 ? null : new Date(Math.min(...items.map((i) => i.at.getTime()))));
   let results: (SendResult | Error)[];
   try {
@@ -150,10 +154,10 @@ export async function sendClaimed(deps: MessageDeps, claims: ClaimedSend[]): Pro
   } catch (err) {
     // Recording failed (the database): the whole batch goes again after its delay; the driver is idempotent
     // per request id. Should even this fail, the leases run out and the sends are claimed again.
-    await deps.store.sends.retryLater(claims.map(later)).catch(() => {});
+    await deps.store.sends.retryLater(claims.map((c) => later(c))).catch(() => {});
     throw err;
   }
-  const retries = claims.filter((_, i) => results[i] instanceof Error).map(later);
+  const retries = claims.flatMap((c, i) => (results[i] instanceof Error ? [later(c, results[i])] : []));
   await deps.store.sends.retryLater(retries);
   return earliest(retries);
 }

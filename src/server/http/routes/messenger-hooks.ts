@@ -22,10 +22,11 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       },
     },
     async (request, reply) => {
-      const hook = deps.hooks[request.params.transport];
+      const hook = Object.hasOwn(deps.hooks, request.params.transport) ? deps.hooks[request.params.transport] : undefined;
       if (!hook) return reply.code(404).send({ error: 'NOT_FOUND', description: 'No such hook' });
       const outcome = await hook({ channelId: request.params.channel_id, headers: request.headers, body: request.body });
       if (outcome === 'unauthorized') return reply.code(401).send({ error: 'UNAUTHORIZED', description: 'The channel’s secret did not match' });
+      if (outcome === 'unavailable') return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', description: 'The channel cannot take updates now; send again later' });
       return reply.code(200).send({ ok: true });
     },
   );

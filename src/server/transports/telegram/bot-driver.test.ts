@@ -12,10 +12,13 @@ describe('refused sends, as the Bot API words them', () => {
     expect(refused(403, 'Forbidden: bot was kicked from the supergroup chat')).toBe('channel_private');
     expect(refused(400, 'Bad Request: chat not found')).toBe('bad_contact');
     expect(refused(400, 'Bad Request: message is too long')).toBe('text_length_is_too_much');
+    expect(refused(400, 'Bad Request: message caption is too long')).toBe('text_length_is_too_much');
     expect(refused(400, 'Bad Request: message text is empty')).toBe('message_empty');
     expect(refused(400, 'Bad Request: failed to get HTTP URL content')).toBe('can_not_get_content');
     expect(refused(400, 'Bad Request: something new')).toBe('bad_required_parameter');
     expect(refused(401, 'Unauthorized')).toBe('session_revoked');
+    // Not a revoked token: an address that answers for something else.
+    expect(refused(404, 'Not Found')).toBe('unknown_error');
   });
 
   it('leave to a later try what may work then: too many requests, Telegram’s own failures', () => {

@@ -13,8 +13,11 @@ export interface TelegramBotDeps {
   cipher: CredentialsCipher;
   /** The secret Telegram sends back with every update of a channel (`X-Telegram-Bot-Api-Secret-Token`). */
   hookSecret(channelId: string): string;
-  /** Telegram no longer takes the channel's token: the channel is switched off until it is reconnected. */
-  revoked?(channelId: string): Promise<void>;
+  /**
+   * Telegram no longer takes the channel's token: the channel is switched off until it is reconnected, unless its
+   * credentials changed since (`sealed` is the refused one: a reinit may have raced the refused call).
+   */
+  revoked?(channelId: string, sealed: string | null): Promise<void>;
   timeoutMs?: number;
 }
 
@@ -22,6 +25,12 @@ export interface TelegramBotDeps {
 const ALLOWED_UPDATES = ['message'];
 
 const unreachable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not be reached; try again');
+
+/** Telegram fetches a file given by URL itself; that may take a while. */
+const FILE_TIMEOUT_MS = 60_000;
+
+/** A bot token as @BotFather gives it; anything else would not be a path segment of the API's URL. */
+const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,}$/;
 
 /** A bot token, from the credentials as the channel stores them (sealed). */
 function tokenOf(deps: TelegramBotDeps, sealed: string | null): string {
@@ -38,7 +47,9 @@ export async function connectTelegramBot(
   deps: TelegramBotDeps,
   channelId: string,
   token: string,
+  previous?: { messengerId: string | null; credentials: string | null },
 ): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string } } | { kind: 'refused'; field: string; message: string }> {
+  if (!BOT_TOKEN.test(token)) return { kind: 'refused', field: 'telegram_token', message: 'is not a bot token of the form <digits>:<letters, digits, _ and ->' };
   const api = botApi(deps.apiUrl, token, deps.timeoutMs);
   let me: BotUser;
   try {
@@ -55,6 +66,10 @@ export async function connectTelegramBot(
     // Most often PUBLIC_URL: Telegram posts only to https on ports 443, 80, 88 or 8443.
     throw err instanceof BotApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `Telegram did not take the webhook address: ${(err as Error).message}`);
   }
+  // Another bot in the channel's place: the one before stops posting here (its updates would pass the channel's secret).
+  if (previous?.messengerId && previous.messengerId !== String(me.id) && previous.credentials) {
+    await disconnectTelegramBot(deps, previous.credentials).catch(() => {});
+  }
   const name = [me.first_name, me.last_name].filter(Boolean).join(' ');
   return { kind: 'ready', profile: { messengerId: String(me.id), username: me.username ?? null, name } };
 }
@@ -68,7 +83,9 @@ export async function disconnectTelegramBot(deps: TelegramBotDeps, sealed: strin
 export function failureOf(err: BotApiError): FailureReason | null {
   const said = err.message.toLowerCase();
   if (err.errorCode === 429 || err.errorCode >= 500) return null;
-  if (err.errorCode === 401 || err.errorCode === 404) return 'session_revoked';
+  if (err.errorCode === 401) return 'session_revoked';
+  // Not the token (Telegram says 401 for that): an API address that answers for something else.
+  if (err.errorCode === 404) return 'unknown_error';
   if (err.errorCode === 403) {
     if (said.includes("can't initiate")) return 'messages_not_text_first_from_telegram_bot';
     if (said.includes('deactivated')) return 'input_user_deactivated';
@@ -76,26 +93,39 @@ export function failureOf(err: BotApiError): FailureReason | null {
     return 'chat_is_blocked';
   }
   if (said.includes('chat not found')) return 'bad_contact';
-  if (said.includes('message is too long')) return 'text_length_is_too_much';
+  if (said.includes('message is too long') || said.includes('caption is too long')) return 'text_length_is_too_much';
   if (said.includes('message text is empty')) return 'message_empty';
   if (said.includes('http url') || said.includes('wrong file')) return 'can_not_get_content';
   if (err.errorCode === 400) return 'bad_required_parameter';
   return 'unknown_error';
 }
 
+/** The Bot API method for a file, by its type: Telegram fetches photos, videos and audio by URL as their kind. */
+function fileMethod(mimetype: string | undefined): { method: string; field: string } {
+  if (mimetype && /^image\/(jpeg|png|webp)$/.test(mimetype)) return { method: 'sendPhoto', field: 'photo' };
+  if (mimetype === 'video/mp4') return { method: 'sendVideo', field: 'video' };
+  if (mimetype === 'audio/mpeg' || mimetype === 'audio/mp4') return { method: 'sendAudio', field: 'audio' };
+  return { method: 'sendDocument', field: 'document' };
+}
+
 function sendRequest(m: OutboundMessage): { method: string; params: Record<string, unknown> } {
+  const markup = replyMarkup(m.keyboard);
   const common = {
     chat_id: m.chatId,
     ...(m.quotedMessengerId ? { reply_parameters: { message_id: Number(m.quotedMessengerId), allow_sending_without_reply: true } } : {}),
-    ...(replyMarkup(m.keyboard) ? { reply_markup: replyMarkup(m.keyboard) } : {}),
+    ...(markup ? { reply_markup: markup } : {}),
   };
-  if (m.attachment) return { method: 'sendDocument', params: { ...common, document: m.attachment.url, ...(m.text ? { caption: m.text } : {}) } };
+  if (m.attachment) {
+    const { method, field } = fileMethod(m.attachment.mimetype);
+    return { method, params: { ...common, [field]: m.attachment.url, ...(m.text ? { caption: m.text } : {}) } };
+  }
   return { method: 'sendMessage', params: { ...common, text: m.text ?? '' } };
 }
 
 /** What a refused edit or delete tells the caller. */
 function changeRefused(err: unknown, what: 'edited' | 'deleted'): AppError {
   if (err instanceof BotApiUnreachable || (err instanceof BotApiError && failureOf(err) === null)) return unreachable();
+  if (err instanceof BotApiError && err.errorCode === 401) return new AppError('CHANNEL_WRONG_STATUS', 'Telegram no longer takes the channel’s bot token; reconnect it');
   const said = err instanceof Error ? err.message : String(err);
   if (/not found/i.test(said)) return new AppError('MESSAGE_NOT_FOUND', `Telegram no longer has this message (${said})`);
   if (/there is no (media|text)/i.test(said)) return new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', `Telegram cannot change this message so (${said})`);
@@ -111,7 +141,11 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
  * Bots cannot write first, so a chat known only by username or phone fails as the platform would.
  */
 export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
-  const apiFor = (sealed: string | null): BotApi => botApi(deps.apiUrl, tokenOf(deps, sealed), deps.timeoutMs);
+  const apiFor = (sealed: string | null, timeoutMs = deps.timeoutMs): BotApi => botApi(deps.apiUrl, tokenOf(deps, sealed), timeoutMs);
+  /** A refused token switches the channel off, whichever call learned it. */
+  const noteRevoked = async (err: unknown, channelId: string, sealed: string | null) => {
+    if (err instanceof BotApiError && err.errorCode === 401) await deps.revoked?.(channelId, sealed);
+  };
   const chatOf = (ref: SentMessageRef) => {
     if (!ref.chatId) throw new AppError('MESSAGE_NOT_FOUND', 'The message has no chat in Telegram');
     return ref.chatId;
@@ -121,24 +155,27 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
       if (m.chatId === null) return { kind: 'failed', reason: 'messages_not_text_first_from_telegram_bot' };
       const { method, params } = sendRequest(m);
       try {
-        const sent = await apiFor(m.sealedCredentials).call<BotMessage>(method, params);
+        const sent = await apiFor(m.sealedCredentials, m.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs).call<BotMessage>(method, params);
         return { kind: 'sent', messengerMessageId: String(sent.message_id), chatId: String(sent.chat.id), delivered: false };
       } catch (err) {
         if (err instanceof BotApiUnreachable) throw new TransientSendError(err.message);
         if (!(err instanceof BotApiError)) throw err;
         const reason = failureOf(err);
-        if (reason === null) throw new TransientSendError(`Telegram answered ${err.errorCode}: ${err.message}`);
-        if (reason === 'session_revoked') await deps.revoked?.(m.channelId);
+        if (reason === null) throw new TransientSendError(`Telegram answered ${err.errorCode}: ${err.message}`, err.retryAfter === null ? null : err.retryAfter * 1000);
+        await noteRevoked(err, m.channelId, m.sealedCredentials);
         return { kind: 'failed', reason };
       }
     },
 
     async edit(ref) {
-      const api = apiFor(ref.sealedCredentials);
-      const target = { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId) };
+      const api = apiFor(ref.sealedCredentials, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
+      const markup = replyMarkup(ref.keyboard);
+      // An edit that leaves out the inline keyboard removes it: it is given again.
+      const target = { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId), ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
       try {
         if (ref.attachment) {
-          await api.call('editMessageMedia', { ...target, media: { type: 'document', media: ref.attachment.url } });
+          const { field } = fileMethod(ref.attachment.mimetype);
+          await api.call('editMessageMedia', { ...target, media: { type: field, media: ref.attachment.url, ...(ref.text ? { caption: ref.text } : {}) } });
           return;
         }
         try {
@@ -150,6 +187,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
         }
       } catch (err) {
         if (isUnchanged(err)) return;
+        await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'edited');
       }
     },
@@ -158,6 +196,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
       try {
         await apiFor(ref.sealedCredentials).call('deleteMessage', { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId) });
       } catch (err) {
+        await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'deleted');
       }
     },
