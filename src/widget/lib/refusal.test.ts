@@ -28,7 +28,7 @@ describe('refusals', () => {
 });
 
 describe('refusals in Russian', () => {
-  it('say the code in Russian, keep what the gateway said of fields, and say when it could not be reached', () => {
+  it('say the code and the field details they know in Russian, keep the gateway’s words for others, and say when it could not be reached', () => {
     const refused = new BffError(400, {
       error: 'VALIDATION_ERROR',
       description: 'The messenger refused the credentials',
@@ -37,8 +37,10 @@ describe('refusals in Russian', () => {
     expect(refusalOf(refused, { telegram_token: 'Токен бота' }, 'ru')).toEqual({
       code: 'VALIDATION_ERROR',
       message: 'Данные не приняты: transport is odd.',
-      fields: { telegram_token: 'Токен бота: was revoked.' },
+      fields: { telegram_token: 'Токен бота: отозван.' },
     });
+    const unknownDetail = new BffError(400, { error: 'VALIDATION_ERROR', description: 'x', data: { fields: [{ field: 'credentials.code', message: 'is odd' }] } });
+    expect(refusalOf(unknownDetail, { code: 'Код авторизации' }, 'ru').fields).toEqual({ code: 'Код авторизации: is odd.' });
     expect(refusalOf(new TypeError('fetch failed'), {}, 'ru').message).toMatch(/Не удалось связаться/);
   });
 

@@ -10,6 +10,18 @@ export interface Refusal {
   fields: Record<string, string>;
 }
 
+/** What the gateway says of a credentials field the connect frame asks for, in Russian. */
+const ruDetails: Readonly<Record<string, string>> = {
+  'is required': 'обязательное поле',
+  'was revoked': 'отозван',
+  'was not accepted by Telegram': 'Telegram его не принял',
+  'is not a bot token of the form <digits>:<35 characters>': 'это не токен бота (вида <цифры>:<35 символов>)',
+  'is not a bot token of the form <digits>:<letters, digits, _ and ->': 'это не токен бота (вида <цифры>:<буквы, цифры, _ и ->)',
+  'must be at least 20 characters without spaces': 'не короче 20 символов, без пробелов',
+  'is not an authorization code': 'это не код авторизации',
+  'must not contain @': 'без символа @',
+};
+
 /**
  * What a refusal says in each language. English takes the gateway's own description, which is English and may be
  * more precise than the code; other languages say the code in their words (the gateway's text is kept where
@@ -48,8 +60,8 @@ const words = catalog<{ unreachable: string; codes: Partial<Record<ErrorCode, st
         INTERNAL_ERROR: 'Внутренняя ошибка шлюза',
         SERVICE_UNAVAILABLE: 'Шлюз временно недоступен, попробуйте чуть позже',
       },
-      // The gateway's detail for a field is English: it follows the field's name rather than being woven into a sentence.
-      field: (label, message) => `${label}: ${message}.`,
+      // The gateway's detail for a field is English: said in Russian where the frames know it, else after the field's name.
+      field: (label, message) => `${label}: ${ruDetails[message] ?? message}.`,
     },
   },
 );
