@@ -170,6 +170,17 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(callsOf('sendDocument').at(-1)!.params).toEqual({ chat_id: '4242', document: 'https://files.example.com/offer.pdf' });
   });
 
+  it('spaces a campaign out to Telegram’s limit of 30 messages a second per bot, and sends every message', async () => {
+    const before = callsOf('sendMessage').length;
+    const campaign = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: String(7000 + i) }, text: `Скидка 10% до пятницы (${i})` })),
+    );
+    for (const { request_id } of campaign) expect(await settled(t, request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    const at = callsOf('sendMessage').slice(before).map((c) => c.at);
+    expect(at).toHaveLength(45);
+    for (const start of at) expect(at.filter((x) => x >= start && x < start + 1000).length).toBeLessThanOrEqual(30);
+  });
+
   it('says why a send failed, and sends again when Telegram is busy', async () => {
     const ivan = { id: 5555, is_bot: false, first_name: 'Ivan' };
     await telegram.deliver(TELEGRAM_TOKEN, update(6, { message_id: 12, chat: { id: 5555, type: 'private' }, from: ivan, text: 'Stop' }));

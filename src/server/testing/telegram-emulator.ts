@@ -18,6 +18,8 @@ export interface BotCall {
   token: string;
   method: string;
   params: Record<string, unknown>;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 interface Webhook {
@@ -122,7 +124,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     void readJson(req).then(
       (params) => {
         const { status, body } = match ? answer(match[1]!, match[2]!, params) : refuse(404, 'Not Found');
-        if (match) calls.push({ token: match[1]!, method: match[2]!, params });
+        if (match) calls.push({ token: match[1]!, method: match[2]!, params, at: Date.now() });
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       },
       () => res.writeHead(400).end(JSON.stringify({ ok: false, error_code: 400, description: 'Bad Request: invalid JSON' })),

@@ -4,6 +4,7 @@ import { AppError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
 import { BotApiError, BotApiUnreachable, botApi, type BotApi, type BotMessage, type BotUser } from './bot-api.ts';
 import { replyMarkup } from './bot-keyboard.ts';
+import { botPacer } from './bot-pacer.ts';
 
 export interface TelegramBotDeps {
   /** The Bot API's base URL (https://api.telegram.org, or an emulator's). */
@@ -140,8 +141,13 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
  * Telegram's answer and its record) is sent again on retry, so a customer may get such a message twice.
  * Bots cannot write first, so a chat known only by username or phone fails as the platform would.
  */
-export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
-  const apiFor = (sealed: string | null, timeoutMs = deps.timeoutMs): BotApi => botApi(deps.apiUrl, tokenOf(deps, sealed), timeoutMs);
+export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()): MessagingDriver {
+  /** The channel's bot, its calls into `chatId` paced to Telegram's limits. */
+  const apiFor = (sealed: string | null, chatId: string | null, timeoutMs = deps.timeoutMs): BotApi => {
+    const token = tokenOf(deps, sealed);
+    const api = botApi(deps.apiUrl, token, timeoutMs);
+    return { call: (method, params) => pacer.pace(token.split(':')[0]!, chatId, () => api.call(method, params)) };
+  };
   /** A refused token switches the channel off, whichever call learned it. */
   const noteRevoked = async (err: unknown, channelId: string, sealed: string | null) => {
     if (err instanceof BotApiError && err.errorCode === 401) await deps.revoked?.(channelId, sealed);
@@ -155,7 +161,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
       if (m.chatId === null) return { kind: 'failed', reason: 'messages_not_text_first_from_telegram_bot' };
       const { method, params } = sendRequest(m);
       try {
-        const sent = await apiFor(m.sealedCredentials, m.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs).call<BotMessage>(method, params);
+        const sent = await apiFor(m.sealedCredentials, m.chatId, m.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs).call<BotMessage>(method, params);
         return { kind: 'sent', messengerMessageId: String(sent.message_id), chatId: String(sent.chat.id), delivered: false };
       } catch (err) {
         if (err instanceof BotApiUnreachable) throw new TransientSendError(err.message);
@@ -168,7 +174,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
     },
 
     async edit(ref) {
-      const api = apiFor(ref.sealedCredentials, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
+      const api = apiFor(ref.sealedCredentials, ref.chatId, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
       const markup = replyMarkup(ref.keyboard);
       // An edit that leaves out the inline keyboard removes it: it is given again.
       const target = { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId), ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
@@ -194,7 +200,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps): MessagingDriver {
 
     async remove(ref) {
       try {
-        await apiFor(ref.sealedCredentials).call('deleteMessage', { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId) });
+        await apiFor(ref.sealedCredentials, ref.chatId).call('deleteMessage', { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId) });
       } catch (err) {
         await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'deleted');
