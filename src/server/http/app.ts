@@ -63,8 +63,8 @@ export interface HttpDeps {
   embedding?: EmbeddingDeps;
   /** Which proxies to believe about the caller's address (Config.trustProxy); none when absent. */
   trustProxy?: boolean | number | string[];
-  /** The live drivers' callbacks by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
-  messengerHooks?: MessengerHookDeps['hooks'];
+  /** The live drivers' callbacks and file links by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
+  messengerHooks?: MessengerHookDeps;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -140,7 +140,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   );
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
   await app.register(downloadRoutes, deps.exports);
-  if (deps.messengerHooks) await app.register(messengerHookRoutes, { hooks: deps.messengerHooks });
+  if (deps.messengerHooks) await app.register(messengerHookRoutes, deps.messengerHooks);
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

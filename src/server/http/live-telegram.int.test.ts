@@ -127,6 +127,32 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect((await stream.since()).find((e) => e.name === 'message.add')!.payload).toMatchObject({ recipient: { chat_type: 'telegroup', chat_id: '-100555', name: 'Acme buyers' } });
   });
 
+  it('keeps a customer’s photo behind a link of its own (Telegram’s holds the token), its caption as the next message', async () => {
+    const stream = eventStream(t.gateway.database, accountId);
+    await stream.since();
+    telegram.addFile('photo-large', Buffer.from('JPEG bytes of a receipt'), 'image/jpeg');
+    const receipt = update(20, { message_id: 30, chat: { id: 4242, type: 'private' }, from: anna, photo: [{ file_id: 'photo-small' }, { file_id: 'photo-large', file_size: 23 }], caption: 'Мой чек' });
+    expect(await telegram.deliver(TELEGRAM_TOKEN, receipt)).toBe(200);
+    const added = (await stream.since()).filter((e) => e.name === 'message.add').map((e) => e.payload);
+    expect(added).toHaveLength(2);
+    const attachment = (added.find((p) => p.attachment) as { attachment: { url: string; mimetype: string; size: number } }).attachment;
+    expect(attachment).toMatchObject({ mimetype: 'image/jpeg', size: 23 });
+    expect(attachment.url.startsWith(`${base}/hooks/telegram/${channelId}/files/photo-large?signature=`)).toBe(true);
+    expect(attachment.url).not.toContain(TELEGRAM_TOKEN.split(':')[1]);
+    expect(added.find((p) => p.text)).toMatchObject({ text: 'Мой чек' });
+
+    const file = await fetch(attachment.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('JPEG bytes of a receipt');
+    // The link names its file: another file under the same signature, or an altered one, is refused.
+    expect((await fetch(attachment.url.replace('photo-large', 'photo-small'))).status).toBe(403);
+    expect((await fetch(`${attachment.url}AA`)).status).toBe(403);
+    // Sent again: neither the photo nor its caption is recorded twice.
+    expect(await telegram.deliver(TELEGRAM_TOKEN, receipt)).toBe(200);
+    expect(await stream.since()).toEqual([]);
+  });
+
   it('sends with the keyboard and quote as the Bot API takes them, then edits (keeping the keyboard) and deletes the message there', async () => {
     const { rows } = await sql<{ id: string }>`select id from messages where channel_id = ${channelId} and messenger_message_id = '7'`.execute(t.gateway.database.db);
     const { request_id } = await send({

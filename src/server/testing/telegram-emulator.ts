@@ -37,6 +37,8 @@ export interface TelegramEmulator {
   webhookOf(token: string): Webhook | undefined;
   /** The bot's owner revoked the token in @BotFather: every call with it is refused with 401. */
   revoke(token: string): void;
+  /** A file Telegram keeps for the bots: `getFile` finds it and its download address serves it. */
+  addFile(fileId: string, content: Buffer, contentType: string): void;
   /** A user who blocked the bot: sends to them are refused with 403. */
   block(chatId: number): void;
   /** Makes the next calls of a method fail as the API fails when it is overloaded (429: asking to wait `retryAfter` s). */
@@ -70,6 +72,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const blocked = new Set<number>();
   const failures = new Map<string, { times: number; errorCode: number; retryAfter: number }>();
   const calls: BotCall[] = [];
+  const files = new Map<string, { content: Buffer; contentType: string }>();
   let nextMessageId = 100;
 
   type Answer = { status: number; body: Record<string, unknown> };
@@ -114,12 +117,22 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         return ok(sent({ message_id: Number(params.message_id) }));
       case 'deleteMessage':
         return ok(true);
+      case 'getFile':
+        return files.has(String(params.file_id))
+          ? ok({ file_id: params.file_id, file_size: files.get(String(params.file_id))!.content.length, file_path: `files/${String(params.file_id)}` })
+          : refuse(400, 'Bad Request: invalid file_id');
       default:
         return refuse(404, 'Not Found');
     }
   }
 
   const server: Server = createServer((req, res) => {
+    const download = /^\/file\/bot([^/]+)\/files\/(.+)$/.exec(req.url ?? '');
+    if (req.method === 'GET' && download) {
+      const file = bots.has(download[1]!) ? files.get(decodeURIComponent(download[2]!)) : undefined;
+      if (!file) return void res.writeHead(404).end();
+      return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.content.length }).end(file.content);
+    }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     void readJson(req).then(
       (params) => {
@@ -138,6 +151,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     addBot: (token, bot) => void bots.set(token, bot),
     webhookOf: (token) => webhooks.get(token),
     revoke: (token) => void bots.delete(token),
+    addFile: (fileId, content, contentType) => void files.set(fileId, { content, contentType }),
     block: (chatId) => void blocked.add(chatId),
     failNext: (method, times, errorCode = 500, retryAfter = 1) => void failures.set(method, { times, errorCode, retryAfter }),
     async deliver(token, update, secret) {

@@ -1,9 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
 import type { ConnectDriver, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
-import type { MessageDeps, MessagingDriver, MessengerHook } from '../core/messages/ports.ts';
+import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 import { connectTelegramBot, disconnectTelegramBot, telegramBotMessaging, type TelegramBotDeps } from './telegram/bot-driver.ts';
+import { telegramFiles } from './telegram/bot-files.ts';
 import { telegramUpdateHook } from './telegram/bot-hook.ts';
 
 /** The transports this version reaches on the real platforms (TRANSPORT_MODE=live). */
@@ -35,7 +36,7 @@ const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does no
 export function liveDrivers(options: LiveDriverOptions): {
   connect: ConnectDriver;
   messaging: MessagingDriver;
-  hooks(messages: MessageDeps): Record<string, MessengerHook>;
+  hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
 } {
   const hookSecret = (channelId: string) => createHmac('sha256', options.secretKey).update(`telegram-webhook/v1/${channelId}`).digest('base64url');
   const telegram: TelegramBotDeps = { apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, cipher: options.cipher, hookSecret, revoked: options.revoked };
@@ -60,6 +61,13 @@ export function liveDrivers(options: LiveDriverOptions): {
       edit: (ref) => (ref.transport === 'telegram' ? bot.edit(ref) : Promise.reject(notLive(ref.transport))),
       remove: (ref) => (ref.transport === 'telegram' ? bot.remove(ref) : Promise.reject(notLive(ref.transport))),
     },
-    hooks: (messages) => ({ telegram: telegramUpdateHook({ messages, hookSecret }) }),
+    hooks(messages) {
+      const linkKey = Buffer.from(hkdfSync('sha256', options.secretKey, 'messaging-gateway', 'telegram-file-links/v1', 32)).toString('base64url');
+      const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
+      return {
+        updates: { telegram: telegramUpdateHook({ messages, hookSecret, files }) },
+        files: { telegram: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature) },
+      };
+    },
   };
 }

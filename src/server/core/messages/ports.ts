@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ChatType, Transport } from '../../../contract/channels.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
@@ -214,3 +215,13 @@ export interface MessengerCallback {
  * it now, being connected or switched off: the messenger should send it again later).
  */
 export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;
+
+/** A file a customer sent, as the gateway hands it on under its own link. */
+export interface MessengerFile {
+  stream: Readable;
+  contentType: string;
+  size: number | null;
+}
+
+/** Opens the file behind one of the gateway's file links: `forbidden` for a link it did not sign, null when gone. */
+export type MessengerFileOpener = (link: { channelId: string; fileId: string; signature: string }) => Promise<MessengerFile | 'forbidden' | null>;

@@ -1,11 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { MessengerHook } from '../../core/messages/ports.ts';
+import type { MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
 
 export interface MessengerHookDeps {
   /** By transport: what reads a platform's callbacks (live drivers only). */
-  hooks: Readonly<Record<string, MessengerHook>>;
+  updates: Readonly<Record<string, MessengerHook>>;
+  /** By transport: what opens the files customers sent, behind the gateway's links. */
+  files: Readonly<Record<string, MessengerFileOpener>>;
 }
+
+const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): T | undefined => (Object.hasOwn(table, transport) ? table[transport] : undefined);
 
 /**
  * `POST /hooks/<transport>/<channel id>`: where a real platform posts a channel's updates (the address its live
@@ -22,12 +26,31 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       },
     },
     async (request, reply) => {
-      const hook = Object.hasOwn(deps.hooks, request.params.transport) ? deps.hooks[request.params.transport] : undefined;
+      const hook = byTransport(deps.updates, request.params.transport);
       if (!hook) return reply.code(404).send({ error: 'NOT_FOUND', description: 'No such hook' });
       const outcome = await hook({ channelId: request.params.channel_id, headers: request.headers, body: request.body });
       if (outcome === 'unauthorized') return reply.code(401).send({ error: 'UNAUTHORIZED', description: 'The channel’s secret did not match' });
       if (outcome === 'unavailable') return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', description: 'The channel cannot take updates now; send again later' });
       return reply.code(200).send({ ok: true });
+    },
+  );
+
+  app.get(
+    '/hooks/:transport/:channel_id/files/:file_id',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ transport: Type.String({ maxLength: 32 }), channel_id: Type.String({ format: 'uuid' }), file_id: Type.String({ maxLength: 512 }) }),
+        querystring: Type.Object({ signature: Type.String({ maxLength: 128 }) }),
+      },
+    },
+    async (request, reply) => {
+      const open = byTransport(deps.files, request.params.transport);
+      const file = open ? await open({ channelId: request.params.channel_id, fileId: request.params.file_id, signature: request.query.signature }) : null;
+      if (file === 'forbidden') return reply.code(403).send({ error: 'FORBIDDEN', description: 'The link is not valid' });
+      if (!file) return reply.code(404).send({ error: 'NOT_FOUND', description: 'The file is no longer available' });
+      if (file.size !== null) reply.header('content-length', file.size);
+      return reply.type(file.contentType).header('cache-control', 'private, max-age=86400').send(file.stream);
     },
   );
 };

@@ -44,6 +44,14 @@ export interface BotChat {
   last_name?: string;
 }
 
+/** A file of a message as Telegram describes it (a photo comes in several sizes, the largest last). */
+export interface BotFile {
+  file_id: string;
+  file_size?: number;
+  file_name?: string;
+  mime_type?: string;
+}
+
 export interface BotMessage {
   message_id: number;
   date: number;
@@ -51,6 +59,11 @@ export interface BotMessage {
   from?: BotUser;
   text?: string;
   caption?: string;
+  photo?: BotFile[];
+  document?: BotFile;
+  video?: BotFile;
+  audio?: BotFile;
+  voice?: BotFile;
 }
 
 export interface BotUpdate {
@@ -69,6 +82,9 @@ interface Answer {
   description?: string;
   parameters?: { retry_after?: number };
 }
+
+/** Where a file Telegram stored (`getFile`'s `file_path`) is downloaded; the address holds the token. */
+export const fileDownloadUrl = (baseUrl: string, token: string, filePath: string): string => `${baseUrl.replace(/\/+$/, '')}/file/bot${token}/${filePath}`;
 
 /** One bot's API: every call is a POST of JSON to `<base>/bot<token>/<method>`. The token never reaches a log. */
 export function botApi(baseUrl: string, token: string, timeoutMs = 15_000): BotApi {

@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../core/errors.ts';
 import { messageArrived, type ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { MessageDeps, MessengerHook } from '../../core/messages/ports.ts';
+import type { Attachment } from '../../../contract/messages.ts';
 import type { BotMessage, BotUpdate } from './bot-api.ts';
+import { fileOf, type TelegramFiles } from './bot-files.ts';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
@@ -14,25 +16,31 @@ function sameSecret(given: unknown, expected: string): boolean {
 }
 
 /**
- * A message of an update as the gateway records it: a customer's private chat with the bot (`telegram`) or a
- * group the bot is in (`telegroup`). Other bots, channel posts and messages without words (a sticker, a
- * photo without a caption) are not recorded yet.
+ * The messages of an update as the gateway records them: a customer's private chat with the bot (`telegram`) or a
+ * group the bot is in (`telegroup`). A file (`attachmentOf` gives it its link) is one message and its caption
+ * another, numbered `<id>:caption`, as the interface's messages carry text or an attachment. Other bots, channel
+ * posts and messages with neither words nor a file (a sticker, a poll) are not recorded.
  */
-export function arrivingOf(message: BotMessage | undefined): ArrivingMessage | null {
+export function arrivingOf(message: BotMessage | undefined, attachmentOf?: (found: NonNullable<ReturnType<typeof fileOf>>) => Attachment): ArrivingMessage[] {
   // The shape is checked as far as it is read: whatever else is posted here is taken and dropped, not a 500.
-  if (typeof message !== 'object' || message === null || typeof message.message_id !== 'number') return null;
-  if (typeof message.chat?.id !== 'number' || typeof message.from?.id !== 'number' || message.from.is_bot) return null;
-  const text = message.text ?? message.caption ?? null;
-  if (typeof text !== 'string') return null;
+  if (typeof message !== 'object' || message === null || typeof message.message_id !== 'number') return [];
+  if (typeof message.chat?.id !== 'number' || typeof message.from?.id !== 'number' || message.from.is_bot) return [];
   const person = [message.from.first_name, message.from.last_name].filter(Boolean).join(' ') || null;
-  const common = { text, attachment: null, direction: 'inbound' as const, messengerMessageId: String(message.message_id), phone: null };
-  if (message.chat.type === 'private') {
-    return { ...common, chatType: 'telegram', chatId: String(message.chat.id), username: message.from.username ?? null, name: person };
-  }
-  if (message.chat.type === 'group' || message.chat.type === 'supergroup') {
-    return { ...common, chatType: 'telegroup', chatId: String(message.chat.id), username: null, name: message.chat.title ?? null };
-  }
-  return null;
+  const chat =
+    message.chat.type === 'private'
+      ? { chatType: 'telegram' as const, chatId: String(message.chat.id), username: message.from.username ?? null, name: person }
+      : message.chat.type === 'group' || message.chat.type === 'supergroup'
+        ? { chatType: 'telegroup' as const, chatId: String(message.chat.id), username: null, name: message.chat.title ?? null }
+        : null;
+  if (!chat) return [];
+  const id = String(message.message_id);
+  const common = { ...chat, direction: 'inbound' as const, phone: null };
+  const found = attachmentOf ? fileOf(message) : null;
+  const words = message.text ?? message.caption;
+  return [
+    ...(found && attachmentOf ? [{ ...common, text: null, attachment: attachmentOf(found), messengerMessageId: id }] : []),
+    ...(typeof words === 'string' ? [{ ...common, text: words, attachment: null, messengerMessageId: found ? `${id}:caption` : id }] : []),
+  ];
 }
 
 /**
@@ -42,17 +50,19 @@ export function arrivingOf(message: BotMessage | undefined): ArrivingMessage | n
  * yet (its webhook is set just before it is stored) or switched off answers 503: Telegram tries again later,
  * for up to a day. A deleted channel's webhook was removed, so nothing more comes for it.
  */
-export function telegramUpdateHook(deps: { messages: MessageDeps; hookSecret(channelId: string): string }): MessengerHook {
+export function telegramUpdateHook(deps: { messages: MessageDeps; hookSecret(channelId: string): string; files?: TelegramFiles }): MessengerHook {
   return async ({ channelId, headers, body }) => {
     // The secret comes from the channel's id and the gateway's key alone: a forged call is turned away before the database.
     if (!sameSecret(headers[SECRET_HEADER], deps.hookSecret(channelId))) return 'unauthorized';
-    const arriving = arrivingOf((body as BotUpdate | null)?.message);
-    if (!arriving) return 'ignored';
+    const files = deps.files;
+    const arriving = arrivingOf((body as BotUpdate | null)?.message, files ? (found) => files.attachment(channelId, found) : undefined);
+    if (arriving.length === 0) return 'ignored';
     const channel = await deps.messages.store.transaction((tx) => tx.channels.getByIdForUpdate(channelId));
     if (channel && channel.transport !== 'telegram') return 'ignored';
     if (!channel || channel.state.status !== 'active') return 'unavailable';
     try {
-      await messageArrived(deps.messages, channel.accountId, channelId, arriving);
+      // In order, each in its own transaction: one sent again after a partial failure finds what was recorded.
+      for (const one of arriving) await messageArrived(deps.messages, channel.accountId, channelId, one);
       return 'accepted';
     } catch (err) {
       // Switched off or deleted meanwhile.
