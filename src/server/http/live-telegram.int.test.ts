@@ -144,7 +144,17 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const file = await fetch(attachment.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/jpeg');
+    expect(file.headers.get('content-security-policy')).toBe("sandbox; frame-ancestors 'none'");
+    expect(file.headers.get('content-disposition')).toBeNull();
     expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('JPEG bytes of a receipt');
+    // A file Telegram serves as octet-stream is typed by its name, and anything but a picture, sound or video is a download.
+    telegram.addFile('offer.pdf', Buffer.from('%PDF-1.7'), 'application/octet-stream');
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(21, { message_id: 31, chat: { id: 4242, type: 'private' }, from: anna, document: { file_id: 'offer.pdf', file_name: 'offer.pdf' } }))).toBe(200);
+    const pdf = (await stream.since()).find((e) => e.name === 'message.add')!.payload as { attachment: { url: string; name: string } };
+    expect(pdf.attachment.name).toBe('offer.pdf');
+    const download = await fetch(pdf.attachment.url);
+    expect([download.status, download.headers.get('content-type'), download.headers.get('content-disposition')]).toEqual([200, 'application/pdf', 'attachment']);
+    await download.arrayBuffer();
     // The link names its file: another file under the same signature, or an altered one, is refused.
     expect((await fetch(attachment.url.replace('photo-large', 'photo-small'))).status).toBe(403);
     expect((await fetch(`${attachment.url}AA`)).status).toBe(403);

@@ -14,7 +14,9 @@ export const securityHeadersPlugin = fp(
       reply.header('X-Content-Type-Options', 'nosniff');
       reply.header('Referrer-Policy', 'no-referrer');
       if (!request.routeOptions.config?.frameable) {
-        reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+        // A policy the route set (a customer's file is sandboxed) keeps its rules and refuses framing too.
+        const own = reply.getHeader('Content-Security-Policy');
+        reply.header('Content-Security-Policy', typeof own === 'string' ? `${own}; frame-ancestors 'none'` : "frame-ancestors 'none'");
         reply.header('X-Frame-Options', 'DENY');
       }
     });

@@ -38,6 +38,8 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
   app.get(
     '/hooks/:transport/:channel_id/files/:file_id',
     {
+      // A HEAD would fetch the whole file from the platform only to drop it.
+      exposeHeadRoute: false,
       schema: {
         hide: true,
         params: Type.Object({ transport: Type.String({ maxLength: 32 }), channel_id: Type.String({ format: 'uuid' }), file_id: Type.String({ maxLength: 512 }) }),
@@ -50,7 +52,14 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       if (file === 'forbidden') return reply.code(403).send({ error: 'FORBIDDEN', description: 'The link is not valid' });
       if (!file) return reply.code(404).send({ error: 'NOT_FOUND', description: 'The file is no longer available' });
       if (file.size !== null) reply.header('content-length', file.size);
-      return reply.type(file.contentType).header('cache-control', 'private, max-age=86400').send(file.stream);
+      // A customer's file is shown in place only when it is a picture, a sound or a video; anything else is a
+      // download, and nothing it holds runs on the gateway's origin.
+      if (!/^(image\/(jpeg|png|webp|gif)|audio\/[\w.+-]+|video\/[\w.+-]+)$/.test(file.contentType)) reply.header('content-disposition', 'attachment');
+      return reply
+        .type(file.contentType)
+        .header('content-security-policy', 'sandbox')
+        .header('cache-control', 'private, max-age=86400')
+        .send(file.stream);
     },
   );
 };

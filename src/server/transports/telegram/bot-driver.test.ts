@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BotApiError } from './bot-api.ts';
-import { failureOf } from './bot-driver.ts';
+import { failureOf, telegramMessageId } from './bot-driver.ts';
 
 describe('refused sends, as the Bot API words them', () => {
   const refused = (code: number, description: string) => failureOf(new BotApiError(code, description, null));
@@ -27,5 +27,12 @@ describe('refused sends, as the Bot API words them', () => {
   it('leave to a later try what may work then: too many requests, Telegram’s own failures', () => {
     expect(refused(429, 'Too Many Requests: retry after 5')).toBeNull();
     expect(refused(502, 'Bad Gateway')).toBeNull();
+  });
+});
+
+describe('Telegram message numbers', () => {
+  it('are the same for a file and its caption recorded on its own', () => {
+    expect(telegramMessageId('9')).toBe(9);
+    expect(telegramMessageId('9:caption')).toBe(9);
   });
 });

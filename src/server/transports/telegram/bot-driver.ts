@@ -27,8 +27,11 @@ const ALLOWED_UPDATES = ['message'];
 
 const unreachable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not be reached; try again');
 
-/** Telegram fetches a file given by URL itself; that may take a while. */
-const FILE_TIMEOUT_MS = 60_000;
+/** Telegram fetches a file given by URL itself, which takes a while; still under the send's 30 s lease. */
+const FILE_TIMEOUT_MS = 25_000;
+
+/** Telegram's number of a message: a caption recorded on its own (`<id>:caption`) is the same message there. */
+export const telegramMessageId = (messengerMessageId: string): number => Number.parseInt(messengerMessageId, 10);
 
 /** A bot token as @BotFather gives it; anything else would not be a path segment of the API's URL. */
 const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,}$/;
@@ -113,7 +116,7 @@ function sendRequest(m: OutboundMessage): { method: string; params: Record<strin
   const markup = replyMarkup(m.keyboard);
   const common = {
     chat_id: m.chatId,
-    ...(m.quotedMessengerId ? { reply_parameters: { message_id: Number(m.quotedMessengerId), allow_sending_without_reply: true } } : {}),
+    ...(m.quotedMessengerId ? { reply_parameters: { message_id: telegramMessageId(m.quotedMessengerId), allow_sending_without_reply: true } } : {}),
     ...(markup ? { reply_markup: markup } : {}),
   };
   if (m.attachment) {
@@ -142,11 +145,14 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
  * Bots cannot write first, so a chat known only by username or phone fails as the platform would.
  */
 export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()): MessagingDriver {
-  /** The channel's bot, its calls into `chatId` paced to Telegram's limits. */
-  const apiFor = (sealed: string | null, chatId: string | null, timeoutMs = deps.timeoutMs): BotApi => {
+  /**
+   * The channel's bot, its calls paced to Telegram's limits: per bot, and for sends into a group (`groupChatId`)
+   * per group too. Edits and deletes, which come from requests in any number, are not held behind a group's pace.
+   */
+  const apiFor = (sealed: string | null, groupChatId: string | null, timeoutMs = deps.timeoutMs): BotApi => {
     const token = tokenOf(deps, sealed);
     const api = botApi(deps.apiUrl, token, timeoutMs);
-    return { call: (method, params) => pacer.pace(token.split(':')[0]!, chatId, () => api.call(method, params)) };
+    return { call: (method, params) => pacer.pace(token.split(':')[0]!, groupChatId, () => api.call(method, params)) };
   };
   /** A refused token switches the channel off, whichever call learned it. */
   const noteRevoked = async (err: unknown, channelId: string, sealed: string | null) => {
@@ -174,10 +180,10 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
     },
 
     async edit(ref) {
-      const api = apiFor(ref.sealedCredentials, ref.chatId, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
+      const api = apiFor(ref.sealedCredentials, null, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
       const markup = replyMarkup(ref.keyboard);
       // An edit that leaves out the inline keyboard removes it: it is given again.
-      const target = { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId), ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
+      const target = { chat_id: chatOf(ref), message_id: telegramMessageId(ref.messengerMessageId), ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
       try {
         if (ref.attachment) {
           const { field } = fileMethod(ref.attachment.mimetype);
@@ -200,7 +206,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
 
     async remove(ref) {
       try {
-        await apiFor(ref.sealedCredentials, ref.chatId).call('deleteMessage', { chat_id: chatOf(ref), message_id: Number(ref.messengerMessageId) });
+        await apiFor(ref.sealedCredentials, null).call('deleteMessage', { chat_id: chatOf(ref), message_id: telegramMessageId(ref.messengerMessageId) });
       } catch (err) {
         await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'deleted');

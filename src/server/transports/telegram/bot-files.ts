@@ -4,7 +4,25 @@ import { request } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import type { Store } from '../../core/ports.ts';
-import { botApi, fileDownloadUrl, type BotFile, type BotMessage } from './bot-api.ts';
+import { AppError } from '../../core/errors.ts';
+import { BotApiError, botApi, fileDownloadUrl, type BotFile, type BotMessage } from './bot-api.ts';
+
+/** How long Telegram may take to start sending a file, and to send the next part of it. */
+const DOWNLOAD_TIMEOUT_MS = 30_000;
+
+/** Types Telegram's file server often leaves as octet-stream, told by the stored file's extension. */
+const typesByExtension: Readonly<Record<string, string>> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  oga: 'audio/ogg',
+  ogg: 'audio/ogg',
+  pdf: 'application/pdf',
+};
 
 /** A file a customer sent, ready to stream to whoever holds its link. */
 export interface OpenedFile {
@@ -52,7 +70,10 @@ export function telegramFiles(deps: TelegramFileDeps) {
       };
     },
 
-    /** The file behind a link: null for a link that is not one of ours, or a file Telegram no longer has. */
+    /**
+     * The file behind a link: `forbidden` for a link that is not one of ours, null for a file Telegram no longer
+     * has. A file over Telegram's 20 MB limit for bots is a 413; Telegram out of reach or failing, a 503.
+     */
     async open(channelId: string, fileId: string, signature: string): Promise<OpenedFile | 'forbidden' | null> {
       const given = Buffer.from(signature, 'base64url');
       const expected = sign(channelId, fileId);
@@ -60,18 +81,33 @@ export function telegramFiles(deps: TelegramFileDeps) {
       const channel = await deps.store.transaction((tx) => tx.channels.getByIdForUpdate(channelId));
       const token = channel?.credentials ? deps.cipher.open(channel.credentials).telegram_token : undefined;
       if (typeof token !== 'string') return null;
-      const stored = await botApi(deps.apiUrl, token)
-        .call<{ file_path?: string }>('getFile', { file_id: fileId })
-        .catch(() => null);
-      if (!stored?.file_path) return null;
-      const res = await request(fileDownloadUrl(deps.apiUrl, token, stored.file_path), { method: 'GET' });
+      let stored: { file_path?: string };
+      try {
+        stored = await botApi(deps.apiUrl, token).call<{ file_path?: string }>('getFile', { file_id: fileId });
+      } catch (err) {
+        if (err instanceof BotApiError && /too big/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', 'Telegram lets bots download files of up to 20 MB');
+        if (err instanceof BotApiError && err.errorCode === 400) return null;
+        throw new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
+      }
+      if (!stored.file_path) return null;
+      const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
+      const res = await request(fileDownloadUrl(deps.apiUrl, token, stored.file_path), {
+        method: 'GET',
+        headersTimeout: DOWNLOAD_TIMEOUT_MS,
+        bodyTimeout: DOWNLOAD_TIMEOUT_MS,
+      }).catch(() => {
+        throw unavailable();
+      });
       if (res.statusCode !== 200) {
         await res.body.dump();
-        return null;
+        if (res.statusCode === 404) return null;
+        throw unavailable();
       }
       const length = Number(res.headers['content-length']);
-      const type = res.headers['content-type'];
-      return { stream: res.body, contentType: typeof type === 'string' ? type : 'application/octet-stream', size: Number.isFinite(length) ? length : null };
+      const told = res.headers['content-type'];
+      const byName = typesByExtension[stored.file_path.split('.').pop()?.toLowerCase() ?? ''];
+      const contentType = typeof told === 'string' && told !== 'application/octet-stream' ? told : (byName ?? 'application/octet-stream');
+      return { stream: res.body, contentType, size: Number.isFinite(length) ? length : null };
     },
   };
 }

@@ -17,8 +17,9 @@ const MAX_GROUPS = 10_000;
 
 /**
  * Keeps a bot's calls within Telegram's limits, so that a campaign to many chats is spaced out here rather than
- * refused with 429 and retried: each call waits its turn, per bot and per group chat (negative chat ids). The
- * send loop has at most one message of a chat in flight, so a group's next message waits one spacing at most.
+ * refused with 429 and retried: each call waits its turn, per bot and per group chat (negative chat ids). Only
+ * sends are paced per group, and the send loop has at most one message of a chat in flight, so a group's next
+ * message waits one spacing at most; per bot, 64 sends in flight wait under three seconds.
  * Per process: several processes each keep their own pace.
  */
 export function botPacer(limits: PacerLimits = telegramLimits) {
