@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,8 @@ const NEW_TOKEN = `123456789:${'N'.repeat(35)}`;
 const OTHER_BOT_TOKEN = `555000111:${'O'.repeat(35)}`;
 const SECRET_KEY = 'k'.repeat(40);
 /** The secret Telegram is given for a channel, as the gateway derives it from its key. */
-const secretOf = (channelId: string) => createHmac('sha256', SECRET_KEY).update(`telegram-webhook/v1/${channelId}`).digest('base64url');
+const secretOf = (channelId: string) =>
+  createHmac('sha256', Buffer.from(hkdfSync('sha256', SECRET_KEY, 'messaging-gateway', 'telegram-webhook-secrets/v1', 32))).update(channelId).digest('base64url');
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k' };
 
 describe(`live telegram bots (${databaseKind()})`, () => {

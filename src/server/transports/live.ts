@@ -38,7 +38,10 @@ export function liveDrivers(options: LiveDriverOptions): {
   messaging: MessagingDriver;
   hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
 } {
-  const hookSecret = (channelId: string) => createHmac('sha256', options.secretKey).update(`telegram-webhook/v1/${channelId}`).digest('base64url');
+  // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
+  const keyFor = (purpose: string) => Buffer.from(hkdfSync('sha256', options.secretKey, 'messaging-gateway', purpose, 32));
+  const hookKey = keyFor('telegram-webhook-secrets/v1');
+  const hookSecret = (channelId: string) => createHmac('sha256', hookKey).update(channelId).digest('base64url');
   const telegram: TelegramBotDeps = { apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, cipher: options.cipher, hookSecret, revoked: options.revoked };
   const bot = telegramBotMessaging(telegram);
   return {
@@ -62,7 +65,7 @@ export function liveDrivers(options: LiveDriverOptions): {
       remove: (ref) => (ref.transport === 'telegram' ? bot.remove(ref) : Promise.reject(notLive(ref.transport))),
     },
     hooks(messages) {
-      const linkKey = Buffer.from(hkdfSync('sha256', options.secretKey, 'messaging-gateway', 'telegram-file-links/v1', 32)).toString('base64url');
+      const linkKey = keyFor('telegram-file-links/v1');
       const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
       return {
         updates: { telegram: telegramUpdateHook({ messages, hookSecret, files }) },

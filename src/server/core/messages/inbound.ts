@@ -3,6 +3,8 @@ import type { ChatType } from '../../../contract/channels.ts';
 import type { Attachment } from '../../../contract/messages.ts';
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { messageAddedEvent } from './message-events.ts';
+import type { ChannelRecord } from '../channels/ports.ts';
+import type { TransactionScope } from '../ports.ts';
 import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
 
 export interface ArrivingMessage {
@@ -36,64 +38,85 @@ export async function messageArrived(
     const channel = await tx.channels.getForUpdate(accountId, channelId);
     if (!channel) throw channelNotFound(channelId);
     if (channel.state.status !== 'active') throw wrongStatus(channel, 'Only an active channel receives messages');
-    const now = deps.clock.now();
-    const by = arriving.username !== null ? { username: arriving.username } : arriving.phone !== null ? { phone: arriving.phone } : null;
-    const known =
-      (await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId)) ??
-      (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
-    const fresh: ChatRecord = {
-      id: randomUUID(),
-      accountId,
-      channelId,
-      chatType: arriving.chatType,
-      chatId: arriving.chatId,
-      username: arriving.username,
-      phone: arriving.phone,
-      name: arriving.name,
-      unanswered: 0,
-      lastMessageAt: null,
-      createdAt: now,
-    };
-    // The messenger may report a message again when its answer was lost: the first report's message stands.
-    const again = known ? await tx.messages.recentByMessengerId(known.id, arriving.messengerMessageId, REPORTED_AGAIN_WITHIN) : undefined;
-    if (again) return { message_id: again, chat_id: arriving.chatId };
-    const base = known ?? (await tx.chats.insert(fresh));
-    const chat: ChatRecord = {
-      ...base,
-      chatId: arriving.chatId,
-      username: base.username ?? arriving.username,
-      phone: base.phone ?? arriving.phone,
-      name: base.name ?? arriving.name,
-      unanswered: arriving.direction === 'inbound' ? base.unanswered + 1 : 0,
-      lastMessageAt: now,
-    };
-    await tx.chats.update(chat);
-    const message: MessageRecord = {
-      id: randomUUID(),
-      requestId: null,
-      accountId,
-      channelId,
-      chatRef: chat.id,
-      direction: arriving.direction,
-      status: 'sent',
-      reason: null,
-      text: arriving.text,
-      attachment: arriving.attachment,
-      template: null,
-      keyboard: null,
-      quotedMessageId: null,
-      crmUserId: null,
-      resetUnanswered: arriving.direction === 'outbound',
-      messengerMessageId: arriving.messengerMessageId,
-      createdAt: now,
-      sentAt: now,
-      deliveredAt: null,
-      readAt: null,
-      editedAt: null,
-      deletedAt: null,
-    };
-    await tx.messages.insert(message);
-    await messageAddedEvent(tx, deps.clock, message, chat);
-    return { message_id: message.id, chat_id: arriving.chatId };
+    return recordArrival(tx, deps, channel, arriving);
   });
 }
+
+/**
+ * Messages a platform posted for a channel it knows only by id (one update: a file and its caption, say), recorded
+ * together in one transaction. False when the channel is not there or not active: the platform should send them
+ * again later.
+ */
+export async function platformReported(deps: MessageDeps, channelId: string, arrivals: ArrivingMessage[]): Promise<boolean> {
+  return deps.store.transaction(async (tx) => {
+    const channel = await tx.channels.getByIdForUpdate(channelId);
+    if (channel?.state.status !== 'active') return false;
+    for (const arriving of arrivals) await recordArrival(tx, deps, channel, arriving);
+    return true;
+  });
+}
+
+/** One reported message on a channel locked by the caller's transaction. */
+async function recordArrival(tx: TransactionScope, deps: MessageDeps, channel: ChannelRecord, arriving: ArrivingMessage): Promise<{ message_id: string; chat_id: string }> {
+  const { accountId, id: channelId } = channel;
+  const now = deps.clock.now();
+  const by = arriving.username !== null ? { username: arriving.username } : arriving.phone !== null ? { phone: arriving.phone } : null;
+  const known =
+    (await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId)) ??
+    (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
+  const fresh: ChatRecord = {
+    id: randomUUID(),
+    accountId,
+    channelId,
+    chatType: arriving.chatType,
+    chatId: arriving.chatId,
+    username: arriving.username,
+    phone: arriving.phone,
+    name: arriving.name,
+    unanswered: 0,
+    lastMessageAt: null,
+    createdAt: now,
+  };
+  // The messenger may report a message again when its answer was lost: the first report's message stands.
+  const again = known ? await tx.messages.recentByMessengerId(known.id, arriving.messengerMessageId, REPORTED_AGAIN_WITHIN) : undefined;
+  if (again) return { message_id: again, chat_id: arriving.chatId };
+  const base = known ?? (await tx.chats.insert(fresh));
+  const chat: ChatRecord = {
+    ...base,
+    chatId: arriving.chatId,
+    username: base.username ?? arriving.username,
+    phone: base.phone ?? arriving.phone,
+    name: base.name ?? arriving.name,
+    unanswered: arriving.direction === 'inbound' ? base.unanswered + 1 : 0,
+    lastMessageAt: now,
+  };
+  await tx.chats.update(chat);
+  const message: MessageRecord = {
+    id: randomUUID(),
+    requestId: null,
+    accountId,
+    channelId,
+    chatRef: chat.id,
+    direction: arriving.direction,
+    status: 'sent',
+    reason: null,
+    text: arriving.text,
+    attachment: arriving.attachment,
+    template: null,
+    keyboard: null,
+    quotedMessageId: null,
+    crmUserId: null,
+    resetUnanswered: arriving.direction === 'outbound',
+    messengerMessageId: arriving.messengerMessageId,
+    createdAt: now,
+    sentAt: now,
+    deliveredAt: null,
+    readAt: null,
+    editedAt: null,
+    deletedAt: null,
+  };
+  await tx.messages.insert(message);
+  await messageAddedEvent(tx, deps.clock, message, chat);
+  return { message_id: message.id, chat_id: arriving.chatId };
+}
+

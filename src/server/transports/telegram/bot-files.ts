@@ -35,7 +35,7 @@ export interface TelegramFileDeps {
   apiUrl: string;
   publicUrl: string;
   /** Signs the links (a key of its own, derived from SECRET_KEY). */
-  linkKey: string;
+  linkKey: Buffer;
   store: Store;
   cipher: CredentialsCipher;
 }

@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../core/errors.ts';
-import { messageArrived, type ArrivingMessage } from '../../core/messages/inbound.ts';
+import { platformReported, type ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { MessageDeps, MessengerHook } from '../../core/messages/ports.ts';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { BotMessage, BotUpdate } from './bot-api.ts';
@@ -46,7 +45,7 @@ export function arrivingOf(message: BotMessage | undefined, attachmentOf?: (foun
 /**
  * Updates Telegram posts to `/hooks/telegram/<channel id>`. Each carries the channel's secret, which is checked
  * before anything is read. Telegram sends an update again until it is answered with 2xx (several may come at
- * once; recording locks the channel), so an update is answered only once it is recorded. A channel not active
+ * once; recording locks the channel), so an update is answered only once its messages are recorded, together. A channel not active
  * yet (its webhook is set just before it is stored) or switched off answers 503: Telegram tries again later,
  * for up to a day. A deleted channel's webhook was removed, so nothing more comes for it.
  */
@@ -57,17 +56,6 @@ export function telegramUpdateHook(deps: { messages: MessageDeps; hookSecret(cha
     const files = deps.files;
     const arriving = arrivingOf((body as BotUpdate | null)?.message, files ? (found) => files.attachment(channelId, found) : undefined);
     if (arriving.length === 0) return 'ignored';
-    const channel = await deps.messages.store.transaction((tx) => tx.channels.getByIdForUpdate(channelId));
-    if (channel && channel.transport !== 'telegram') return 'ignored';
-    if (!channel || channel.state.status !== 'active') return 'unavailable';
-    try {
-      // In order, each in its own transaction: one sent again after a partial failure finds what was recorded.
-      for (const one of arriving) await messageArrived(deps.messages, channel.accountId, channelId, one);
-      return 'accepted';
-    } catch (err) {
-      // Switched off or deleted meanwhile.
-      if (err instanceof AppError && (err.code === 'CHANNEL_WRONG_STATUS' || err.code === 'CHANNEL_NOT_FOUND')) return 'unavailable';
-      throw err;
-    }
+    return (await platformReported(deps.messages, channelId, arriving)) ? 'accepted' : 'unavailable';
   };
 }
