@@ -69,6 +69,8 @@ export interface WebhookOverrides {
   sweepIntervalMs?: number;
   concurrency?: number;
   perEndpoint?: number;
+  /** Most items in one batched POST (the contract's 100). */
+  batchLimit?: number;
   /** A lane's deliveries sent one after another in one slot, after one claim (0: one claim per delivery). */
   runLength?: number;
 }
@@ -221,7 +223,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       sender: webhookOptions.sender ?? httpSender!,
       random: webhookOptions.random ?? Math.random,
       timeoutMs: webhookOptions.timeoutMs ?? 15_000,
-      batchLimit: 100,
+      batchLimit: webhookOptions.batchLimit ?? 100,
       runLength: webhookOptions.runLength ?? 16,
       observers: [exportAnnouncementObserver(exports)],
     };

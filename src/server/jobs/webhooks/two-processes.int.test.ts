@@ -50,9 +50,15 @@ describe.skipIf(databaseKind() !== 'postgres')('two gateways delivering from one
       const sender = taggedSender(name);
       senders.push(sender);
       const config = loadConfig({ DATA_DIR: dir, PARTNER_API_KEY: partnerKey, SECRET_KEY: secretKey, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_LOOPBACK: 'true' });
-      // One attempt at a time per process: the other process has to take its share of the lanes.
+      // One attempt at a time per process, and batches of two chats (one batch could carry every lane): the other
+      // process has to take its share of the lanes.
       gateways.push(
-        await createGateway(config, { logger: false, widgetDir: null, database: database.target, webhooks: { sender, perEndpoint: 1, sweepIntervalMs: 0 } }),
+        await createGateway(config, {
+          logger: false,
+          widgetDir: null,
+          database: database.target,
+          webhooks: { sender, perEndpoint: 1, batchLimit: 2, sweepIntervalMs: 0 },
+        }),
       );
     }
   });
