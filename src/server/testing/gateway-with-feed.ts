@@ -12,6 +12,8 @@ import { createGateway } from '../gateway.ts';
 interface RecordRequest {
   record: { accountId: string; name: string; orderingKey: string | null; payload: unknown }[];
   tag: number;
+  /** Records every event in one transaction, so that a claim finds them all at once rather than one by one. */
+  together?: boolean;
 }
 
 const gateway = await createGateway(loadConfig());
@@ -20,8 +22,14 @@ const address = await gateway.listen();
 process.on('message', (message: RecordRequest) => {
   void (async () => {
     const ids: string[] = [];
-    for (const event of message.record) {
-      ids.push((await gateway.store.transaction((tx) => recordEvent(tx, systemClock, event))).id);
+    if (message.together) {
+      await gateway.store.transaction(async (tx) => {
+        for (const event of message.record) ids.push((await recordEvent(tx, systemClock, event)).id);
+      });
+    } else {
+      for (const event of message.record) {
+        ids.push((await gateway.store.transaction((tx) => recordEvent(tx, systemClock, event))).id);
+      }
     }
     process.send?.({ recorded: ids, tag: message.tag });
   })();
