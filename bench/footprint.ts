@@ -9,7 +9,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { realtimePath } from '../src/contract/realtime.ts';
-import { freePort } from '../src/server/testing/spawned-gateway.ts';
+import { freePort } from '../src/server/testing/free-port.ts';
 import { startChildServer } from './lib/child.ts';
 import { inspectorOf } from './lib/inspector.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';

@@ -82,8 +82,13 @@ test.describe('chat screen', () => {
     await expect(frame.getByRole('heading', { name: 'Alice Park' })).toBeVisible();
 
     // A customer writes while the chat is open, and someone new writes too.
-    await customerWrites(request, token, channelId, 'alice', 'Alice Park', 'Are you there?');
+    const asked = await customerWrites(request, token, channelId, 'alice', 'Alice Park', 'Are you there?');
     await expect(messages.getByRole('listitem').last()).toContainText('Are you there?');
+    // The customer corrects what they wrote: the bubble changes in place, marked edited.
+    await api(request, token, 'POST', `/v2/sandbox/messages/${asked.message_id}/edit`, { text: 'Are you there? Order 1042.' });
+    await expect(messages.getByRole('listitem').last()).toContainText('Are you there? Order 1042.');
+    await expect(messages.getByRole('listitem').last()).toContainText('edited');
+    await expect(messages.getByRole('listitem')).toHaveCount(4);
     await expect(chatRows(frame).nth(0).getByLabel('4 unanswered')).toBeVisible();
     await customerWrites(request, token, channelId, 'carol', 'Carol Diaz', 'New here');
     await expect(chatRows(frame)).toHaveCount(3);

@@ -93,7 +93,8 @@ export interface StreamEventPayloads {
   'channel.qr_update': { channel_id: string; qr_code: string; platform: string };
   'channel.waba_tier_update': { channel_id: string; tier: Tier };
   'waba_template.status_update': { template_id: string; status: string; timestamp: number };
-  'group_chat.update': { group_id: string; name: string | null; avatar_url: string | null };
+  /** `old_group_id`: the id the group had before the messenger moved it to `group_id` (a Telegram group that became a supergroup). */
+  'group_chat.update': { group_id: string; name: string | null; avatar_url: string | null; old_group_id?: string };
   'group_chat.memberships_update': { group_id: string; members: unknown[] };
 }
 

@@ -66,6 +66,12 @@ export const CustomerBody = Type.Object(
 );
 export type CustomerBody = Static<typeof CustomerBody>;
 
+export const CustomerEditBody = Type.Object(
+  { text: Type.String({ minLength: 1, maxLength: 4096, description: 'The words the message has now.' }) },
+  { additionalProperties: false },
+);
+export type CustomerEditBody = Static<typeof CustomerEditBody>;
+
 export const MessageStatusBody = Type.Object(
   {
     status: Type.Enum(['delivered', 'read', 'failed']),

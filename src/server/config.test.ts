@@ -36,6 +36,8 @@ describe('configuration', () => {
       WEBHOOK_ALLOW_LOOPBACK: 'false',
       TRANSPORT_MODE: 'live',
       TELEGRAM_API_URL: 'https://tg-proxy.example.com/',
+      MAX_API_URL: 'https://max-proxy.example.com/',
+      METRICS_TOKEN: 'm'.repeat(32),
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -49,23 +51,31 @@ describe('configuration', () => {
       webhookAllowLoopback: false,
       transportMode: 'live',
       telegramApiUrl: 'https://tg-proxy.example.com',
+      maxApiUrl: 'https://max-proxy.example.com',
+      metricsToken: 'm'.repeat(32),
     });
+    expect(loadConfig({}).metricsToken).toBeNull();
     expect(loadConfig({}).telegramApiUrl).toBe('https://api.telegram.org');
+    expect(loadConfig({}).maxApiUrl).toBe('https://platform-api2.max.ru');
   });
 
   it('reports every bad value at once, by name', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TRANSPORT_MODE: 'mock', WEBHOOK_ALLOW_LOOPBACK: 'maybe', SECRET_KEY: 'short' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TRANSPORT_MODE: 'mock', WEBHOOK_ALLOW_LOOPBACK: 'maybe', SECRET_KEY: 'short', METRICS_TOKEN: 'has a space in it and is long' });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'TRANSPORT_MODE', 'WEBHOOK_ALLOW_LOOPBACK', 'SECRET_KEY']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'TRANSPORT_MODE', 'WEBHOOK_ALLOW_LOOPBACK', 'SECRET_KEY', 'METRICS_TOKEN']) {
       expect(problems).toContain(name);
     }
-    expect((error as ConfigError).problems).toHaveLength(5);
+    expect((error as ConfigError).problems).toHaveLength(6);
+  });
+
+  it('refuses a metrics token that is also the partner key', () => {
+    expect(() => loadConfig({ PARTNER_API_KEY: 'p'.repeat(30), METRICS_TOKEN: 'p'.repeat(30) })).toThrow(/METRICS_TOKEN must differ from PARTNER_API_KEY/);
   });
 
   it('reads which proxies to trust for the caller address', () => {

@@ -11,10 +11,14 @@ export interface Config {
   redisUrl: string | null;
   partnerApiKey: string | null;
   secretKey: string | null;
+  /** The bearer token of `GET /metrics`; without one the gateway serves no metrics. */
+  metricsToken: string | null;
   webhookAllowLoopback: boolean;
   transportMode: 'sandbox' | 'live';
   /** The Telegram Bot API the live telegram driver calls (an emulator's address in tests). */
   telegramApiUrl: string;
+  /** The MAX Bot API the live maxbot driver calls (an emulator's address in tests). */
+  maxApiUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -88,6 +92,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (partnerApiKey !== null && partnerApiKey.length < 24) problems.push('PARTNER_API_KEY must be at least 24 characters');
   const secretKey = text('SECRET_KEY');
   if (secretKey !== null && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
+  const metricsToken = text('METRICS_TOKEN');
+  if (metricsToken !== null && !/^[\x21-\x7e]{24,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 24 to 512 printable characters without spaces');
+  // A scraper's key must not also administer every account.
+  if (metricsToken !== null && metricsToken === partnerApiKey) problems.push('METRICS_TOKEN must differ from PARTNER_API_KEY');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -114,9 +122,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     partnerApiKey,
     secretKey,
+    metricsToken,
     webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', !production),
     transportMode: transportMode === 'live' ? 'live' : 'sandbox',
     telegramApiUrl: (url('TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+    maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

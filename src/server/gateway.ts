@@ -23,10 +23,8 @@ import { startEventDispatch } from './jobs/workers/dispatch-events.ts';
 import { startSendLoop, type SendLoop } from './jobs/workers/send-messages.ts';
 import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
-import type { WebhookSender } from './core/webhooks/delivery.ts';
-import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
-import { startDeliveryLoop, startDeliverySweep } from './jobs/workers/deliver-webhooks.ts';
+import { startWebhooks, type WebhookOverrides } from './gateway-webhooks.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
@@ -34,6 +32,8 @@ import { exportFiles } from './storage/export-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
+import { readBacklog } from './storage/backlog.ts';
+import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
 import { liveDrivers } from './transports/live.ts';
@@ -57,23 +57,7 @@ export interface GatewayOverrides {
   webhooks?: WebhookOverrides;
 }
 
-/** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
-export interface WebhookOverrides {
-  /** DNS for subscribe-time and connect-time address checks. */
-  resolveHost?: HostResolver;
-  sender?: WebhookSender;
-  /** Jitter source of the retry schedule. */
-  random?: () => number;
-  timeoutMs?: number;
-  /** How often the delivery loop is nudged to look for work it was not told about; 0 turns the timer off (tests call `webhooks.sweep`). */
-  sweepIntervalMs?: number;
-  concurrency?: number;
-  perEndpoint?: number;
-  /** Most items in one batched POST (the contract's 100). */
-  batchLimit?: number;
-  /** A lane's deliveries sent one after another in one slot, after one claim (0: one claim per delivery). */
-  runLength?: number;
-}
+export type { WebhookOverrides } from './gateway-webhooks.ts';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -139,10 +123,23 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       },
     });
     const cipher = credentialsCipher(secretKey);
+    // Instruments wrap the ports they count; without a metrics token nothing is measured.
+    const metrics = config.metricsToken
+      ? gatewayMetrics({ clock, readBacklog: () => readBacklog(database.db), connectedFrames: () => realtime?.connectedFrames() ?? 0 })
+      : null;
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live =
       config.transportMode === 'live'
-        ? liveDrivers({ publicUrl: config.publicUrl, secretKey, cipher, telegramApiUrl: config.telegramApiUrl, revoked: (id, sealed) => credentialsRevoked(channels, id, sealed) })
+        ? liveDrivers({
+            publicUrl: config.publicUrl,
+            secretKey,
+            cipher,
+            telegramApiUrl: config.telegramApiUrl,
+            maxApiUrl: config.maxApiUrl,
+            allowLoopbackFiles: config.webhookAllowLoopback,
+            revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
+            ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
+          })
         : null;
     const channels: ChannelDeps = {
       store,
@@ -152,15 +149,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       cipher,
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
-    const messages: MessageDeps = {
-      store,
-      clock,
-      rules: transportRules,
-      driver:
-        overrides.messagingDriver ??
-        live?.messaging ??
-        sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }),
-    };
+    const messenger =
+      overrides.messagingDriver ?? live?.messaging ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs });
+    const messages: MessageDeps = { store, clock, rules: transportRules, driver: metrics ? metrics.messaging(messenger) : messenger };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
     const sendsAccepted = () => {
@@ -180,10 +171,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const resolveHost = webhookOptions.resolveHost ?? systemResolver;
     const webhookSealer = credentialsCipher(secretKey, 'webhook-signing-secrets/v1');
     const httpSender = webhookOptions.sender ? null : httpWebhookSender({ policy: urlPolicy, resolveHost });
+    const webhookSender = webhookOptions.sender ?? httpSender!;
 
     let stopping = false;
     const hub = (realtime = createRealtimeHub({ store, clock, redisUrl: config.redisUrl, log: { warn: (obj, msg) => log?.warn(obj, msg) } }));
     const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
+    const hooks = live?.hooks(messages);
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     const app = await buildHttpApp({
       store,
@@ -208,7 +201,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
       embedding,
-      ...(live ? { messengerHooks: live.hooks(messages) } : {}),
+      ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates) } : hooks } : {}),
+      ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
@@ -216,22 +210,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
     await workExports(startedBoss, exports);
-    const deliveryDeps = {
-      store,
-      clock,
-      sealer: webhookSealer,
-      sender: webhookOptions.sender ?? httpSender!,
-      random: webhookOptions.random ?? Math.random,
-      timeoutMs: webhookOptions.timeoutMs ?? 15_000,
-      batchLimit: webhookOptions.batchLimit ?? 100,
-      runLength: webhookOptions.runLength ?? 16,
-      observers: [exportAnnouncementObserver(exports)],
-    };
-    const deliveries = startDeliveryLoop(deliveryDeps, {
-      concurrency: webhookOptions.concurrency ?? 64,
-      perEndpoint: webhookOptions.perEndpoint ?? 16,
-      onError: (err) => app.log.error({ err }, 'webhook delivery failed'),
-    });
+    const { deliveries, sweeper } = startWebhooks(
+      { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log },
+      webhookOptions,
+    );
     const sinks = [...(overrides.sinks ?? []), hub];
     const dispatcher = await startEventDispatch({ events: store.events, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
@@ -243,11 +225,6 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin);
     const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
-    const sweepEvery = webhookOptions.sweepIntervalMs ?? 5_000;
-    const sweeper =
-      sweepEvery > 0
-        ? startDeliverySweep({ store, clock }, sweepEvery, (err) => app.log.error({ err }, 'webhook sweep failed'), deliveries.wake)
-        : null;
 
     const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
 
@@ -277,7 +254,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();
           clearTimeout(cut);
-          sweeper?.stop();
+          await sweeper?.stop();
           await maintenance.stop();
           await recorded.close();
           await accepted.close();

@@ -102,6 +102,11 @@ export interface EventRepository {
   readStream(after: number, holes: readonly number[], limit: number): Promise<EventRecord[]>;
   /** The highest position taken so far (0 when there is none). */
   streamHead(): Promise<number>;
+  /**
+   * Deletes up to `limit` of the oldest events recorded before `before` that no webhook delivery refers to any
+   * more. Returns how many went.
+   */
+  prune(before: Date, limit: number): Promise<number>;
 }
 
 export interface JobOptions {

@@ -13,6 +13,7 @@ import type { CredentialsCipher } from '../core/channels/ports.ts';
 import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { metricsPlugin, type MetricsOptions } from './plugins/metrics.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
@@ -35,6 +36,7 @@ import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
+import { markMayHoldNul, mayHoldNul } from './nul-characters.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface HttpDeps {
@@ -65,6 +67,8 @@ export interface HttpDeps {
   trustProxy?: boolean | number | string[];
   /** The live drivers' callbacks and file links by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
   messengerHooks?: MessengerHookDeps;
+  /** Prometheus metrics at `/metrics`, for a scraper with the token (METRICS_TOKEN); none when absent. */
+  metrics?: MetricsOptions;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -93,8 +97,12 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
-    if (text === '') done(null, undefined);
-    else parseJson(request, text, done);
+    if (text === '') return done(null, undefined);
+    // PostgreSQL cannot store U+0000: a body that may hold one is walked by validation, and refused naming the field.
+    parseJson(request, text, (err, parsed) => {
+      if (!err && typeof parsed === 'object' && parsed !== null && mayHoldNul(text)) markMayHoldNul(parsed);
+      done(err, parsed);
+    });
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -108,6 +116,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(securityHeadersPlugin);
   await app.register(openApiPlugin, { publicUrl: deps.publicUrl, version: deps.version });
   await app.register(healthRoutes, { checkReady: deps.checkReady });
+  if (deps.metrics) await app.register(metricsPlugin, deps.metrics);
 
   await app.register(
     async (v2) => {

@@ -41,6 +41,20 @@ describe(`error bodies (${databaseKind()})`, () => {
     expect(fields).toEqual(expect.arrayContaining(['data.0.url', 'data.0.event', 'data.1.url', 'extra']));
   });
 
+  it('refuses the NUL character, which the database cannot store, naming the field, in a body and in a query', async () => {
+    const res = await t.call('POST', '/v2/messages', {
+      token,
+      body: { channel_id: '00000000-0000-4000-8000-000000000000', recipient: { chat_type: 'whatsapp', chat_id: '79005550001', name: 'Ann\u0000a' }, text: 'hi' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().data.fields).toEqual([{ field: 'recipient.name', message: 'must not contain the NUL character (U+0000)' }]);
+    const account = await t.call('POST', '/v2/accounts', { token: t.partnerKey, body: { name: 'a\u0000b' } });
+    expect(account.json().data.fields).toEqual([{ field: 'name', message: 'must not contain the NUL character (U+0000)' }]);
+    const listed = await t.call('GET', '/v2/contacts?after=x%00y', { token });
+    expect(listed.statusCode).toBe(400);
+    expect(listed.json().data.fields).toEqual([{ field: 'querystring.after', message: 'must not contain the NUL character (U+0000)' }]);
+  });
+
   it('refuses a string where a number would be coerced and a value outside an enum', async () => {
     const res = await t.call('POST', `/v2/accounts`, { token: t.partnerKey, body: { name: 123 } });
     expect(res.statusCode).toBe(400);

@@ -1,23 +1,13 @@
 import { createHmac, hkdfSync } from 'node:crypto';
-import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStream } from '../testing/event-stream.ts';
 import { eventually } from '../testing/eventually.ts';
 import { openFrame } from '../testing/frames.ts';
-import { startTestGateway, type TestGateway } from '../testing/harness.ts';
+import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
 import { settled, statusTrail, TELEGRAM_TOKEN } from '../testing/messaging.ts';
 import { startTelegramEmulator, type TelegramEmulator } from '../testing/telegram-emulator.ts';
 import { databaseKind } from '../testing/test-database.ts';
-
-/** A port nobody listens on now, so that PUBLIC_URL can name the address the gateway will listen at. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const update = (updateId: number, message: Record<string, unknown>) => ({ update_id: updateId, message: { date: 1_795_000_000, ...message } });
 const NEW_TOKEN = `123456789:${'N'.repeat(35)}`;
@@ -39,10 +29,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
   beforeAll(async () => {
     telegram = await startTelegramEmulator();
     telegram.addBot(TELEGRAM_TOKEN, { id: 123456789, username: 'acme_shop_bot', first_name: 'Acme Shop' });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', TELEGRAM_API_URL: telegram.url, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, SECRET_KEY } });
-    await t.gateway.listen();
+    ({ t, base } = await startLiveGateway({ TELEGRAM_API_URL: telegram.url, SECRET_KEY }));
     ({ token, accountId } = await t.newAccount());
   });
   afterAll(async () => {
@@ -66,7 +53,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
     expect(hook.url).toBe(`${base}/hooks/telegram/${channelId}`);
     expect(hook.secret).toBe(secretOf(channelId));
-    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message']);
+    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query']);
   });
 
   it('refuses a token Telegram does not know, and the transports it has no live driver for', async () => {
@@ -83,7 +70,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     // The connect frame offers only what can be connected.
     const frame = await openFrame(t, token, 'channels', {});
     const offered = (await t.call('GET', '/bff/transports', { token: frame })).json().data as { transport: string; creatable: boolean }[];
-    expect(offered.filter((x) => x.creatable).map((x) => x.transport)).toEqual(['telegram']);
+    expect(offered.filter((x) => x.creatable).map((x) => x.transport)).toEqual(['telegram', 'maxbot']);
   });
 
   it('records what customers write, each update once it is answered, and only with the channel’s secret', async () => {
@@ -192,19 +179,6 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const removed = await t.call('DELETE', `/v2/messages/${message.id}`, { token });
     expect(removed.statusCode, removed.body).toBe(200);
     expect(callsOf('deleteMessage').at(-1)!.params).toEqual({ chat_id: '4242', message_id: callsOf('editMessageText').at(-1)!.params.message_id });
-  });
-
-  it('sends a file by its kind: a photo as a photo, anything else as a document', async () => {
-    const photo = await send({
-      channel_id: channelId,
-      recipient: { chat_type: 'telegram', chat_id: '4242' },
-      attachment: { url: 'https://files.example.com/receipt.jpg', mimetype: 'image/jpeg', name: 'receipt.jpg' },
-    });
-    expect(await settled(t, photo.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
-    expect(callsOf('sendPhoto').at(-1)!.params).toEqual({ chat_id: '4242', photo: 'https://files.example.com/receipt.jpg' });
-    const pdf = await send({ channel_id: channelId, recipient: { chat_type: 'telegram', chat_id: '4242' }, attachment: { url: 'https://files.example.com/offer.pdf', mimetype: 'application/pdf' } });
-    expect(await settled(t, pdf.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
-    expect(callsOf('sendDocument').at(-1)!.params).toEqual({ chat_id: '4242', document: 'https://files.example.com/offer.pdf' });
   });
 
   it('spaces a campaign out to Telegram’s limit of 30 messages a second per bot, and sends every message', async () => {

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
+import { needsNulWalk, nulPointer } from './nul-characters.ts';
 
 /**
  * Two validators: bodies are checked strictly (a number is not a string, unknown fields are refused),
@@ -15,5 +16,26 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const textAjv = makeAjv({ coerceTypes: 'array' });
 
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * A validator that first refuses strings holding U+0000, which the database cannot store, naming the field. A
+ * JSON body is walked only when its text could hold one (see nul-characters.ts); query strings and path
+ * parameters, short and few, always.
+ */
+function refusingNul(validate: Validate, isBody: boolean): Validate {
+  const checked: Validate = (data) => {
+    const at = !isBody || needsNulWalk(data) ? nulPointer(data) : null;
+    if (at !== null) {
+      checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain the NUL character (U+0000)' }];
+      return false;
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors ?? null;
+    return valid;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  refusingNul((httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as Validate, httpPart === 'body');

@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseTarget } from '../storage/database.ts';
 import { eventually } from '../testing/eventually.ts';
-import { callJson, freePort, spawnGateway, type SpawnedGateway } from '../testing/spawned-gateway.ts';
+import { freePort } from '../testing/free-port.ts';
+import { callJson, spawnGateway, type SpawnedGateway } from '../testing/spawned-gateway.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 
 const MESSAGES = 1_000;

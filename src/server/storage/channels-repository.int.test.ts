@@ -81,8 +81,36 @@ describe(`channel repository (${databaseKind()})`, () => {
     expect(await repo.get(accountA, c.id)).toBeUndefined();
     expect(await repo.getForUpdate(accountA, c.id)).toBeUndefined();
     expect(await repo.getByIdForUpdate(c.id)).toBeUndefined();
+    expect(await repo.getById(c.id)).toBeUndefined();
     expect((await repo.list(accountA)).map((x) => x.id)).not.toContain(c.id);
     const row = await database.db.selectFrom('channels').select('deleted_at').where('id', '=', c.id).executeTakeFirst();
     expect(row?.deleted_at).toEqual(new Date(Date.UTC(2030, 0, 2)));
+  });
+
+  it('reads a channel by its id alone, of whichever account, without waiting for a lock another transaction holds', async () => {
+    const repo = channelRepository(database.db);
+    const c = channel({ accountId: accountB });
+    await repo.insert(c);
+    expect(await repo.getById(c.id)).toEqual(c);
+    expect(await repo.getById(randomUUID())).toBeUndefined();
+    // The embedded database has one connection, on which a transaction holds every other query back: a server's only.
+    if (databaseKind() !== 'postgres') return;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => {};
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holding = database.db.transaction().execute(async (trx) => {
+      await channelRepository(trx).getByIdForUpdate(c.id);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    try {
+      const read = await Promise.race([repo.getById(c.id), new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 2_000))]);
+      expect(read).toEqual(c);
+    } finally {
+      release();
+      await holding;
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { deriveKey } from '../core/keys.ts';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { CredentialsCipher } from '../core/channels/ports.ts';
  */
 export function credentialsCipher(secretKey: string, purpose = 'channel-credentials/v1'): CredentialsCipher {
   // Each purpose (channel credentials, webhook signing secrets) has a key of its own.
-  const key = Buffer.from(hkdfSync('sha256', secretKey, 'messaging-gateway', purpose, 32));
+  const key = deriveKey(secretKey, purpose);
   return {
     seal(credentials) {
       const iv = randomBytes(12);

@@ -6,6 +6,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../config.ts';
 import type { Clock } from '../core/ports.ts';
 import { createGateway, type Gateway, type GatewayOverrides } from '../gateway.ts';
+import { freePort } from './free-port.ts';
 import { staticResolver } from './static-resolver.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
@@ -75,4 +76,16 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A gateway of the live drivers listening on a port of its own, whose PUBLIC_URL is that address: the platforms'
+ * emulators post their updates to it over real HTTP. `env` names the platforms' addresses and keys.
+ */
+export async function startLiveGateway(env: Record<string, string>): Promise<{ t: TestGateway; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, ...env } });
+  await t.gateway.listen();
+  return { t, base };
 }

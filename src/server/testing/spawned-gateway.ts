@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 /** A gateway running as a real child process (`node src/server/main.ts`), for crash tests. */
 export interface SpawnedGateway {
@@ -16,18 +16,6 @@ export interface SpawnedGateway {
 }
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 

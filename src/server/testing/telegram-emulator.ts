@@ -14,10 +14,20 @@ export interface EmulatedBot {
   first_name: string;
 }
 
+/** A file a bot uploaded in a form (multipart/form-data), as Telegram received it. */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
 export interface BotCall {
   token: string;
   method: string;
+  /** The call's parameters; of a form, its text fields, those that hold JSON (a keyboard, a quote, media) read as such. */
   params: Record<string, unknown>;
+  /** The files a form carried, by their fields. */
+  files?: Record<string, UploadedFile>;
   /** When it arrived (ms since the epoch). */
   at: number;
 }
@@ -41,39 +51,72 @@ export interface TelegramEmulator {
   addFile(fileId: string, content: Buffer, contentType: string): void;
   /** A user who blocked the bot: sends to them are refused with 403. */
   block(chatId: number): void;
-  /** Makes the next calls of a method fail as the API fails when it is overloaded (429: asking to wait `retryAfter` s). */
-  failNext(method: string, times: number, errorCode?: number, retryAfter?: number): void;
-  /** Posts an update to the bot's webhook with its secret (or another one); the gateway's status code. */
+  /**
+   * Makes the next calls of a method fail as the API fails when it is overloaded (429: asking to wait `retryAfter`
+   * s), or as it refuses with `description`.
+   */
+  failNext(method: string, times: number, errorCode?: number, retryAfter?: number, description?: string): void;
+  /**
+   * Posts an update to the bot's webhook with its secret (or another one); the gateway's status code. A method the
+   * answer names (`{method, …}`) is run as Telegram runs it, and recorded among the calls.
+   */
   deliver(token: string, update: unknown, secret?: string): Promise<number>;
+  /** A customer changed a message of theirs: `edited_message`, the message as it is now. */
+  customerEdits(token: string, message: Record<string, unknown>): Promise<number>;
+  /**
+   * A user pressed an inline button of a message the bot sent: `callback_query` with the message as Telegram
+   * keeps it (its keyboard included), or only its chat and number once it is too old (`old`). Answers the query's id.
+   */
+  pressButton(token: string, press: { from: Record<string, unknown>; messageId: number; data: string; old?: boolean }): Promise<{ status: number; queryId: string }>;
+  /**
+   * A group became a supergroup: sends to the old id are refused with its new one (400, `migrate_to_chat_id`), and
+   * the service messages are posted, in the old group and then in the new one (unless `posted` is false: they are
+   * late). The gateway's status codes.
+   */
+  upgradeGroup(token: string, group: { id: number; title: string }, to: number, by: Record<string, unknown>, options?: { posted?: boolean }): Promise<number[]>;
   close(): Promise<void>;
 }
 
 const TEXT_LIMIT = 4096;
 
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text ? (JSON.parse(text) as Record<string, unknown>) : {});
-      } catch (err) {
-        reject(err as Error);
-      }
-    });
-    req.on('error', reject);
-  });
+/** The parameters Telegram reads as JSON when they come as form fields. */
+const JSON_FIELDS = new Set(['reply_markup', 'reply_parameters', 'media', 'allowed_updates']);
+
+/** A call's parameters, as JSON or as a form (whose files come apart, by their fields). */
+async function readParams(req: IncomingMessage): Promise<{ params: Record<string, unknown>; files?: Record<string, UploadedFile> }> {
+  const body = Buffer.concat(await req.toArray());
+  const type = req.headers['content-type'] ?? '';
+  if (!type.startsWith('multipart/form-data')) {
+    const text = body.toString('utf8');
+    return { params: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  }
+  const form = await new Request('http://telegram.invalid/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
+  const params: Record<string, unknown> = {};
+  const files: Record<string, UploadedFile> = {};
+  for (const [field, value] of form) {
+    if (typeof value === 'string') params[field] = JSON_FIELDS.has(field) ? (JSON.parse(value) as unknown) : value;
+    else files[field] = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+  }
+  return { params, files };
 }
+
+/** Which parameter of a send holds its file. */
+const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
 
 export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const bots = new Map<string, EmulatedBot>();
   const webhooks = new Map<string, Webhook>();
   const blocked = new Set<number>();
-  const failures = new Map<string, { times: number; errorCode: number; retryAfter: number }>();
+  const failures = new Map<string, { times: number; errorCode: number; retryAfter: number; description: string | undefined }>();
   const calls: BotCall[] = [];
   const files = new Map<string, { content: Buffer; contentType: string }>();
+  /** The messages bots sent, as Telegram keeps them (a press brings its message along). */
+  const sentMessages = new Map<number, Record<string, unknown>>();
+  /** Groups that became supergroups: old id → new id. */
+  const upgraded = new Map<number, number>();
   let nextMessageId = 100;
+  let nextUpdateId = 10_000;
+  let nextQueryId = 1;
 
   type Answer = { status: number; body: Record<string, unknown> };
   const ok = (result: unknown): Answer => ({ status: 200, body: { ok: true, result } });
@@ -82,18 +125,38 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     body: { ok: false, error_code: errorCode, description, ...extra },
   });
 
-  function answer(token: string, method: string, params: Record<string, unknown>): Answer {
+  let nextFileId = 1;
+  /** A file of a sent message as Telegram describes it: uploaded (with its name, type and size) or named by URL. */
+  function fileOf(kind: string, uploaded: UploadedFile | undefined): Record<string, unknown> {
+    const id = nextFileId++;
+    const described = { file_id: `sent-${id}`, file_unique_id: `AQADsent${id}` };
+    const size = uploaded ? { file_size: uploaded.bytes.length } : {};
+    if (kind === 'photo') return { photo: [{ ...described, ...size, width: 800, height: 600 }] };
+    return { [kind]: { ...described, ...size, ...(uploaded ? { file_name: uploaded.name, mime_type: uploaded.type } : {}) } };
+  }
+
+  function answer(token: string, method: string, params: Record<string, unknown>, uploads: Record<string, UploadedFile> = {}): Answer {
     const bot = bots.get(token);
     if (!bot) return refuse(401, 'Unauthorized');
     const failing = failures.get(method);
     if (failing && failing.times > 0) {
       failing.times--;
-      return failing.errorCode === 429
-        ? refuse(429, `Too Many Requests: retry after ${failing.retryAfter}`, { parameters: { retry_after: failing.retryAfter } })
-        : refuse(failing.errorCode, 'Internal Server Error');
+      if (failing.errorCode === 429) return refuse(429, `Too Many Requests: retry after ${failing.retryAfter}`, { parameters: { retry_after: failing.retryAfter } });
+      return refuse(failing.errorCode, failing.description ?? 'Internal Server Error');
     }
     const chatId = Number(params.chat_id);
-    const sent = (fields: Record<string, unknown>) => ({ message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' }, ...fields });
+    const sent = (fields: Record<string, unknown>) => {
+      const message = {
+        message_id: nextMessageId++,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: chatId, type: chatId < 0 ? 'supergroup' : 'private' },
+        from: { id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username },
+        ...fields,
+        ...(params.reply_markup ? { reply_markup: params.reply_markup } : {}),
+      };
+      sentMessages.set(message.message_id, message);
+      return message;
+    };
     switch (method) {
       case 'getMe':
         return ok({ id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username });
@@ -105,17 +168,34 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         return ok(true);
       case 'sendMessage':
       case 'sendPhoto':
+      case 'sendVideo':
+      case 'sendAudio':
       case 'sendDocument': {
         if (blocked.has(chatId)) return refuse(403, 'Forbidden: bot was blocked by the user');
+        if (upgraded.has(chatId)) return refuse(400, 'Bad Request: group chat was upgraded to a supergroup chat', { parameters: { migrate_to_chat_id: upgraded.get(chatId) } });
         if (!Number.isFinite(chatId) || chatId === 0) return refuse(400, 'Bad Request: chat not found');
-        if (method === 'sendMessage' && [...String(params.text ?? '')].length > TEXT_LIMIT) return refuse(400, 'Bad Request: message is too long');
-        return ok(sent(method === 'sendMessage' ? { text: params.text } : { caption: params.caption }));
+        if (method === 'sendMessage') {
+          if ([...String(params.text ?? '')].length > TEXT_LIMIT) return refuse(400, 'Bad Request: message is too long');
+          return ok(sent({ text: params.text }));
+        }
+        // The file is uploaded in the form, or named (a file id, a URL) by the parameter of its kind.
+        const kind = fileFields[method]!;
+        const uploaded = uploads[kind];
+        if (!uploaded && typeof params[kind] !== 'string') return refuse(400, `Bad Request: there is no ${kind} in the request`);
+        return ok(sent({ ...fileOf(kind, uploaded), ...(params.caption ? { caption: params.caption } : {}) }));
+      }
+      case 'editMessageMedia': {
+        // `media.media` names a file of the form as attach://<field>.
+        const media = (params.media ?? {}) as { type?: string; media?: string; caption?: string };
+        const attached = typeof media.media === 'string' && media.media.startsWith('attach://') ? uploads[media.media.slice('attach://'.length)] : undefined;
+        if (typeof media.media !== 'string' || (media.media.startsWith('attach://') && !attached)) return refuse(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+        return ok(sent({ message_id: Number(params.message_id), ...fileOf(media.type ?? 'document', attached), ...(media.caption ? { caption: media.caption } : {}) }));
       }
       case 'editMessageText':
       case 'editMessageCaption':
-      case 'editMessageMedia':
         return ok(sent({ message_id: Number(params.message_id) }));
       case 'deleteMessage':
+      case 'answerCallbackQuery':
         return ok(true);
       case 'getFile':
         return files.has(String(params.file_id))
@@ -134,16 +214,42 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.content.length }).end(file.content);
     }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
-    void readJson(req).then(
-      (params) => {
-        const { status, body } = match ? answer(match[1]!, match[2]!, params) : refuse(404, 'Not Found');
-        if (match) calls.push({ token: match[1]!, method: match[2]!, params, at: Date.now() });
+    void readParams(req).then(
+      ({ params, files }) => {
+        const { status, body } = match ? answer(match[1]!, match[2]!, params, files) : refuse(404, 'Not Found');
+        if (match) calls.push({ token: match[1]!, method: match[2]!, params, ...(files ? { files } : {}), at: Date.now() });
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       },
       () => res.writeHead(400).end(JSON.stringify({ ok: false, error_code: 400, description: 'Bad Request: invalid JSON' })),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+  async function deliver(token: string, update: unknown, secret?: string): Promise<number> {
+    const hook = webhooks.get(token);
+    if (!hook) throw new Error('the bot has no webhook');
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    const sending = secret ?? hook.secret;
+    if (sending !== undefined) headers['x-telegram-bot-api-secret-token'] = sending;
+    const res = await request(hook.url, { method: 'POST', headers, body: JSON.stringify(update) });
+    const answered = await res.body.text();
+    if (res.statusCode === 200) {
+      // A webhook may answer with a Bot API call, which Telegram makes (and tells nobody how it went).
+      const call = (() => {
+        try {
+          return JSON.parse(answered) as unknown;
+        } catch {
+          return null;
+        }
+      })();
+      if (typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string') {
+        const { method, ...params } = call as { method: string } & Record<string, unknown>;
+        answer(token, method, params);
+        calls.push({ token, method, params, at: Date.now() });
+      }
+    }
+    return res.statusCode;
+  }
 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -153,16 +259,25 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     revoke: (token) => void bots.delete(token),
     addFile: (fileId, content, contentType) => void files.set(fileId, { content, contentType }),
     block: (chatId) => void blocked.add(chatId),
-    failNext: (method, times, errorCode = 500, retryAfter = 1) => void failures.set(method, { times, errorCode, retryAfter }),
-    async deliver(token, update, secret) {
-      const hook = webhooks.get(token);
-      if (!hook) throw new Error('the bot has no webhook');
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const sending = secret ?? hook.secret;
-      if (sending !== undefined) headers['x-telegram-bot-api-secret-token'] = sending;
-      const res = await request(hook.url, { method: 'POST', headers, body: JSON.stringify(update) });
-      await res.body.dump();
-      return res.statusCode;
+    failNext: (method, times, errorCode = 500, retryAfter = 1, description) => void failures.set(method, { times, errorCode, retryAfter, description }),
+    deliver,
+    customerEdits: (token, message) => deliver(token, { update_id: nextUpdateId++, edited_message: { date: Math.floor(Date.now() / 1000), edit_date: Math.floor(Date.now() / 1000), ...message } }),
+    async pressButton(token, press) {
+      const queryId = String(nextQueryId++);
+      const kept = sentMessages.get(press.messageId);
+      const chat = kept?.chat ?? { id: press.from.id, type: 'private' };
+      const message = press.old || !kept ? { message_id: press.messageId, date: 0, chat } : kept;
+      const status = await deliver(token, { update_id: nextUpdateId++, callback_query: { id: queryId, from: press.from, message, chat_instance: '1', data: press.data } });
+      return { status, queryId };
+    },
+    async upgradeGroup(token, group, to, by, options) {
+      upgraded.set(group.id, to);
+      if (options?.posted === false) return [];
+      const date = Math.floor(Date.now() / 1000);
+      return [
+        await deliver(token, { update_id: nextUpdateId++, message: { message_id: nextMessageId++, date, chat: { id: group.id, type: 'group', title: group.title }, from: by, migrate_to_chat_id: to } }),
+        await deliver(token, { update_id: nextUpdateId++, message: { message_id: 1, date, chat: { id: to, type: 'supergroup', title: group.title }, from: { id: 1087968824, is_bot: true, first_name: 'Group' }, migrate_from_chat_id: group.id } }),
+      ];
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -12,7 +12,7 @@ export interface ReceivedRequest {
   receivedAt: number;
 }
 
-/** What to answer: a status with headers, or `hang` (never answer until the receiver closes). */
+/** What to answer: a status with headers, or `hang` (no answer until `answerHanging` or the receiver closes). */
 export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /** How the receiver answers a request, given it and how many requests with the same webhook-id came before. */
@@ -26,13 +26,15 @@ export interface WebhookReceiver {
   inFlight(): number;
   maxInFlight(): number;
   behave(behaviour: Behaviour): void;
+  /** Answers every request left hanging so far with `status`. */
+  answerHanging(status: number): void;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(behaviour: Behaviour = () => ({ status: 200 })): Promise<WebhookReceiver> {
   let current = behaviour;
   const requests: ReceivedRequest[] = [];
-  const hanging = new Set<ServerResponse>();
+  const hanging = new Map<ServerResponse, ReceivedRequest>();
   let inFlight = 0;
   let maxInFlight = 0;
 
@@ -57,7 +59,7 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
       const record: ReceivedRequest = { ...seen, status: answer === 'hang' ? null : answer.status };
       requests.push(record);
       if (answer === 'hang') {
-        hanging.add(res);
+        hanging.set(res, record);
         return;
       }
       const send = () => res.writeHead(answer.status, answer.headers ?? {}).end();
@@ -75,8 +77,15 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
     behave: (b) => {
       current = b;
     },
+    answerHanging(status) {
+      for (const [res, record] of hanging) {
+        record.status = status;
+        if (!res.destroyed) res.writeHead(status).end();
+      }
+      hanging.clear();
+    },
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of hanging.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

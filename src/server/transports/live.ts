@@ -1,23 +1,45 @@
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
-import type { ConnectDriver, CredentialsCipher } from '../core/channels/ports.ts';
+import type { ChannelRecord, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
+import { deriveKey } from '../core/keys.ts';
 import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
+import { callPacer } from './call-pacer.ts';
+import { pressAnswerer } from './maxbot/bot-answers.ts';
+import { connectMaxBot, disconnectMaxBot, maxBotMessaging, maxLimits, type MaxBotDeps } from './maxbot/bot-driver.ts';
+import { maxFiles } from './maxbot/bot-files.ts';
+import { maxUpdateHook } from './maxbot/bot-hook.ts';
 import { connectTelegramBot, disconnectTelegramBot, telegramBotMessaging, type TelegramBotDeps } from './telegram/bot-driver.ts';
 import { telegramFiles } from './telegram/bot-files.ts';
 import { telegramUpdateHook } from './telegram/bot-hook.ts';
-
-/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live). */
-export const liveTransports: readonly Transport[] = ['telegram'];
 
 export interface LiveDriverOptions {
   publicUrl: string;
   secretKey: string;
   cipher: CredentialsCipher;
   telegramApiUrl: string;
+  maxApiUrl: string;
+  /** Whether files a send names may be fetched from loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
+  allowLoopbackFiles?: boolean;
   /** A platform no longer takes a channel's credentials (`sealed`, as stored): the channel is switched off. */
   revoked(channelId: string, sealed: string | null): Promise<void>;
+  /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
+  onAnswerFailed?(transport: string, reason: string): void;
 }
+
+/** One transport on its real platform: how its channels connect and let go, send, and hear back. */
+interface LiveTransport {
+  connect(channelId: string, credentials: Record<string, unknown>, previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>): Promise<ConnectOutcome>;
+  disconnect(channel: Pick<ChannelRecord, 'id' | 'credentials'>): Promise<void>;
+  messaging: MessagingDriver;
+  /** What reads the platform's callbacks, and opens the customers' files behind the gateway's links (if it gives any). */
+  hooks(messages: MessageDeps): { update: MessengerHook; files?: MessengerFileOpener };
+}
+
+type LiveTransportName = 'telegram' | 'maxbot';
+
+/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live). */
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot'];
 
 const notLive = (transport: Transport) =>
   validationError(
@@ -30,8 +52,8 @@ const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does no
 
 /**
  * The real platforms behind the same ports as the sandbox: connecting, messaging, and the callbacks the platforms
- * post to `/hooks/<transport>/<channel id>`. A transport without a live driver is refused when a channel of it
- * is created; one left from a sandbox run fails its sends as unavailable.
+ * post to `/hooks/<transport>/<channel id>`, each transport from a table of its own. A transport without a live
+ * driver is refused when a channel of it is created; one left from a sandbox run fails its sends as unavailable.
  */
 export function liveDrivers(options: LiveDriverOptions): {
   connect: ConnectDriver;
@@ -39,17 +61,70 @@ export function liveDrivers(options: LiveDriverOptions): {
   hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
 } {
   // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
-  const keyFor = (purpose: string) => Buffer.from(hkdfSync('sha256', options.secretKey, 'messaging-gateway', purpose, 32));
-  const hookKey = keyFor('telegram-webhook-secrets/v1');
-  const hookSecret = (channelId: string) => createHmac('sha256', hookKey).update(channelId).digest('base64url');
-  const telegram: TelegramBotDeps = { apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, cipher: options.cipher, hookSecret, revoked: options.revoked };
-  const bot = telegramBotMessaging(telegram);
+  const keyFor = (purpose: string) => deriveKey(options.secretKey, purpose);
+  const secretsOf = (purpose: string) => {
+    const key = keyFor(purpose);
+    return (channelId: string) => createHmac('sha256', key).update(channelId).digest('base64url');
+  };
+  const common = { publicUrl: options.publicUrl, cipher: options.cipher, revoked: options.revoked };
+
+  const telegram: TelegramBotDeps = {
+    ...common,
+    apiUrl: options.telegramApiUrl,
+    hookSecret: secretsOf('telegram-webhook-secrets/v1'),
+    allowLoopbackFiles: options.allowLoopbackFiles ?? false,
+  };
+  const maxbot: MaxBotDeps = { ...common, apiUrl: options.maxApiUrl, hookSecret: secretsOf('maxbot-webhook-secrets/v1'), allowLoopbackFiles: options.allowLoopbackFiles ?? false };
+  // One pace per MAX bot: its sends, and apart from them the answers to its buttons' presses.
+  const maxPacer = callPacer(maxLimits, () => true);
+
+  const table: Record<LiveTransportName, LiveTransport> = {
+    telegram: {
+      connect: (channelId, credentials, previous) => connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous),
+      disconnect: (channel) => disconnectTelegramBot(telegram, channel.credentials),
+      messaging: telegramBotMessaging(telegram),
+      hooks(messages) {
+        const linkKey = keyFor('telegram-file-links/v1');
+        const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
+        return {
+          update: telegramUpdateHook({ messages, hookSecret: telegram.hookSecret, files }),
+          files: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature),
+        };
+      },
+    },
+    // MAX's addresses of pictures, sounds and files hold no token and are handed on as they are; a video's direct
+    // address comes only from a call with the bot's token, so videos get links of the gateway's own.
+    maxbot: {
+      connect: (channelId, credentials, previous) => connectMaxBot(maxbot, channelId, String(credentials.access_token), previous),
+      disconnect: (channel) => disconnectMaxBot(maxbot, channel.id, channel.credentials),
+      messaging: maxBotMessaging(maxbot, maxPacer),
+      hooks(messages) {
+        const answers = pressAnswerer({
+          apiUrl: options.maxApiUrl,
+          cipher: options.cipher,
+          channels: messages.store.channels,
+          pacer: maxPacer,
+          revoked: options.revoked,
+          failed: (reason) => options.onAnswerFailed?.('maxbot', reason),
+        });
+        const linkKey = keyFor('maxbot-file-links/v1');
+        const files = maxFiles({ apiUrl: options.maxApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
+        return {
+          update: maxUpdateHook({ messages, hookSecret: maxbot.hookSecret, answers, videoLink: files.link }),
+          files: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature),
+        };
+      },
+    },
+  };
+  const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
+
   return {
     connect: {
-      connects: (transport) => liveTransports.includes(transport),
+      connects: (transport) => liveOf(transport) !== undefined,
       async connect({ channelId, transport, credentials, previous }) {
-        if (transport !== 'telegram') throw notLive(transport);
-        return connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous);
+        const live = liveOf(transport);
+        if (!live) throw notLive(transport);
+        return live.connect(channelId, credentials, previous);
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
       renderQr: () => Promise.reject(noSuchStep()),
@@ -57,20 +132,22 @@ export function liveDrivers(options: LiveDriverOptions): {
       authorizationUrl: () => {
         throw noSuchStep();
       },
-      disconnect: (channel) => (channel.transport === 'telegram' ? disconnectTelegramBot(telegram, channel.credentials) : Promise.resolve()),
+      disconnect: (channel) => liveOf(channel.transport)?.disconnect(channel) ?? Promise.resolve(),
     },
     messaging: {
-      send: (m) => (m.transport === 'telegram' ? bot.send(m) : Promise.resolve({ kind: 'failed', reason: 'message_channel_unavailable' })),
-      edit: (ref) => (ref.transport === 'telegram' ? bot.edit(ref) : Promise.reject(notLive(ref.transport))),
-      remove: (ref) => (ref.transport === 'telegram' ? bot.remove(ref) : Promise.reject(notLive(ref.transport))),
+      send: (m) => liveOf(m.transport)?.messaging.send(m) ?? Promise.resolve({ kind: 'failed', reason: 'message_channel_unavailable' }),
+      edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport)),
+      remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport)),
     },
     hooks(messages) {
-      const linkKey = keyFor('telegram-file-links/v1');
-      const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
-      return {
-        updates: { telegram: telegramUpdateHook({ messages, hookSecret, files }) },
-        files: { telegram: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature) },
-      };
+      const updates: Record<string, MessengerHook> = {};
+      const files: Record<string, MessengerFileOpener> = {};
+      for (const transport of liveTransports) {
+        const hooks = table[transport].hooks(messages);
+        updates[transport] = hooks.update;
+        if (hooks.files) files[transport] = hooks.files;
+      }
+      return { updates, files };
     },
   };
 }

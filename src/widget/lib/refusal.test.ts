@@ -17,6 +17,16 @@ describe('refusals', () => {
     });
   });
 
+  it('joins two details of one field after its label once, each said in the screen’s language', () => {
+    const twice = new BffError(400, {
+      error: 'VALIDATION_ERROR',
+      description: 'Request validation failed',
+      data: { fields: [{ field: 'credentials.telegram_token', message: 'was revoked' }, { field: 'credentials.telegram_token', message: 'is required' }] },
+    });
+    expect(refusalOf(twice, { telegram_token: 'Bot token' }).fields).toEqual({ telegram_token: 'Bot token was revoked; is required.' });
+    expect(refusalOf(twice, { telegram_token: 'Токен бота' }, 'ru').fields).toEqual({ telegram_token: 'Токен бота: отозван; обязательное поле.' });
+  });
+
   it('says the gateway’s description, or that it could not be reached', () => {
     expect(refusalOf(new BffError(400, { error: 'TWO_FACTOR_CODE_INVALID', description: 'Two-factor code is invalid' }))).toEqual({
       code: 'TWO_FACTOR_CODE_INVALID',

@@ -27,11 +27,19 @@ const ruDetails: Readonly<Record<string, string>> = {
  * more precise than the code; other languages say the code in their words (the gateway's text is kept where
  * there is none).
  */
-const words = catalog<{ unreachable: string; codes: Partial<Record<ErrorCode, string>>; field: (label: string, message: string) => string }>(
+const words = catalog<{
+  unreachable: string;
+  codes: Partial<Record<ErrorCode, string>>;
+  /** One detail of the gateway's for a field, in the screen's language. */
+  detail: (message: string) => string;
+  /** A field's details, already said, after its label. */
+  field: (label: string, details: string) => string;
+}>(
   {
     unreachable: 'The gateway could not be reached. Check the connection and try again.',
     codes: {},
-    field: (label, message) => `${label} ${message}.`,
+    detail: (message) => message,
+    field: (label, details) => `${label} ${details}.`,
   },
   {
     ru: {
@@ -60,8 +68,9 @@ const words = catalog<{ unreachable: string; codes: Partial<Record<ErrorCode, st
         INTERNAL_ERROR: 'Внутренняя ошибка шлюза',
         SERVICE_UNAVAILABLE: 'Шлюз временно недоступен, попробуйте чуть позже',
       },
-      // The gateway's detail for a field is English: said in Russian where the frames know it, else after the field's name.
-      field: (label, message) => `${label}: ${ruDetails[message] ?? message}.`,
+      // The gateway's detail for a field is English: said in Russian where the frames know it, else as it is.
+      detail: (message) => ruDetails[message] ?? message,
+      field: (label, details) => `${label}: ${details}.`,
     },
   },
 );
@@ -75,14 +84,14 @@ const inputName = (field: string) => field.replace(/^body\./, '').replace(/^cred
 export function refusalOf(err: unknown, labels: Readonly<Record<string, string>> = {}, lang: Lang = 'en'): Refusal {
   const w = words[lang];
   if (!(err instanceof BffError)) return { code: null, message: w.unreachable, fields: {} };
-  const fields: Record<string, string> = {};
+  const details = new Map<string, string[]>();
   const elsewhere: string[] = [];
   for (const f of (err.data?.fields ?? []) as FieldError[]) {
     const name = inputName(f.field);
-    const label = labels[name];
-    if (label !== undefined) fields[name] = fields[name] ? `${fields[name]}; ${f.message}` : w.field(label, f.message);
+    if (labels[name] !== undefined) details.set(name, [...(details.get(name) ?? []), w.detail(f.message)]);
     else elsewhere.push(`${name} ${f.message}`);
   }
+  const fields = Object.fromEntries([...details].map(([name, said]) => [name, w.field(labels[name]!, said.join('; '))]));
   const said = w.codes[err.code as ErrorCode] ?? err.message;
   const message = elsewhere.length > 0 ? `${said}: ${elsewhere.join('; ')}.` : said;
   return { code: err.code, message, fields };

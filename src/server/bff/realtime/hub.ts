@@ -43,6 +43,8 @@ export interface RealtimeHub extends EventSink, LiveSessions {
   sweep(): Promise<void>;
   /** Disconnects every frame and lets go of Redis; call before the HTTP server closes. */
   close(): Promise<void>;
+  /** Frames connected to this process now. */
+  connectedFrames(): number;
 }
 
 /**
@@ -128,6 +130,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     attach(server) {
       io.attach(server);
     },
+    connectedFrames: () => io.of('/').sockets.size,
     async sweep() {
       const now = deps.clock.now();
       for (const socket of io.of('/').sockets.values()) {

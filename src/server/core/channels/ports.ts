@@ -42,6 +42,8 @@ export interface ChannelRepository {
   getForUpdate(accountId: string, id: string): Promise<ChannelRecord | undefined>;
   /** For messenger-side callbacks and timers that know only the channel; locks like getForUpdate. */
   getByIdForUpdate(id: string): Promise<ChannelRecord | undefined>;
+  /** The same without a lock: a read that changes nothing (outside a transaction, where a lock would end at once). */
+  getById(id: string): Promise<ChannelRecord | undefined>;
   list(accountId: string): Promise<ChannelRecord[]>;
   update(channel: ChannelRecord): Promise<void>;
   /** Deletes the channel row; its chats and messages go with it. */

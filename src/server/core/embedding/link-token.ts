@@ -1,4 +1,5 @@
-import { hkdfSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { deriveKey } from '../keys.ts';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Transport } from '../../../contract/channels.ts';
 import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
@@ -73,7 +74,7 @@ function claimsOf(p: JWTPayload): LinkClaims | null {
  * other signature of the gateway can pass for a link. The account is the subject, the link id the `jti`.
  */
 export function linkSigner(secretKey: string): LinkSigner {
-  const key = new Uint8Array(hkdfSync('sha256', secretKey, 'messaging-gateway', 'iframe-links/v1', 32));
+  const key = new Uint8Array(deriveKey(secretKey, 'iframe-links/v1'));
   return {
     async sign(input, issuedAt) {
       const claims: LinkClaims = { ...input, id: randomUUID() };

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { deriveKey } from '../keys.ts';
 import type { DownloadLinks } from './ports.ts';
 
 /** How long a finished export's link works. */
@@ -10,7 +11,7 @@ export const DOWNLOAD_LINK_TTL_MS = 24 * 60 * 60 * 1000;
  * so a link can be neither forged nor extended. Anyone holding a valid link may download, like a presigned URL.
  */
 export function downloadLinks(secretKey: string, publicUrl: string): DownloadLinks {
-  const key = Buffer.from(hkdfSync('sha256', secretKey, 'messaging-gateway', 'export-download-links/v1', 32));
+  const key = deriveKey(secretKey, 'export-download-links/v1');
   const sign = (exportId: string, expires: string) => createHmac('sha256', key).update(`exports/${exportId}.csv\n${expires}`).digest();
   return {
     url(exportId, expiresAt) {

@@ -4,6 +4,7 @@ import { channelNotFound } from '../channels/channel-steps.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { chatOrderingKey } from '../messages/message-events.ts';
 import type { ChatRecord, MessageDeps } from '../messages/ports.ts';
+import type { Clock, TransactionScope } from '../ports.ts';
 import type { GroupMember } from './ports.ts';
 
 export interface GroupView {
@@ -23,6 +24,36 @@ export interface GroupReport {
   avatarUrl?: string | null;
   /** Members that joined, left, were invited or renamed. */
   members?: GroupMember[];
+}
+
+/** What `group_chat.update` says of a group: as it is now, and the id it had when the messenger moved it to another. */
+export interface GroupChatUpdate {
+  accountId: string;
+  /** The gateway's chat, whose events it is ordered with. */
+  chatRef: string;
+  groupId: string;
+  name: string | null;
+  avatarUrl: string | null;
+  /** The group's id before the messenger gave it `groupId` (a Telegram group that became a supergroup). */
+  oldGroupId?: string;
+}
+
+/**
+ * `group_chat.update`: `{group_id, name, avatar_url}` (GAPS.md), and `old_group_id` when the group moved to a new
+ * id, so that a CRM can carry what it keeps under the old one over to the new one.
+ */
+export function groupChatUpdated(tx: TransactionScope, clock: Clock, update: GroupChatUpdate) {
+  return recordEvent(tx, clock, {
+    accountId: update.accountId,
+    name: 'group_chat.update',
+    orderingKey: chatOrderingKey(update.chatRef),
+    payload: {
+      group_id: update.groupId,
+      name: update.name,
+      avatar_url: update.avatarUrl,
+      ...(update.oldGroupId !== undefined ? { old_group_id: update.oldGroupId } : {}),
+    },
+  });
 }
 
 /**
@@ -47,7 +78,7 @@ export async function groupReported(deps: MessageDeps, accountId: string, channe
     const avatarUrl = newAvatar ? (report.avatarUrl ?? null) : avatarBefore;
     const event = { accountId, orderingKey: chatOrderingKey(chat.id) };
     if (isNew || renamed || newAvatar) {
-      await recordEvent(tx, deps.clock, { ...event, name: 'group_chat.update', payload: { group_id: report.chatId, name: chat.name, avatar_url: avatarUrl } });
+      await groupChatUpdated(tx, deps.clock, { accountId, chatRef: chat.id, groupId: report.chatId, name: chat.name, avatarUrl });
     }
     if (report.members && report.members.length > 0) {
       await tx.groups.upsertMembers(chat.id, report.members);

@@ -1,3 +1,4 @@
+import type { TransportCapabilities } from '../../../contract/channels.ts';
 import type { Attachment, EditMessageBody, MessageRef } from '../../../contract/messages.ts';
 import { wrongStatus } from '../channels/channel-steps.ts';
 import { AppError, validationError } from '../errors.ts';
@@ -6,14 +7,14 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import type { MessageDeps, MessageRecord } from './ports.ts';
 import { messageNotFound } from './receipts.ts';
 
-/** The message as the account may change it: its own, outbound, not deleted, with its channel's capabilities. */
-async function changeable(deps: MessageDeps, accountId: string, messageId: string) {
+/** The account's message, not deleted, with its channel and the channel's capabilities (outbound is checked apart). */
+export async function changeable(deps: MessageDeps, accountId: string, messageId: string) {
   const message = await deps.store.messages.get(accountId, messageId);
   if (!message || message.deletedAt) throw messageNotFound(messageId);
   const channel = await deps.store.channels.get(accountId, message.channelId);
   if (!channel) throw messageNotFound(messageId);
   const chat = await deps.store.chats.get(accountId, message.chatRef);
-  return { message, channel, capabilities: deps.rules[channel.transport].capabilities, chatId: chat?.chatId ?? null };
+  return { message, channel, chat, capabilities: deps.rules[channel.transport].capabilities, chatId: chat?.chatId ?? null };
 }
 
 /**
@@ -22,6 +23,19 @@ async function changeable(deps: MessageDeps, accountId: string, messageId: strin
  */
 function assertActive(channel: ChannelRecord): void {
   if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are changed only through an active channel');
+}
+
+/** How the channel's transport edits messages; refused when it does not. */
+export function editing(channel: ChannelRecord, capabilities: TransportCapabilities): NonNullable<TransportCapabilities['edit']> {
+  if (!capabilities.edit) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_EDITING', `Messages of ${channel.transport} channels cannot be edited`);
+  return capabilities.edit;
+}
+
+/** A send over the limit fails later, as the messenger's answer; an edit is answered now, so it is refused now. */
+export function assertTextFits(channel: ChannelRecord, capabilities: TransportCapabilities, text: string): void {
+  if ([...text].length > capabilities.text_limit) {
+    throw validationError([{ field: 'text', message: `must not be longer than ${capabilities.text_limit} characters on ${channel.transport}` }]);
+  }
 }
 
 function assertSentOutbound(message: MessageRecord): asserts message is MessageRecord & { messengerMessageId: string } {
@@ -40,17 +54,13 @@ export async function editMessage(deps: MessageDeps, accountId: string, messageI
     throw validationError([{ field: 'text', message: 'exactly one of text or attachment is required' }]);
   }
   const { message, channel, capabilities, chatId } = await changeable(deps, accountId, messageId);
-  const edit = capabilities.edit;
-  if (!edit) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_EDITING', `Messages of ${channel.transport} channels cannot be edited`);
+  const edit = editing(channel, capabilities);
   // Text only: a text message gets another text; an attachment (or a template) is not turned into text either.
   if (edit.text_only && (body.attachment !== undefined || message.text === null)) {
     throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', `Only the text of ${channel.transport} text messages can be edited`);
   }
   if (edit.not_with_keyboard && message.keyboard) throw new AppError('MESSAGES_CONTAIN_BUTTONS', 'A message with a keyboard cannot be edited');
-  // A send over the limit fails later, as the messenger's answer; an edit is answered now, so it is refused now.
-  if (body.text !== undefined && [...body.text].length > capabilities.text_limit) {
-    throw validationError([{ field: 'text', message: `must not be longer than ${capabilities.text_limit} characters on ${channel.transport}` }]);
-  }
+  if (body.text !== undefined) assertTextFits(channel, capabilities, body.text);
   assertActive(channel);
   assertSentOutbound(message);
   const since = message.deliveredAt ?? message.sentAt ?? message.createdAt;

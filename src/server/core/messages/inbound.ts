@@ -18,10 +18,9 @@ export interface ArrivingMessage {
   /** `outbound`: written on the phone itself rather than through the gateway. */
   direction: 'inbound' | 'outbound';
   messengerMessageId: string;
+  /** The messenger's number of a message of the chat this one answers (the message whose button was pressed). */
+  quotedMessengerId?: string;
 }
-
-/** How far back in a chat a message reported again is looked for (a platform resends within minutes, in order). */
-const REPORTED_AGAIN_WITHIN = 50;
 
 /**
  * A message the messenger reports: a customer wrote, or the account's owner wrote from the phone. The chat is
@@ -43,44 +42,60 @@ export async function messageArrived(
 }
 
 /**
- * Messages a platform posted for a channel it knows only by id (one update: a file and its caption, say), recorded
- * together in one transaction. False when the channel is not there or not active: the platform should send them
- * again later.
+ * What became of a platform's report on a channel it knows only by id: `recorded`; `not_yet` when the channel is
+ * not stored (a connect is storing it) or is between states (a reinit), so the platform should send it again later;
+ * `switched_off` when the channel is disabled, which the platform's driver may drop rather than have sent again.
  */
-export async function platformReported(deps: MessageDeps, channelId: string, arrivals: ArrivingMessage[]): Promise<boolean> {
+export type PlatformOutcome = 'recorded' | 'not_yet' | 'switched_off';
+
+/** Runs `work` on the channel, locked, in one transaction, if it is active; says why not otherwise. */
+export async function onActiveChannel(
+  deps: Pick<MessageDeps, 'store'>,
+  channelId: string,
+  work: (tx: TransactionScope, channel: ChannelRecord) => Promise<void>,
+): Promise<PlatformOutcome> {
   return deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getByIdForUpdate(channelId);
-    if (channel?.state.status !== 'active') return false;
+    if (channel?.state.status === 'disabled') return 'switched_off';
+    if (channel?.state.status !== 'active') return 'not_yet';
+    await work(tx, channel);
+    return 'recorded';
+  });
+}
+
+/** Messages a platform posted for a channel (one update: a file and its caption, say), recorded together. */
+export async function platformReported(deps: MessageDeps, channelId: string, arrivals: ArrivingMessage[]): Promise<PlatformOutcome> {
+  return onActiveChannel(deps, channelId, async (tx, channel) => {
     for (const arriving of arrivals) await recordArrival(tx, deps, channel, arriving);
-    return true;
   });
 }
 
 /** One reported message on a channel locked by the caller's transaction. */
-async function recordArrival(tx: TransactionScope, deps: MessageDeps, channel: ChannelRecord, arriving: ArrivingMessage): Promise<{ message_id: string; chat_id: string }> {
+export async function recordArrival(tx: TransactionScope, deps: MessageDeps, channel: ChannelRecord, arriving: ArrivingMessage): Promise<{ message_id: string; chat_id: string }> {
   const { accountId, id: channelId } = channel;
   const now = deps.clock.now();
   const by = arriving.username !== null ? { username: arriving.username } : arriving.phone !== null ? { phone: arriving.phone } : null;
-  const known =
-    (await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId)) ??
-    (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
-  const fresh: ChatRecord = {
-    id: randomUUID(),
-    accountId,
-    channelId,
-    chatType: arriving.chatType,
-    chatId: arriving.chatId,
-    username: arriving.username,
-    phone: arriving.phone,
-    name: arriving.name,
-    unanswered: 0,
-    lastMessageAt: null,
-    createdAt: now,
-  };
-  // The messenger may report a message again when its answer was lost: the first report's message stands.
-  const again = known ? await tx.messages.recentByMessengerId(known.id, arriving.messengerMessageId, REPORTED_AGAIN_WITHIN) : undefined;
-  if (again) return { message_id: again, chat_id: arriving.chatId };
-  const base = known ?? (await tx.chats.insert(fresh));
+  const byId = await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId);
+  // The messenger may report a message again when its answer was lost: the first report's message stands. Only a
+  // chat known by the messenger's id can hold it (one waiting for a username or phone has heard nothing yet).
+  const again = byId ? await tx.messages.findByMessengerId(byId.id, arriving.messengerMessageId) : undefined;
+  if (again) return { message_id: again.id, chat_id: arriving.chatId };
+  const known = byId ?? (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
+  const base =
+    known ??
+    (await tx.chats.insert({
+      id: randomUUID(),
+      accountId,
+      channelId,
+      chatType: arriving.chatType,
+      chatId: arriving.chatId,
+      username: arriving.username,
+      phone: arriving.phone,
+      name: arriving.name,
+      unanswered: 0,
+      lastMessageAt: null,
+      createdAt: now,
+    }));
   const chat: ChatRecord = {
     ...base,
     chatId: arriving.chatId,
@@ -91,6 +106,7 @@ async function recordArrival(tx: TransactionScope, deps: MessageDeps, channel: C
     lastMessageAt: now,
   };
   await tx.chats.update(chat);
+  const quoted = arriving.quotedMessengerId !== undefined ? await tx.messages.findByMessengerId(chat.id, arriving.quotedMessengerId) : undefined;
   const message: MessageRecord = {
     id: randomUUID(),
     requestId: null,
@@ -104,7 +120,7 @@ async function recordArrival(tx: TransactionScope, deps: MessageDeps, channel: C
     attachment: arriving.attachment,
     template: null,
     keyboard: null,
-    quotedMessageId: null,
+    quotedMessageId: quoted?.id ?? null,
     crmUserId: null,
     resetUnanswered: arriving.direction === 'outbound',
     messengerMessageId: arriving.messengerMessageId,

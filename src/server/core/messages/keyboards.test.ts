@@ -220,10 +220,35 @@ describe('max-bot keyboards', () => {
     const keyboard = {
       buttons: [
         [{ type: 'callback', text: 'Yes', payload: 'yes', intent: 'positive' }, { type: 'callback', text: 'No', payload: 'no', intent: 'negative' }],
-        [{ type: 'link', text: 'Site', url: 'https://example.org' }, { type: 'message', text: 'Hello', intent: 'default' }],
+        [{ type: 'link', text: 'Site', url: 'https://example.org' }, { type: 'message', text: 'Hello' }],
       ],
     };
     expect(normalizeKeyboard('max_bot', keyboard)).toEqual({ keyboard, warnings: [] });
+  });
+
+  it('drops the intent of a button that is not a callback, saying so: MAX colours callback buttons only', () => {
+    const result = normalizeKeyboard('max_bot', {
+      buttons: [[{ type: 'callback', text: 'Yes', payload: 'yes', intent: 'positive' }, { type: 'message', text: 'Hello', intent: 'default' }]],
+    });
+    expect(result.keyboard).toEqual({ buttons: [[{ type: 'callback', text: 'Yes', payload: 'yes', intent: 'positive' }, { type: 'message', text: 'Hello' }]] });
+    expect(result.warnings).toEqual(['keyboard.buttons.0.1.intent: only callback buttons have an intent in max bots; it was dropped']);
+  });
+
+  it('refuses what MAX would refuse after accepting the send: text beyond 128 characters or empty, payload beyond 1024, url beyond 2048', () => {
+    expect(
+      refused('max_bot', {
+        buttons: [
+          [{ type: 'message', text: 'я'.repeat(129) }, { type: 'message', text: '' }],
+          [{ type: 'callback', text: 'p', payload: 'x'.repeat(1025) }, { type: 'link', text: 'u', url: `https://example.org/${'a'.repeat(2029)}` }],
+        ],
+      }),
+    ).toEqual([
+      { field: 'keyboard.buttons.0.1.text', message: 'must not be empty' },
+      { field: 'keyboard.buttons.0.0.text', message: 'must be at most 128 characters' },
+      { field: 'keyboard.buttons.1.0.payload', message: 'must be at most 1024 characters' },
+      { field: 'keyboard.buttons.1.1.url', message: 'must be at most 2048 characters' },
+    ]);
+    expect(normalizeKeyboard('max_bot', { buttons: [[{ type: 'callback', text: 'я'.repeat(128), payload: 'x'.repeat(1024) }]] }).warnings).toEqual([]);
   });
 
   it('requires a known type and text on every button', () => {

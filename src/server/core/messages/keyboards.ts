@@ -12,6 +12,8 @@ import { validationError } from '../errors.ts';
 export const keyboardLimits = {
   business: { buttons: 10, textChars: 20 },
   telegram: { buttons: 12, textChars: 64, callbackBytes: 64 },
+  /** MAX's own limits on a button (its API schema): longer ones would be refused after the send was accepted. */
+  max: { textChars: 128, payloadChars: 1024, urlChars: 2048 },
 } as const;
 
 export interface NormalizedKeyboard {
@@ -208,7 +210,13 @@ function maxBot(keyboard: Keyboard, found: Findings): Keyboard | null {
     else if (!(maxButtonTypes as readonly string[]).includes(type)) {
       found.errors.push({ field: `${path}.type`, message: `must be one of: ${maxButtonTypes.join(', ')}` });
     }
+    const limits = keyboardLimits.max;
     if (fields.text === undefined) found.errors.push({ field: `${path}.text`, message: 'is required' });
+    else if (chars(fields.text) > limits.textChars) found.errors.push({ field: `${path}.text`, message: `must be at most ${limits.textChars} characters` });
+    if (fields.payload !== undefined && chars(fields.payload) > limits.payloadChars) {
+      found.errors.push({ field: `${path}.payload`, message: `must be at most ${limits.payloadChars} characters` });
+    }
+    if (fields.url !== undefined && chars(fields.url) > limits.urlChars) found.errors.push({ field: `${path}.url`, message: `must be at most ${limits.urlChars} characters` });
     if (type === 'callback' && fields.payload === undefined) found.errors.push({ field: `${path}.payload`, message: 'is required for callback buttons' });
     if (type !== 'callback' && fields.payload !== undefined) found.errors.push({ field: `${path}.payload`, message: 'only callback buttons have it' });
     if (type === 'link' && fields.url === undefined) found.errors.push({ field: `${path}.url`, message: 'is required for link buttons' });
@@ -219,7 +227,11 @@ function maxBot(keyboard: Keyboard, found: Findings): Keyboard | null {
     if (intent !== undefined && !(maxIntents as readonly string[]).includes(intent)) {
       found.errors.push({ field: `${path}.intent`, message: `must be one of: ${maxIntents.join(', ')}` });
     }
-    rows.set(row, [...(rows.get(row) ?? []), fields]);
+    // MAX colours only callback buttons: elsewhere the intent is dropped, and said so.
+    const { intent: _dropped, ...rest } = fields;
+    const sent = intent !== undefined && type !== 'callback' ? rest : fields;
+    if (sent !== fields) found.warnings.push(`${path}.intent: only callback buttons have an intent in max bots; it was dropped`);
+    rows.set(row, [...(rows.get(row) ?? []), sent]);
   }
   return { buttons: [...rows.values()] };
 }

@@ -61,6 +61,12 @@ export interface ChatRepository {
   /** A chat still waiting for the messenger to resolve this username or phone. */
   findPending(channelId: string, chatType: ChatType, by: { username?: string; phone?: string }): Promise<ChatRecord | undefined>;
   update(chat: ChatRecord): Promise<void>;
+  /**
+   * The messenger gave a chat another id: its row takes `to` if it still has `from`, and nothing else of it is
+   * written. False when it no longer has `from`, or another chat of the channel has `to` (then the transaction goes
+   * on as it was: the unique messenger id is not a failure here). Only inside a transaction.
+   */
+  moveMessengerId(id: string, from: string, to: string): Promise<boolean>;
   remove(id: string): Promise<void>;
   /** Chats by our ids, in one read (the chats of a dispatched batch of events). */
   getMany(ids: string[]): Promise<ChatRecord[]>;
@@ -79,11 +85,26 @@ export interface MessageRepository {
   /** Moves every message of one chat to another (a pending chat resolved into a known one). */
   moveToChat(fromChatRef: string, toChatRef: string): Promise<void>;
   /**
-   * The id of the message the messenger numbered so, among the chat's latest `within` messages: a report the
-   * messenger sends again (its answer was lost) finds the message it already made there.
+   * The chat's message the messenger numbered so, however old: a report the messenger sends again (its answer
+   * was lost) finds the message it already made, and a customer's edit the message it changes.
    */
-  recentByMessengerId(chatRef: string, messengerMessageId: string, within: number): Promise<string | undefined>;
+  /** `lock`: with a row lock, in the caller's transaction (an edit that changes it). */
+  findByMessengerId(chatRef: string, messengerMessageId: string, lock?: 'for update'): Promise<MessageRecord | undefined>;
+  /**
+   * The chat moved from the messenger id `formerChatId` to another, which numbers its messages afresh: each number
+   * of its history becomes `<formerChatId>/<number>` (see isMovedMessengerId), so that it names no message of the chat as
+   * it is now. A number already so marked stays as it is.
+   */
+  markMovedFrom(chatRef: string, formerChatId: string): Promise<void>;
 }
+
+/**
+ * Whether a message's number is of the chat's former id, not of the chat as it is now: a message written before
+ * the messenger moved the chat to another id (a Telegram group before it became a supergroup) is numbered
+ * `<old chat id>/<number there>` (see `markMovedFrom`). The messenger numbers messages of the new id from 1 again,
+ * so such a number never stands for a message of the chat as it is now.
+ */
+export const isMovedMessengerId = (messengerMessageId: string) => messengerMessageId.includes('/');
 
 /** What accepting sends to chats known by messenger id does to each chat, applied in the same statement. */
 export interface KnownChatEffect {
@@ -140,7 +161,14 @@ export interface SendQueue {
 
 /** What the messenger answered to one send. */
 export type SendOutcome =
-  | { kind: 'sent'; messengerMessageId: string; chatId: string; delivered: boolean }
+  | {
+      kind: 'sent';
+      messengerMessageId: string;
+      chatId: string;
+      delivered: boolean;
+      /** The messenger moved the chat to `chatId` (a Telegram group that became a supergroup): the chat follows. */
+      chatMoved?: boolean;
+    }
   | { kind: 'failed'; reason: FailureReason };
 
 /** A network failure: the send may be retried, with the same request id. */
@@ -207,6 +235,11 @@ export interface MessengerCallback {
   channelId: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /**
+   * Gives the body of the 2xx answer to a callback that is taken, when the transport has something to say there
+   * (Telegram runs the Bot API method a webhook's answer names).
+   */
+  respond?(body: Record<string, unknown>): void;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import { newEventRecords } from '../events/record-event.ts';
 import type { TransactionScope } from '../ports.ts';
 import { messageAddedEvent, messageStatusEvent, statusUpdateOf } from './message-events.ts';
+import { moveChat } from './platform-changes.ts';
 import { TransientSendError, type ChatRecord, type ClaimedSend, type MessageDeps, type MessageRecord, type SendOutcome } from './ports.ts';
 
 /** Why a message cannot leave through a channel that is no longer active. */
@@ -41,15 +42,20 @@ function answeredStates(message: MessageRecord, outcome: SendOutcome, now: Date)
 }
 
 /**
- * Records a send that taught a pending chat (username or phone) its messenger id, once: a second run finds the
- * message no longer `accepted`. The chat may fold into one that exists, so this goes on its own.
+ * Records a send whose answer changes its chat, once (a second run finds the message no longer `accepted`): a
+ * pending chat (username or phone) learned its messenger id, and may fold into a chat that exists; or the messenger
+ * moved the chat to another id (moveChat: when another chat has that id already, the old chat keeps its own and
+ * the send is recorded all the same). This goes on its own, locking the channel and then the message, in the order
+ * the other paths that change a channel's chats lock them.
  */
-async function recordChatLearned(deps: MessageDeps, messageId: string, outcome: Extract<SendOutcome, { kind: 'sent' }>): Promise<void> {
+async function recordAnswerChangingChat(deps: MessageDeps, channel: ChannelRecord, messageId: string, outcome: Extract<SendOutcome, { kind: 'sent' }>): Promise<void> {
   await deps.store.transaction(async (tx) => {
+    const locked = (await tx.channels.getByIdForUpdate(channel.id)) ?? channel;
     const message = await tx.messages.getForUpdate(messageId);
     if (message?.status !== 'accepted') return;
     const pending = await tx.chats.get(message.accountId, message.chatRef);
     const chat = pending && pending.chatId === null ? await resolveChat(tx, pending, outcome.chatId) : undefined;
+    if (pending?.chatId && outcome.chatMoved) await moveChat(tx, deps, locked, { chatType: pending.chatType, from: pending.chatId, to: outcome.chatId });
     const [sent, ...later] = answeredStates({ ...message, chatRef: chat?.id ?? message.chatRef }, outcome, deps.clock.now());
     await messageStatusEvent(tx, deps.clock, sent!);
     // The interface reports the customer's chat_id of a send that had none through message.add.
@@ -64,8 +70,11 @@ export type SendResult = 'sent' | 'failed' | 'skipped';
 interface Decided {
   messageId: string;
   outcome: SendOutcome;
-  /** The chat still waits for its messenger id: recorded on its own, since it may fold into another chat. */
-  learnsChat: boolean;
+  /**
+   * The answer changes the chat (it still waited for its messenger id, or the messenger moved it): recorded on its
+   * own (recordAnswerChangingChat), with the channel it was sent through.
+   */
+  changesChat: ChannelRecord | null;
 }
 
 /** What the outcomes of a batch change: each message's answered state and its status events, in one statement. */
@@ -97,7 +106,7 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
       const unavailable = channelUnavailable(channel);
       if (unavailable || !channel) {
-        decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, learnsChat: false });
+        decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, changesChat: null });
         return 'failed';
       }
       const quoted = message.quotedMessageId ? await deps.store.messages.get(message.accountId, message.quotedMessageId) : undefined;
@@ -123,16 +132,17 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
         if (attempt < MAX_SEND_ATTEMPTS) return err instanceof Error ? err : new Error(String(err));
         outcome = { kind: 'failed', reason: err instanceof TransientSendError ? 'network_error' : 'unknown_error' };
       }
-      decided.push({ messageId: message.id, outcome, learnsChat: outcome.kind === 'sent' && chat.chatId === null });
+      const changesChat = outcome.kind === 'sent' && (chat.chatId === null || outcome.chatMoved === true);
+      decided.push({ messageId: message.id, outcome, changesChat: changesChat ? channel : null });
       return outcome.kind;
     }),
   );
   await recordOutcomes(
     deps,
     new Map(claims.map((c) => [c.message.id, c.message])),
-    decided.filter((d) => !d.learnsChat),
+    decided.filter((d) => !d.changesChat),
   );
-  for (const d of decided) if (d.learnsChat && d.outcome.kind === 'sent') await recordChatLearned(deps, d.messageId, d.outcome);
+  for (const d of decided) if (d.changesChat && d.outcome.kind === 'sent') await recordAnswerChangingChat(deps, d.changesChat, d.messageId, d.outcome);
   return results;
 }
 

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { failureReasons, type FailureReason } from '../../../contract/messages.ts';
-import type { CustomerBody, InboundBody } from '../../../contract/sandbox.ts';
-import { channelNotFound } from '../channels/channel-steps.ts';
-import { validationError } from '../errors.ts';
+import type { CustomerBody, CustomerEditBody, InboundBody } from '../../../contract/sandbox.ts';
+import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
+import { AppError, validationError } from '../errors.ts';
 import { messageArrived } from '../messages/inbound.ts';
+import { assertTextFits, changeable, editing } from '../messages/edit-delete.ts';
+import { platformEdited } from '../messages/platform-changes.ts';
 import type { MessageDeps } from '../messages/ports.ts';
-import { messageStatusReported } from '../messages/receipts.ts';
+import { messageNotFound, messageStatusReported } from '../messages/receipts.ts';
 import { sandboxChatIdFor } from './ports.ts';
 
 /** The customer side of the sandbox network: writing to a channel, blocking it, not existing, reading. */
@@ -71,4 +73,20 @@ export function sandboxMessageStatus(
   }
   if (body.reason !== undefined && body.status !== 'failed') throw validationError([{ field: 'reason', message: 'is only for status failed' }]);
   return messageStatusReported(deps, accountId, messageId, { status: body.status, reason: (body.reason as FailureReason | undefined) ?? null });
+}
+
+/**
+ * `POST /v2/sandbox/messages/{id}/edit`: the customer changes the words of a message they wrote, on a transport
+ * whose messages can be edited. Recorded as a live platform's report of an edit is: `message.edit`.
+ */
+export async function sandboxCustomerEdit(deps: MessageDeps, accountId: string, messageId: string, body: CustomerEditBody): Promise<{ message_id: string; chat_id: string | null }> {
+  const { message, channel, chat, capabilities, chatId } = await changeable(deps, accountId, messageId);
+  if (message.direction !== 'inbound') throw validationError([{ field: 'message_id', message: 'only a message the customer wrote (inbound) is edited by the customer' }]);
+  if (!chat || !chatId || message.messengerMessageId === null) throw messageNotFound(messageId);
+  editing(channel, capabilities);
+  if (message.text === null) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', 'Only the words of a text message are edited here');
+  assertTextFits(channel, capabilities, body.text);
+  const edit = { chatType: chat.chatType, chatId, messengerMessageId: message.messengerMessageId, text: body.text };
+  if ((await platformEdited(deps, channel.id, [edit])) !== 'recorded') throw wrongStatus(channel, 'Only an active channel receives edits');
+  return { message_id: message.id, chat_id: chatId };
 }

@@ -28,7 +28,7 @@ export interface DeliveryDeps extends WebhookSettingsDeps {
   observers?: readonly AttemptObserver[];
 }
 
-export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]; delivered: boolean }) => Promise<void>;
+export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]; delivered: boolean; outcome: AttemptOutcome }) => Promise<void>;
 
 const LEASE_MARGIN_MS = 10_000;
 
@@ -132,7 +132,7 @@ export async function settleDeliveries(deps: Pick<DeliveryDeps, 'store'>, settle
 
 /** Tells the observers what became of a settled attempt (once its outcome is committed). */
 export async function announceAttempt(deps: Pick<DeliveryDeps, 'observers'>, settlement: Settlement): Promise<void> {
-  const attempt = { eventName: settlement.work.eventName, payloads: settlement.work.items.map((i) => i.payload), delivered: settlement.outcome === 'delivered' };
+  const attempt = { eventName: settlement.work.eventName, payloads: settlement.work.items.map((i) => i.payload), delivered: settlement.outcome === 'delivered', outcome: settlement.outcome };
   for (const observe of deps.observers ?? []) await observe(attempt);
 }
 

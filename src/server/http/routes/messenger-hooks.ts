@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
+import { replacingNul } from '../nul-characters.ts';
 
 export interface MessengerHookDeps {
   /** By transport: what reads a platform's callbacks (live drivers only). */
@@ -14,9 +15,16 @@ const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): 
 /**
  * `POST /hooks/<transport>/<channel id>`: where a real platform posts a channel's updates (the address its live
  * driver registered when the channel was connected). No token: each transport checks the channel's own secret.
- * A 2xx tells the platform the update is taken, so it is sent only once the update is recorded (or not wanted).
+ * A 2xx tells the platform the update is taken, so it is sent only once the update is recorded (or not wanted);
+ * its body is what the transport had to answer (`respond`), `{ok: true}` otherwise.
  */
 export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> = async (app, deps) => {
+  // A platform's update keeps its words with U+FFFD for each NUL, which PostgreSQL cannot store: refusing it would
+  // only make the platform send it again. Rewritten in the text, in one pass, before it is parsed (and before the
+  // channel's secret is checked: the body comes from anyone). A parser of these routes' own.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => parseJson(request, replacingNul(body.toString()), done));
   app.post(
     '/hooks/:transport/:channel_id',
     {
@@ -28,10 +36,11 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
     async (request, reply) => {
       const hook = byTransport(deps.updates, request.params.transport);
       if (!hook) return reply.code(404).send({ error: 'NOT_FOUND', description: 'No such hook' });
-      const outcome = await hook({ channelId: request.params.channel_id, headers: request.headers, body: request.body });
+      let answer: Record<string, unknown> | undefined;
+      const outcome = await hook({ channelId: request.params.channel_id, headers: request.headers, body: request.body, respond: (body) => void (answer = body) });
       if (outcome === 'unauthorized') return reply.code(401).send({ error: 'UNAUTHORIZED', description: 'The channel’s secret did not match' });
       if (outcome === 'unavailable') return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', description: 'The channel cannot take updates now; send again later' });
-      return reply.code(200).send({ ok: true });
+      return reply.code(200).send(answer ?? { ok: true });
     },
   );
 

@@ -1,4 +1,4 @@
-import { pruneDeliveryLog } from '../../core/webhooks/delivery-log.ts';
+import { applyRetention, type RetentionDeps, type RetentionPass } from '../../core/events/retention.ts';
 import {
   announceAttempt,
   attemptDelivery,
@@ -168,28 +168,36 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Once an hour trims the delivery log to its retention, and every `intervalMs` nudges the delivery loop,
- * as a backstop for work it was not told about. The state is in the database; this only notices it.
+ * Once an hour deletes what is past its retention (the delivery log, then events), and every `intervalMs`
+ * nudges the delivery loop, as a backstop for work it was not told about. The state is in the database; this
+ * only notices it. Stopping waits for the pass in progress to end its current batch.
  */
 export function startDeliverySweep(
-  deps: Parameters<typeof pruneDeliveryLog>[0],
+  deps: RetentionDeps,
   intervalMs: number,
   onError: (err: unknown) => void,
   wake: () => void,
-): { stop(): void } {
-  let running = false;
+  onRetention: (pass: RetentionPass) => void = () => {},
+): { stop(): Promise<void> } {
+  let pass: Promise<void> | null = null;
+  let stopping = false;
   let prunedAt = 0;
   const timer = setInterval(() => {
     wake();
-    if (running || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
-    running = true;
+    if (pass || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
     prunedAt = Date.now();
-    pruneDeliveryLog(deps)
-      .catch(onError)
+    pass = applyRetention(deps, { stopping: () => stopping })
+      .then(onRetention, onError)
       .finally(() => {
-        running = false;
+        pass = null;
       });
   }, intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await pass;
+    },
+  };
 }

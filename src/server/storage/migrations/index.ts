@@ -14,6 +14,7 @@ import * as unindexedRequestId from './0012_unindexed_request_id.ts';
 import * as attemptLogUnchecked from './0013_attempt_log_unchecked.ts';
 import * as retryDueIndex from './0014_retry_due_index.ts';
 import * as followUpBounds from './0015_follow_up_bounds.ts';
+import * as messengerMessageIndex from './0016_messenger_message_index.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_attempt_log_unchecked': attemptLogUnchecked,
   '0014_retry_due_index': retryDueIndex,
   '0015_follow_up_bounds': followUpBounds,
+  '0016_messenger_message_index': messengerMessageIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

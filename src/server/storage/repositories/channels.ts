@@ -71,6 +71,10 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
       const row = await visible().where('id', '=', id).forUpdate().executeTakeFirst();
       return row && toChannelRecord(row);
     },
+    async getById(id) {
+      const row = await visible().where('id', '=', id).executeTakeFirst();
+      return row && toChannelRecord(row);
+    },
     async list(accountId) {
       const rows = await visible().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
       return rows.map(toChannelRecord);

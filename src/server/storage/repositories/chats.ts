@@ -73,6 +73,21 @@ export function chatRepository(db: Kysely<DatabaseSchema>): ChatRepository {
     async update(c) {
       await db.updateTable('chats').set(columns(c)).where('id', '=', c.id).execute();
     },
+    async moveMessengerId(id, from, to) {
+      // Another chat may take `to` between any look and this write (a send to the new id creates its chat without
+      // the channel's lock): the unique index then refuses it, and only the savepoint is undone, not the caller's work.
+      await sql`savepoint chat_move`.execute(db);
+      try {
+        const result = await db.updateTable('chats').set({ chat_id: to }).where('id', '=', id).where('chat_id', '=', from).executeTakeFirst();
+        await sql`release savepoint chat_move`.execute(db);
+        return Number(result.numUpdatedRows) > 0;
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== '23505') throw err;
+        await sql`rollback to savepoint chat_move`.execute(db);
+        await sql`release savepoint chat_move`.execute(db);
+        return false;
+      }
+    },
     async remove(id) {
       await db.deleteFrom('chats').where('id', '=', id).execute();
     },

@@ -37,6 +37,22 @@ const streamStatement = fixedStatement(
     order by position`,
 );
 
+/**
+ * The oldest events recorded before `before` that no webhook delivery refers to any more (the delivery log's
+ * retention removes finished deliveries first; an open one, or one still in the log that can be queued again,
+ * keeps its event), skipping any another process is deleting. The walk by position stops at the first event
+ * recorded since `before`, so a pass that has caught up reads no newer events.
+ */
+const pruneStatement = (db: Kysely<DatabaseSchema>, before: Date, limit: number) =>
+  sql`
+    delete from events where id in (
+      select e.id from events e
+      where e.created_at < ${before}
+        and e.position < coalesce((select position from events where created_at >= ${before} order by position limit 1), 9223372036854775807)
+        and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+      order by e.position limit ${limit}
+      for update skip locked)`.execute(db);
+
 /** `recorded` hears of each insert, before its transaction commits. */
 export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRecorded): EventRepository {
   return {
@@ -67,6 +83,10 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
     async streamHead() {
       const { rows } = await sql<{ head: string | null }>`select max(position) as head from events`.execute(db);
       return Number(rows[0]?.head ?? 0);
+    },
+    async prune(before, limit) {
+      const result = await pruneStatement(db, before, limit);
+      return Number(result.numAffectedRows ?? 0n);
     },
   };
 }

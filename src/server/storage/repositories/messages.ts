@@ -60,6 +60,10 @@ export const insertValues = (m: MessageRecord) => ({
   ...columns(m),
 });
 
+/** A chat's message by the messenger's number for it, through the (chat_ref, messenger_message_id) index. */
+export const byMessengerIdQuery = (db: Kysely<DatabaseSchema>, chatRef: string, messengerMessageId: string) =>
+  db.selectFrom('messages').selectAll().where('chat_ref', '=', chatRef).where('messenger_message_id', '=', messengerMessageId).limit(1);
+
 export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository {
   return {
     async insert(m) {
@@ -80,15 +84,16 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
     async update(m) {
       await db.updateTable('messages').set(columns(m)).where('id', '=', m.id).execute();
     },
-    async recentByMessengerId(chatRef, messengerMessageId, within) {
-      // The chat's newest rows by its (chat_ref, seq) index, however long the chat.
-      const latest = db.selectFrom('messages').select(['id', 'messenger_message_id']).where('chat_ref', '=', chatRef).orderBy('seq', 'desc').limit(within).as('latest');
-      const row = await db
-        .selectFrom(latest)
-        .select('id')
-        .where('messenger_message_id', '=', messengerMessageId)
-        .executeTakeFirst();
-      return row?.id;
+    async findByMessengerId(chatRef, messengerMessageId, lock) {
+      const query = byMessengerIdQuery(db, chatRef, messengerMessageId);
+      const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
+      return row && toMessageRecord(row);
+    },
+    async markMovedFrom(chatRef, formerChatId) {
+      // One statement through the (chat_ref, messenger_message_id) index; the '/' test keeps numbers marked already.
+      await sql`
+        update messages set messenger_message_id = ${formerChatId} || '/' || messenger_message_id
+        where chat_ref = ${chatRef} and messenger_message_id is not null and strpos(messenger_message_id, '/') = 0`.execute(db);
     },
     async moveToChat(from, to) {
       await db.updateTable('messages').set({ chat_ref: to }).where('chat_ref', '=', from).execute();

@@ -61,11 +61,13 @@ export function webhookDeliveryRepository(db: Db, cursors: LaneCursors = new Lan
     },
 
     async prune(before, limit) {
+      // Rows another process is deleting (or a redelivery is reopening) are stepped over, not waited for.
       const attempts = await sql`
-        delete from webhook_attempts where id in (select id from webhook_attempts where attempted_at < ${before} limit ${limit})`.execute(db);
+        delete from webhook_attempts where id in (
+          select id from webhook_attempts where attempted_at < ${before} limit ${limit} for update skip locked)`.execute(db);
       const deliveries = await sql`
         delete from webhook_deliveries where id in (
-          select id from webhook_deliveries where status in ('delivered', 'failed') and created_at < ${before} limit ${limit})`.execute(db);
+          select id from webhook_deliveries where status in ('delivered', 'failed') and created_at < ${before} limit ${limit} for update skip locked)`.execute(db);
       return Number(attempts.numAffectedRows ?? 0n) + Number(deliveries.numAffectedRows ?? 0n);
     },
 

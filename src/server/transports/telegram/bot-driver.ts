@@ -1,45 +1,61 @@
-import type { FailureReason } from '../../../contract/messages.ts';
-import type { CredentialsCipher } from '../../core/channels/ports.ts';
-import { AppError } from '../../core/errors.ts';
-import { TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
+import type { Dispatcher } from 'undici';
+import type { Attachment, FailureReason } from '../../../contract/messages.ts';
+import { AppError, validationError } from '../../core/errors.ts';
+import { isMovedMessengerId, TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
+import { DeadlinePassed, tokenFrom, untilDeadline, type LiveBotDeps } from '../bot-common.ts';
+import { FileTooLarge, SourceRefused, TransferFailed, sourceAgent } from '../file-source.ts';
 import { BotApiError, BotApiUnreachable, botApi, type BotApi, type BotMessage, type BotUser } from './bot-api.ts';
+import { uploadFile, type FileCall, type UploadLimits, type UploadOptions } from './bot-files.ts';
 import { replyMarkup } from './bot-keyboard.ts';
 import { botPacer } from './bot-pacer.ts';
 
-export interface TelegramBotDeps {
-  /** The Bot API's base URL (https://api.telegram.org, or an emulator's). */
-  apiUrl: string;
-  /** Where Telegram posts a channel's updates: `<publicUrl>/hooks/telegram/<channel id>`. */
-  publicUrl: string;
-  cipher: CredentialsCipher;
-  /** The secret Telegram sends back with every update of a channel (`X-Telegram-Bot-Api-Secret-Token`). */
-  hookSecret(channelId: string): string;
-  /**
-   * Telegram no longer takes the channel's token: the channel is switched off until it is reconnected, unless its
-   * credentials changed since (`sealed` is the refused one: a reinit may have raced the refused call).
-   */
-  revoked?(channelId: string, sealed: string | null): Promise<void>;
-  timeoutMs?: number;
+/** Telegram's driver: the shared deps (the Bot API at https://api.telegram.org; the secret comes back as `X-Telegram-Bot-Api-Secret-Token`). */
+export interface TelegramBotDeps extends LiveBotDeps {
+  /** The largest files uploaded (UPLOAD_LIMITS unless a test says). */
+  uploadLimits?: UploadLimits;
 }
 
-/** The updates a channel asks for: messages only (edits, reactions and button presses are not read yet). */
-const ALLOWED_UPDATES = ['message'];
+/** The updates a channel asks for: messages, customers' edits of them, and presses of inline buttons (not reactions). */
+const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query'];
 
 const unreachable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not be reached; try again');
 
-/** Telegram fetches a file given by URL itself, which takes a while; still under the send's 30 s lease. */
-const FILE_TIMEOUT_MS = 25_000;
+/**
+ * A send or edit with a file ends within this: the fetch of the file from the CRM, the wait for the pacer and the
+ * upload to Telegram. It stays under the send's 30 s lease, past which the send would be claimed again and the
+ * customer could get it twice.
+ */
+const SEND_BUDGET_MS = 25_000;
+/** Each wait on the file's server during its fetch: its headers, and each next part of its body. */
+const TRANSFER_TIMEOUT_MS = 12_500;
 
-/** Telegram's number of a message: a caption recorded on its own (`<id>:caption`) is the same message there. */
-export const telegramMessageId = (messengerMessageId: string): number => Number.parseInt(messengerMessageId, 10);
+/**
+ * Telegram's number of a message in its chat as the chat is now: a caption recorded on its own (`<id>:caption`)
+ * is the same message there. Null for none: a message of the group that became the chat's supergroup
+ * (`<group id>/<number>`: the supergroup numbers its own messages from 1), or a button press (`cb:<query id>`).
+ */
+export function telegramMessageId(messengerMessageId: string): number | null {
+  if (isMovedMessengerId(messengerMessageId)) return null;
+  const number = Number.parseInt(messengerMessageId, 10);
+  return Number.isSafeInteger(number) ? number : null;
+}
+
+/** The number of a message to change, or why it cannot be: it stayed in the group the supergroup was. */
+function changedMessageId(messengerMessageId: string, what: 'edited' | 'deleted'): number {
+  const number = telegramMessageId(messengerMessageId);
+  if (number === null) {
+    throw new AppError('MESSAGES_EDITING_TIME_EXPIRED', `Telegram no longer lets this message be ${what}: it was written in the group before the group became a supergroup`);
+  }
+  return number;
+}
 
 /** A bot token as @BotFather gives it; anything else would not be a path segment of the API's URL. */
 const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,}$/;
 
 /** A bot token, from the credentials as the channel stores them (sealed). */
 function tokenOf(deps: TelegramBotDeps, sealed: string | null): string {
-  const token = sealed ? deps.cipher.open(sealed).telegram_token : undefined;
-  if (typeof token !== 'string') throw new AppError('CHANNEL_WRONG_STATUS', 'The channel has no bot token; reconnect it');
+  const token = tokenFrom(deps.cipher, sealed, 'telegram_token');
+  if (token === null) throw new AppError('CHANNEL_WRONG_STATUS', 'The channel has no bot token; reconnect it');
   return token;
 }
 
@@ -90,6 +106,8 @@ export function failureOf(err: BotApiError): FailureReason | null {
   if (err.errorCode === 401) return 'session_revoked';
   // Not the token (Telegram says 401 for that): an API address that answers for something else.
   if (err.errorCode === 404) return 'unknown_error';
+  // Over Telegram's limit for uploads, refused by its web server before the API reads it.
+  if (err.errorCode === 413) return 'bad_content';
   if (err.errorCode === 403) {
     if (said.includes("can't initiate")) return 'messages_not_text_first_from_telegram_bot';
     if (said.includes('deactivated')) return 'input_user_deactivated';
@@ -100,31 +118,43 @@ export function failureOf(err: BotApiError): FailureReason | null {
   if (said.includes('message is too long') || said.includes('caption is too long')) return 'text_length_is_too_much';
   if (said.includes('message text is empty')) return 'message_empty';
   if (said.includes('http url') || said.includes('wrong file')) return 'can_not_get_content';
+  if (said.includes('too big') || isPhotoRefused(err)) return 'bad_content';
   if (err.errorCode === 400) return 'bad_required_parameter';
   return 'unknown_error';
 }
 
-/** The Bot API method for a file, by its type: Telegram fetches photos, videos and audio by URL as their kind. */
-function fileMethod(mimetype: string | undefined): { method: string; field: string } {
-  if (mimetype && /^image\/(jpeg|png|webp)$/.test(mimetype)) return { method: 'sendPhoto', field: 'photo' };
-  if (mimetype === 'video/mp4') return { method: 'sendVideo', field: 'video' };
-  if (mimetype === 'audio/mpeg' || mimetype === 'audio/mp4') return { method: 'sendAudio', field: 'audio' };
-  return { method: 'sendDocument', field: 'document' };
+/**
+ * Telegram would not take the picture as a photo (too many pixels, too long a side, a format it could not read):
+ * it may go as a document.
+ */
+function isPhotoRefused(err: unknown): boolean {
+  return err instanceof BotApiError && err.errorCode === 400 && /photo_invalid_dimensions|image_process_failed|photo_save_file_invalid/i.test(err.message);
 }
 
-function sendRequest(m: OutboundMessage): { method: string; params: Record<string, unknown> } {
+const sendMethods = { photo: 'sendPhoto', video: 'sendVideo', audio: 'sendAudio', document: 'sendDocument' } as const;
+
+/** What every send gives besides its content: the chat, the quote as `reply_parameters`, the keyboard as `reply_markup`. */
+function sendParams(m: OutboundMessage): Record<string, unknown> {
   const markup = replyMarkup(m.keyboard);
-  const common = {
+  // A quote of a message that is no message of this chat in Telegram (one of the group before it became this
+  // supergroup, or a button press) goes without it: its number would name another message, or none.
+  const quoted = m.quotedMessengerId ? telegramMessageId(m.quotedMessengerId) : null;
+  return {
     chat_id: m.chatId,
-    ...(m.quotedMessengerId ? { reply_parameters: { message_id: telegramMessageId(m.quotedMessengerId), allow_sending_without_reply: true } } : {}),
+    ...(quoted !== null ? { reply_parameters: { message_id: quoted, allow_sending_without_reply: true } } : {}),
     ...(markup ? { reply_markup: markup } : {}),
   };
-  if (m.attachment) {
-    const { method, field } = fileMethod(m.attachment.mimetype);
-    return { method, params: { ...common, [field]: m.attachment.url, ...(m.text ? { caption: m.text } : {}) } };
-  }
-  return { method: 'sendMessage', params: { ...common, text: m.text ?? '' } };
 }
+
+/** A send of a file: the method of its kind, the file in the field of that name, the words as its caption. */
+const sendFileCall =
+  (m: OutboundMessage): FileCall =>
+  (kind) => ({ method: sendMethods[kind], field: kind, params: { ...sendParams(m), ...(m.text ? { caption: m.text } : {}) } });
+
+/** An edit that replaces the file: `editMessageMedia`, whose media names the uploaded file (`attach://file`). */
+const editFileCall =
+  (target: Record<string, unknown>, text: string | null): FileCall =>
+  (kind) => ({ method: 'editMessageMedia', field: 'file', params: { ...target, media: { type: kind, media: 'attach://file', ...(text ? { caption: text } : {}) } } });
 
 /** What a refused edit or delete tells the caller. */
 function changeRefused(err: unknown, what: 'edited' | 'deleted'): AppError {
@@ -145,14 +175,46 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
  * Bots cannot write first, so a chat known only by username or phone fails as the platform would.
  */
 export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()): MessagingDriver {
+  const agent: Dispatcher = sourceAgent(deps.allowLoopbackFiles ?? false);
+  const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
   /**
    * The channel's bot, its calls paced to Telegram's limits: per bot, and for sends into a group (`groupChatId`)
    * per group too. Edits and deletes, which come from requests in any number, are not held behind a group's pace.
+   * With a deadline (`signal`), a call still waiting for its turn when it passes is not made, and one under way is
+   * ended.
    */
-  const apiFor = (sealed: string | null, groupChatId: string | null, timeoutMs = deps.timeoutMs): BotApi => {
+  const apiFor = (sealed: string | null, groupChatId: string | null, signal?: AbortSignal): BotApi => {
     const token = tokenOf(deps, sealed);
-    const api = botApi(deps.apiUrl, token, timeoutMs);
-    return { call: (method, params) => pacer.pace(token.split(':')[0]!, groupChatId, () => api.call(method, params)) };
+    const api = botApi(deps.apiUrl, token, signal ? budgetMs : deps.timeoutMs);
+    const paced = <T>(call: () => Promise<T>) =>
+      untilDeadline(
+        pacer.pace(token.split(':')[0]!, groupChatId, () => {
+          if (signal?.aborted) throw new DeadlinePassed();
+          return call();
+        }),
+        signal,
+      );
+    return {
+      call: (method, params) => paced(() => api.call(method, params)),
+      upload: (method, form) => paced(() => api.upload(method, form, signal)),
+    };
+  };
+  const transfer = (signal: AbortSignal, asDocument = false): UploadOptions => ({
+    agent,
+    allowLoopback: deps.allowLoopbackFiles ?? false,
+    timeoutMs: Math.min(TRANSFER_TIMEOUT_MS, budgetMs),
+    signal,
+    asDocument,
+    ...(deps.uploadLimits ? { limits: deps.uploadLimits } : {}),
+  });
+  /** Uploads a file with the call `call` makes; a picture Telegram refuses as a photo goes again as a document. */
+  const uploadWith = async (api: BotApi, file: Attachment, call: FileCall, signal: AbortSignal): Promise<BotMessage> => {
+    try {
+      return await uploadFile<BotMessage>(api, file, call, transfer(signal));
+    } catch (err) {
+      if (!isPhotoRefused(err)) throw err;
+      return uploadFile<BotMessage>(api, file, call, transfer(signal, true));
+    }
   };
   /** A refused token switches the channel off, whichever call learned it. */
   const noteRevoked = async (err: unknown, channelId: string, sealed: string | null) => {
@@ -165,12 +227,28 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
   return {
     async send(m): Promise<SendOutcome> {
       if (m.chatId === null) return { kind: 'failed', reason: 'messages_not_text_first_from_telegram_bot' };
-      const { method, params } = sendRequest(m);
-      try {
-        const sent = await apiFor(m.sealedCredentials, m.chatId, m.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs).call<BotMessage>(method, params);
+      // A file is fetched from the CRM and uploaded: one deadline for all of it, from here.
+      const deadline = m.attachment ? AbortSignal.timeout(budgetMs) : undefined;
+      const sendTo = async (chatId: string): Promise<Extract<SendOutcome, { kind: 'sent' }>> => {
+        const to = { ...m, chatId };
+        const api = apiFor(m.sealedCredentials, chatId, deadline);
+        const sent = m.attachment && deadline ? await uploadWith(api, m.attachment, sendFileCall(to), deadline) : await api.call<BotMessage>('sendMessage', { ...sendParams(to), text: m.text ?? '' });
         return { kind: 'sent', messengerMessageId: String(sent.message_id), chatId: String(sent.chat.id), delivered: false };
+      };
+      try {
+        try {
+          return await sendTo(m.chatId);
+        } catch (err) {
+          // The group became a supergroup: the message goes there, and the chat follows it.
+          if (!(err instanceof BotApiError && err.migrateToChatId !== null)) throw err;
+          return { ...(await sendTo(String(err.migrateToChatId))), chatMoved: true };
+        }
       } catch (err) {
-        if (err instanceof BotApiUnreachable) throw new TransientSendError(err.message);
+        // Whatever failed as the deadline passed failed because of it.
+        if (deadline?.aborted || err instanceof DeadlinePassed) throw new TransientSendError(`the send did not finish within ${budgetMs / 1000} s`);
+        if (err instanceof SourceRefused) return { kind: 'failed', reason: 'can_not_get_content' };
+        if (err instanceof FileTooLarge) return { kind: 'failed', reason: 'bad_content' };
+        if (err instanceof BotApiUnreachable || err instanceof TransferFailed) throw new TransientSendError(err.message);
         if (!(err instanceof BotApiError)) throw err;
         const reason = failureOf(err);
         if (reason === null) throw new TransientSendError(`Telegram answered ${err.errorCode}: ${err.message}`, err.retryAfter === null ? null : err.retryAfter * 1000);
@@ -180,14 +258,15 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
     },
 
     async edit(ref) {
-      const api = apiFor(ref.sealedCredentials, null, ref.attachment ? FILE_TIMEOUT_MS : deps.timeoutMs);
+      const messageId = changedMessageId(ref.messengerMessageId, 'edited');
+      const deadline = ref.attachment ? AbortSignal.timeout(budgetMs) : undefined;
+      const api = apiFor(ref.sealedCredentials, null, deadline);
       const markup = replyMarkup(ref.keyboard);
       // An edit that leaves out the inline keyboard removes it: it is given again.
-      const target = { chat_id: chatOf(ref), message_id: telegramMessageId(ref.messengerMessageId), ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
+      const target = { chat_id: chatOf(ref), message_id: messageId, ...(markup?.inline_keyboard ? { reply_markup: markup } : {}) };
       try {
-        if (ref.attachment) {
-          const { field } = fileMethod(ref.attachment.mimetype);
-          await api.call('editMessageMedia', { ...target, media: { type: field, media: ref.attachment.url, ...(ref.text ? { caption: ref.text } : {}) } });
+        if (ref.attachment && deadline) {
+          await uploadWith(api, ref.attachment, editFileCall(target, ref.text), deadline);
           return;
         }
         try {
@@ -199,14 +278,19 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
         }
       } catch (err) {
         if (isUnchanged(err)) return;
+        if (deadline?.aborted || err instanceof DeadlinePassed) throw new AppError('SERVICE_UNAVAILABLE', `Telegram did not take the edit within ${budgetMs / 1000} s; try again`);
+        if (err instanceof SourceRefused) throw validationError([{ field: 'attachment.url', message: `could not be fetched (${err.message})` }]);
+        if (err instanceof FileTooLarge) throw validationError([{ field: 'attachment.url', message: err.message }]);
+        if (err instanceof TransferFailed) throw new AppError('SERVICE_UNAVAILABLE', `${err.message}; try again`);
         await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'edited');
       }
     },
 
     async remove(ref) {
+      const messageId = changedMessageId(ref.messengerMessageId, 'deleted');
       try {
-        await apiFor(ref.sealedCredentials, null).call('deleteMessage', { chat_id: chatOf(ref), message_id: telegramMessageId(ref.messengerMessageId) });
+        await apiFor(ref.sealedCredentials, null).call('deleteMessage', { chat_id: chatOf(ref), message_id: messageId });
       } catch (err) {
         await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'deleted');

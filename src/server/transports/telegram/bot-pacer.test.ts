@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { botPacer } from './bot-pacer.ts';
 
 describe('pacing a bot’s calls', () => {
-  const limits = { bot: { limit: 3, interval: 1000 }, group: { limit: 1, interval: 3000 } };
+  const limits = { bot: { limit: 3, interval: 1000 }, chat: { limit: 1, interval: 3000 } };
   beforeEach(() => {
     vi.useFakeTimers({ now: 0 });
   });

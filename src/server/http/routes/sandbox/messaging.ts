@@ -4,9 +4,9 @@ import { ChannelIdParams } from '../../../../contract/channel-api.ts';
 import { Envelope } from '../../../../contract/envelope.ts';
 import { ErrorBody } from '../../../../contract/errors.ts';
 import { MessageIdParams } from '../../../../contract/messages.ts';
-import { CustomerBody, InboundBody, InboundResult, MessageStatusBody, MessageStatusResult } from '../../../../contract/sandbox.ts';
+import { CustomerBody, CustomerEditBody, InboundBody, InboundResult, MessageStatusBody, MessageStatusResult } from '../../../../contract/sandbox.ts';
 import type { MessageDeps } from '../../../core/messages/ports.ts';
-import { sandboxCustomer, sandboxInbound, sandboxMessageStatus } from '../../../core/sandbox/sandbox-messaging.ts';
+import { sandboxCustomer, sandboxCustomerEdit, sandboxInbound, sandboxMessageStatus } from '../../../core/sandbox/sandbox-messaging.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { envelope } from '../../envelope.ts';
 import { withNotFound } from '../errors.ts';
@@ -80,5 +80,21 @@ export const sandboxMessagingRoutes: FastifyPluginAsyncTypebox<MessageDeps> = as
       },
     },
     async (request) => envelope(deps.clock, await sandboxMessageStatus(deps, accountOf(request).accountId, request.params.message_id, request.body)),
+  );
+
+  app.post(
+    '/sandbox/messages/:message_id/edit',
+    {
+      schema: {
+        tags,
+        summary: 'A customer edits a message they wrote',
+        description:
+          'On transports whose messages can be edited, the words of an inbound text message change and `message.edit` is sent (`crm_user_id` null, `text` and `old_text`), as a live platform reports a customer’s edit. Other transports answer 400 `CHANNEL_INVALID_TRANSPORT_FOR_EDITING`; a message with an attachment `CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING`; an outbound message `VALIDATION_ERROR`; a channel that is not active 409 `CHANNEL_WRONG_STATUS`, with its status and reason.',
+        params: MessageIdParams,
+        body: CustomerEditBody,
+        response: { 200: Envelope(Type.Object({ message_id: Type.String({ format: 'uuid' }), chat_id: Type.Union([Type.String(), Type.Null()]) })), ...responses },
+      },
+    },
+    async (request) => envelope(deps.clock, await sandboxCustomerEdit(deps, accountOf(request).accountId, request.params.message_id, request.body)),
   );
 };
