@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileTooLarge, SourceRefused, TransferFailed, fetchSource, multipart, sourceAgent, sourceTypeOf, uploadNameOf, type Resolve } from './file-source.ts';
+import { FileTooLarge, SourceRefused, TransferFailed, fetchSource, multipart, sourceAgent, sourceTypeOf, uploadNameOf } from './file-source.ts';
+import type { HostResolver } from '../core/webhooks/url-policy.ts';
 
 /** A web server for the files a send names, on loopback. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; port: number; close(): Promise<void> }> {
@@ -74,7 +75,7 @@ describe('a file the CRM names', () => {
 
   it('checks the address each connection is made to: a name that resolves elsewhere the next time is refused then', async () => {
     const answers = ['127.0.0.1', '10.0.0.1'];
-    const rebinding: Resolve = (_host, _options, callback) => callback(null, [{ address: answers.shift() ?? '10.0.0.1', family: 4 }]);
+    const rebinding: HostResolver = async () => [{ address: answers.shift() ?? '10.0.0.1', family: 4 }];
     const agent = sourceAgent(true, rebinding);
     const url = `http://files.rebind.test:${files.port}/offer.pdf`;
     // The first connection goes to loopback (allowed here); the server closes it, so the next needs a lookup of its own.

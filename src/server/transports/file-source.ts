@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
+import { lookup } from 'node:dns/promises';
 import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
-import { refuseAddress } from '../core/webhooks/address-policy.ts';
+import { guardedLookup, refusedLiteralHost } from '../core/webhooks/guarded-lookup.ts';
+import type { HostResolver } from '../core/webhooks/url-policy.ts';
 
 /**
  * The files a send names, fetched from the CRM's address and streamed to a platform as an upload: what the live
@@ -20,29 +20,17 @@ export class FileTooLarge extends Error {}
 /** The platform's upload server refused the file itself (a 4xx other than a timeout or too many requests): trying again will not help. */
 export class UploadRefused extends Error {}
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-/** How a name is resolved: node's `dns.lookup` with `all: true`, or a stand-in in tests. */
-export type Resolve = (hostname: string, options: { all: true; verbatim: true; family?: 4 | 6 }, callback: (err: NodeJS.ErrnoException | null, found: LookupAddress[]) => void) => void;
+/** Node's resolver: every address of both families, as the operating system orders them. */
+const systemResolver: HostResolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /**
  * The agent that fetches the files a send names. The CRM gives their URLs, so the gateway would fetch whatever
- * it is pointed at: like webhook deliveries, its lookups refuse private, link-local and reserved addresses
- * (loopback only where allowed), on the address the socket then connects to. The name is resolved once per
- * connection and the connection goes to what was checked, so a name that resolves elsewhere the next time (DNS
- * rebinding) is checked again then.
+ * it is pointed at: like webhook deliveries, its connections' lookups refuse private, link-local and reserved
+ * addresses (loopback only where allowed) on the address the socket then connects to (see `guardedLookup`).
  */
-export function sourceAgent(allowLoopback: boolean, resolve: Resolve = lookup as unknown as Resolve): Dispatcher {
-  const policy = { allowLoopback };
-  const guardedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => {
-    resolve(hostname, { all: true, verbatim: true, ...(options.family === 4 || options.family === 6 ? { family: options.family } : {}) }, (err, found) => {
-      if (err) return callback(err, []);
-      const refused = found.map((a) => refuseAddress(a.address, policy)).find(Boolean);
-      if (refused || found.length === 0) return callback(new SourceRefused(`${hostname}: ${refused ?? 'does not resolve'}`), []);
-      if (options.all) return callback(null, found);
-      callback(null, found[0]!.address, found[0]!.family);
-    });
-  };
-  return new Agent({ connect: { lookup: guardedLookup as never }, keepAliveTimeout: 5_000 });
+export function sourceAgent(allowLoopback: boolean, resolve: HostResolver = systemResolver): Dispatcher {
+  const connectLookup = guardedLookup(resolve, { allowLoopback }, (message) => new SourceRefused(message));
+  return new Agent({ connect: { lookup: connectLookup as never }, keepAliveTimeout: 5_000 });
 }
 
 export interface SourceOptions {
@@ -78,9 +66,8 @@ export async function fetchSource(url: string, options: SourceOptions, limitByte
   } catch {
     throw new SourceRefused('not a URL');
   }
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  const refused = isIP(host) ? refuseAddress(host, { allowLoopback: options.allowLoopback }) : null;
-  if (refused) throw new SourceRefused(`${host}: ${refused}`);
+  const refused = refusedLiteralHost(parsed, { allowLoopback: options.allowLoopback });
+  if (refused) throw new SourceRefused(refused);
   const res = await request(url, {
     method: 'GET',
     dispatcher: options.agent,

@@ -1,11 +1,9 @@
 import { lookup } from 'node:dns';
-import type { LookupAddress, LookupOptions } from 'node:dns';
-import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
-import { refuseAddress } from '../../core/webhooks/address-policy.ts';
-import { memoized } from '../../core/webhooks/memo.ts';
 import type { WebhookSender } from '../../core/webhooks/delivery.ts';
-import { hostOf, type HostResolver, type UrlPolicy } from '../../core/webhooks/url-policy.ts';
+import { guardedLookup, refusedLiteralHost } from '../../core/webhooks/guarded-lookup.ts';
+import { memoized } from '../../core/webhooks/memo.ts';
+import type { HostResolver, UrlPolicy } from '../../core/webhooks/url-policy.ts';
 
 /** Node's resolver, every address of both families, as the operating system orders them. */
 export const systemResolver: HostResolver = async (hostname) =>
@@ -24,44 +22,22 @@ export interface HttpSenderOptions {
 
 class RefusedAddressError extends Error {}
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
  * POSTs webhooks with undici. The connection's own DNS lookup resolves the host through the injected
- * resolver and refuses any private, loopback (unless allowed), link-local or reserved address, so the
- * socket goes to exactly the address that was checked: a name cannot be re-pointed between check and
- * connect. Redirects are answers, never followed; the whole attempt has one time limit.
+ * resolver and refuses any private, loopback (unless allowed), link-local or reserved address (see
+ * `guardedLookup`). Redirects are answers, never followed; the whole attempt has one time limit.
  */
 export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & { close(): Promise<void> } {
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
-  const guardedLookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
-    options.resolveHost(hostname).then(
-      (all) => {
-        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? all.filter((a) => a.family === lookupOptions.family) : all;
-        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }), []);
-        for (const { address } of wanted) {
-          const refused = refuseAddress(address, options.policy);
-          if (refused) return callback(new RefusedAddressError(`${hostname} resolves to ${address}: ${refused}`), []);
-        }
-        if (lookupOptions.all) return callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
-        callback(null, wanted[0]!.address, wanted[0]!.family);
-      },
-      (err: NodeJS.ErrnoException) => callback(err, []),
-    );
-  };
+  const connectLookup = guardedLookup(options.resolveHost, options.policy, (message) => new RefusedAddressError(message));
   const agent = new Agent({
-    connect: { lookup: guardedLookup as never },
+    connect: { lookup: connectLookup as never },
     connections: options.connectionsPerOrigin ?? 16,
     keepAliveTimeout: 10_000,
   });
 
-  // A URL whose host is an address is checked here (no lookup will run); its verdict, like the policy, never changes.
-  const refusalOf = memoized((url: string): string | null => {
-    const host = hostOf(new URL(url));
-    if (isIP(host) === 0) return null;
-    const refused = refuseAddress(host, options.policy);
-    return refused ? `${host}: ${refused}` : null;
-  });
+  // The verdict on a URL whose host is an address, like the policy, never changes.
+  const refusalOf = memoized((url: string): string | null => refusedLiteralHost(new URL(url), options.policy));
 
   return {
     async post({ url, headers, body, timeoutMs }) {
