@@ -28,3 +28,21 @@ export const credentialFields = {
   max: [],
   vk: [],
 } as const satisfies Record<Transport, readonly CredentialField[]>;
+
+/**
+ * What the gateway says of a credential it refuses (a field error's `message`), whichever driver refuses it. The
+ * connect frame says each of these in the screen's language, and its table must have them all.
+ */
+export const credentialRefusals = {
+  required: 'is required',
+  revoked: 'was revoked',
+  notAcceptedByTelegram: 'was not accepted by Telegram',
+  notAcceptedByMax: 'was not accepted by MAX',
+  notSandboxBotToken: 'is not a bot token of the form <digits>:<35 characters>',
+  notTelegramBotToken: 'is not a bot token of the form <digits>:<letters, digits, _ and ->',
+  notMaxBotToken: 'must be at least 20 characters without spaces',
+  notAuthorizationCode: 'is not an authorization code',
+  atSignInUsername: 'must not contain @',
+} as const;
+
+export type CredentialRefusal = (typeof credentialRefusals)[keyof typeof credentialRefusals];

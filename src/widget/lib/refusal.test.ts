@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { credentialRefusals } from '../../contract/credential-fields.ts';
 import { BffError } from './bff-client.ts';
 import { refusalOf } from './refusal.ts';
 
@@ -52,6 +53,15 @@ describe('refusals in Russian', () => {
     const unknownDetail = new BffError(400, { error: 'VALIDATION_ERROR', description: 'x', data: { fields: [{ field: 'credentials.code', message: 'is odd' }] } });
     expect(refusalOf(unknownDetail, { code: 'Код авторизации' }, 'ru').fields).toEqual({ code: 'Код авторизации: is odd.' });
     expect(refusalOf(new TypeError('fetch failed'), {}, 'ru').message).toMatch(/Не удалось связаться/);
+  });
+
+  it('say every refusal of a credential the gateway can give in Russian', () => {
+    for (const message of Object.values(credentialRefusals)) {
+      const one = new BffError(400, { error: 'VALIDATION_ERROR', description: 'x', data: { fields: [{ field: 'credentials.access_token', message }] } });
+      const said = refusalOf(one, { access_token: 'Токен' }, 'ru').fields.access_token!;
+      expect(said, message).not.toContain(message);
+      expect(said, message).toMatch(/^Токен: .*[а-яё]/);
+    }
   });
 
   it('keep the gateway’s description for a code without Russian words', () => {

@@ -1,3 +1,4 @@
+import type { CredentialRefusal } from '../../contract/credential-fields.ts';
 import type { ErrorCode, FieldError } from '../../contract/errors.ts';
 import { BffError } from './bff-client.ts';
 import { catalog, type Lang } from './i18n.ts';
@@ -10,17 +11,19 @@ export interface Refusal {
   fields: Record<string, string>;
 }
 
-/** What the gateway says of a credentials field the connect frame asks for, in Russian. */
-const ruDetails: Readonly<Record<string, string>> = {
+/** What the gateway says of a credentials field the connect frame asks for, in Russian: every refusal it can say. */
+const ruDetails: Readonly<Record<CredentialRefusal, string>> = {
   'is required': 'обязательное поле',
   'was revoked': 'отозван',
   'was not accepted by Telegram': 'Telegram его не принял',
+  'was not accepted by MAX': 'MAX его не принял',
   'is not a bot token of the form <digits>:<35 characters>': 'это не токен бота (вида <цифры>:<35 символов>)',
   'is not a bot token of the form <digits>:<letters, digits, _ and ->': 'это не токен бота (вида <цифры>:<буквы, цифры, _ и ->)',
   'must be at least 20 characters without spaces': 'не короче 20 символов, без пробелов',
   'is not an authorization code': 'это не код авторизации',
   'must not contain @': 'без символа @',
 };
+const isKnownRefusal = (message: string): message is CredentialRefusal => Object.hasOwn(ruDetails, message);
 
 /**
  * What a refusal says in each language. English takes the gateway's own description, which is English and may be
@@ -69,7 +72,7 @@ const words = catalog<{
         SERVICE_UNAVAILABLE: 'Шлюз временно недоступен, попробуйте чуть позже',
       },
       // The gateway's detail for a field is English: said in Russian where the frames know it, else as it is.
-      detail: (message) => ruDetails[message] ?? message,
+      detail: (message) => (isKnownRefusal(message) ? ruDetails[message] : message),
       field: (label, details) => `${label}: ${details}.`,
     },
   },

@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
 import { frameCredentialsSchemas } from '../../../contract/channel-api.ts';
+import { credentialRefusals } from '../../../contract/credential-fields.ts';
 import type { Transport } from '../../../contract/channels.ts';
 import type { FieldError } from '../../../contract/errors.ts';
 import { validationError } from '../errors.ts';
@@ -17,7 +18,7 @@ function credentialFieldErrors(issues: SchemaIssue[]): FieldError[] {
   const at = (path: string) => ['credentials', ...path.split('/').filter(Boolean)].join('.');
   for (const issue of issues) {
     if (issue.keyword === 'required') {
-      for (const name of issue.params.requiredProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: 'is required' });
+      for (const name of issue.params.requiredProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: credentialRefusals.required });
     } else if (issue.keyword === 'additionalProperties') {
       for (const name of issue.params.additionalProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: 'is not allowed' });
     } else if (issue.keyword !== 'boolean') {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
+import { credentialRefusals } from '../../../contract/credential-fields.ts';
 import { hashSecret, secretMatches } from '../../core/accounts/token-secret.ts';
 import type { ConnectDriver, ConnectOutcome } from '../../core/channels/ports.ts';
 import type { SandboxStateRepository } from '../../core/sandbox/ports.ts';
@@ -29,27 +30,27 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
         case 'telegram': {
           const token = text(credentials.telegram_token);
           const match = TELEGRAM_TOKEN.exec(token);
-          if (!match) return refused('telegram_token', 'is not a bot token of the form <digits>:<35 characters>');
-          if (await revoked(token)) return refused('telegram_token', 'was revoked');
+          if (!match) return refused('telegram_token', credentialRefusals.notSandboxBotToken);
+          if (await revoked(token)) return refused('telegram_token', credentialRefusals.revoked);
           const botId = match[1]!;
           return { kind: 'ready', profile: { messengerId: botId, username: `sandbox_${botId}_bot`, name: `Sandbox bot ${botId}` } };
         }
         case 'maxbot': {
           const token = text(credentials.access_token);
-          if (!MAXBOT_TOKEN.test(token)) return refused('access_token', 'must be at least 20 characters without spaces');
-          if (await revoked(token)) return refused('access_token', 'was revoked');
+          if (!MAXBOT_TOKEN.test(token)) return refused('access_token', credentialRefusals.notMaxBotToken);
+          if (await revoked(token)) return refused('access_token', credentialRefusals.revoked);
           const botId = short(token);
           return { kind: 'ready', profile: { messengerId: botId, username: `sandbox_${botId}_bot`, name: `Sandbox MAX bot ${botId}` } };
         }
         case 'avito': {
           const code = text(credentials.code);
-          if (!AVITO_CODE.test(code)) return refused('code', 'is not an authorization code');
+          if (!AVITO_CODE.test(code)) return refused('code', credentialRefusals.notAuthorizationCode);
           const id = short(code);
           return { kind: 'ready', profile: { messengerId: id, name: `Sandbox Avito ${id}` } };
         }
         case 'instAPI': {
           const username = text(credentials.username);
-          if (username.includes('@')) return refused('username', 'must not contain @');
+          if (username.includes('@')) return refused('username', credentialRefusals.atSignInUsername);
           return { kind: 'ready', profile: { messengerId: text(credentials.inst_id), username, name: username } };
         }
         case 'wapi':
