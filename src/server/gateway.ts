@@ -25,6 +25,10 @@ import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
 import { startWebhooks, type WebhookOverrides } from './gateway-webhooks.ts';
+import { startBotHookRefresh } from './gateway-hook-refresh.ts';
+import { emptyPass, type HookRefreshPass } from './core/channels/hook-refresh.ts';
+import type { HookRefresher } from './jobs/workers/refresh-hooks.ts';
+import { hookRegistrationRepository } from './storage/repositories/hook-registrations.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
@@ -82,6 +86,10 @@ export interface Gateway {
   };
   /** Makes the send loop look for due sends (retries that came due, leases that ran out) now. */
   wakeSends(): void;
+  botHooks: {
+    /** The pass of the live bots' hook refresh under way (the start-up one, right after start), or a new one. */
+    refresh(): Promise<HookRefreshPass>;
+  };
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
@@ -127,6 +135,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const metrics = config.metricsToken
       ? gatewayMetrics({ clock, readBacklog: () => readBacklog(database.db), connectedFrames: () => realtime?.connectedFrames() ?? 0 })
       : null;
+    // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
+    const registrations = hookRegistrationRepository(database.db);
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live =
       config.transportMode === 'live'
@@ -227,6 +237,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
 
     const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
+    const hookRefresh: HookRefresher | null = live ? startBotHookRefresh({ registrations, registrars: live.registrars, clock, metrics, log: app.log }) : null;
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;
@@ -246,6 +257,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         sweep: async () => deliveries.wake(),
       },
       wakeSends: () => sends.wake(),
+      botHooks: { refresh: () => hookRefresh?.refresh() ?? Promise.resolve(emptyPass()) },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
@@ -255,6 +267,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await app.close();
           clearTimeout(cut);
           await sweeper?.stop();
+          await hookRefresh?.stop();
           await maintenance.stop();
           await recorded.close();
           await accepted.close();

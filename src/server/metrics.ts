@@ -24,6 +24,8 @@ export interface GatewayMetrics {
   retained(pass: RetentionPass): void;
   /** A press of a button went unanswered on the platform (the press is recorded all the same), and why. */
   answerFailed(transport: string, reason: string): void;
+  /** A live channel's hook registration was checked against what the gateway registers now, and what became of it. */
+  hookRefreshed(transport: string, result: string): void;
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -74,6 +76,12 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
     name: 'gateway_messenger_answer_failures_total',
     help: 'Presses of buttons left unanswered on the messenger (the press is recorded all the same), by transport and reason: busy, dropped (paced out), timeout, refused, revoked, unreachable or error.',
     labelNames: ['transport', 'reason'] as const,
+    registers,
+  });
+  const hookRefreshes = new Counter({
+    name: 'gateway_messenger_hook_refreshes_total',
+    help: 'Live bot channels registered under other settings and registered again, by transport and result: refreshed, elsewhere (the bot posts elsewhere now: left), revoked, superseded (the channel changed meanwhile) or failed (tried again later).',
+    labelNames: ['transport', 'result'] as const,
     registers,
   });
   const attempts = new Counter({
@@ -217,6 +225,9 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
     }),
     answerFailed(transport, reason) {
       answerFailures.inc({ transport, reason });
+    },
+    hookRefreshed(transport, result) {
+      hookRefreshes.inc({ transport, result });
     },
     retained(pass) {
       retention.inc({ kind: 'delivery_log' }, pass.deliveryLog);

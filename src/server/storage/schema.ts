@@ -104,6 +104,10 @@ export interface ChannelsTable {
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
   deleted_at: Date | null;
+  /** What the channel's bot was last registered with on its platform (a hash: hook address, update kinds, secret). */
+  hook_fingerprint: string | null;
+  /** Until when a process that is registering the channel's hook again holds it. */
+  hook_lease_until: Date | null;
 }
 
 export interface SandboxPhonesTable {

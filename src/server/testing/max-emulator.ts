@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { serveFile } from './telegram-emulator.ts';
 
 /**
  * A local stand-in for the MAX Bot API (https://dev.max.ru/docs-api), for the live driver's tests: the methods the
@@ -8,7 +9,8 @@ import { request } from 'undici';
  * server, a web server for the files customers' messages name, and a way to post an update to a bot's subscriptions
  * as MAX would (to each that asked for its type), with the subscription's secret in `X-Max-Bot-Api-Secret`: a
  * customer's message, an edit of it, a press of a button on a message the bot sent (answered once, by its id). The
- * videos customers sent are told by `GET /videos/{token}` (their MP4 at the emulator's `/cdn/<token>.mp4`).
+ * videos customers sent are told by `GET /videos/{token}` (their MP4 at the emulator's `/cdn/<token>.mp4`). Its web
+ * server and CDN take a single `Range`, as MAX's do.
  */
 
 export interface EmulatedBot {
@@ -58,6 +60,10 @@ export interface MaxEmulator {
   hostFile(name: string, content: Buffer, contentType: string): string;
   /** A video a customer sent, by its token: `GET /videos/{token}` gives its 720p MP4, served at `/cdn/<token>.mp4`. */
   addVideo(videoToken: string, content: Buffer): void;
+  /** Every download from the web server and CDN, in the order it came, with the `Range` it asked for. */
+  downloads: { path: string; range: string | undefined }[];
+  /** From now on the web server and CDN ignore `Range` (or, given false, take it again): every download is all of the file, 200. */
+  ignoreRanges(ignore?: boolean): void;
   /** The next sends with a file answer `attachment.not.ready` (MAX is still processing the upload). */
   notReadyFor(times: number): void;
   /** Makes the next calls of `METHOD /path` fail: 429 asking to wait `retryAfter` s, or another status. */
@@ -99,6 +105,8 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
   const dialogs = new Set<number>();
   const files = new Map<string, { content: Buffer; contentType: string }>();
   const videos = new Map<string, Buffer>();
+  const downloads: { path: string; range: string | undefined }[] = [];
+  let rangesIgnored = false;
   const failures = new Map<string, { times: number; status: number; retryAfter: number }>();
   const calls: MaxCall[] = [];
   const uploads: Upload[] = [];
@@ -209,16 +217,13 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
-    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
-      const file = files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
-      if (!file) return void res.writeHead(404).end();
-      return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.content.length }).end(file.content);
-    }
     const cdn = /^\/cdn\/([\w-]+)\.mp4$/.exec(url.pathname);
-    if (req.method === 'GET' && cdn) {
-      const content = videos.get(cdn[1]!);
-      if (!content) return void res.writeHead(404).end();
-      return void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': content.length }).end(content);
+    if (req.method === 'GET' && (cdn || url.pathname.startsWith('/files/'))) {
+      downloads.push({ path: url.pathname, range: req.headers.range });
+      const content = cdn ? videos.get(cdn[1]!) : undefined;
+      const file = cdn ? content && { content, contentType: 'video/mp4' } : files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
+      if (!file) return void res.writeHead(404).end();
+      return serveFile(req, res, file, rangesIgnored);
     }
     void readBody(req).then((raw) => {
       const upload = /^\/upload\/(\w+)$/.exec(url.pathname);
@@ -292,6 +297,8 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
       return `${base}/files/${encodeURIComponent(name)}`;
     },
     addVideo: (videoToken, content) => void videos.set(videoToken, content),
+    downloads,
+    ignoreRanges: (ignore = true) => void (rangesIgnored = ignore),
     notReadyFor: (times) => void (notReady = times),
     failNext: (route, times, status = 500, retryAfter = 1) => void failures.set(route, { times, status, retryAfter }),
     deliver,

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { parseByteRange, partWithin } from '../transports/byte-ranges.ts';
 
 /**
  * A local stand-in for the Telegram Bot API (https://core.telegram.org/bots/api), for the live driver's tests:
@@ -35,6 +36,8 @@ export interface BotCall {
 interface Webhook {
   url: string;
   secret: string | undefined;
+  /** The kinds of update it takes (`allowed_updates`); undefined: every kind the emulator posts. */
+  allowedUpdates: string[] | undefined;
 }
 
 export interface TelegramEmulator {
@@ -47,8 +50,12 @@ export interface TelegramEmulator {
   webhookOf(token: string): Webhook | undefined;
   /** The bot's owner revoked the token in @BotFather: every call with it is refused with 401. */
   revoke(token: string): void;
-  /** A file Telegram keeps for the bots: `getFile` finds it and its download address serves it. */
+  /** A file Telegram keeps for the bots: `getFile` finds it and its download address serves it (a single `Range` of it too). */
   addFile(fileId: string, content: Buffer, contentType: string): void;
+  /** Every download of a file, in the order it came, with the `Range` it asked for. */
+  downloads: { fileId: string; range: string | undefined }[];
+  /** From now on the file server ignores `Range` (or, given false, takes it again): every download is all of the file, 200. */
+  ignoreRanges(ignore?: boolean): void;
   /** A user who blocked the bot: sends to them are refused with 403. */
   block(chatId: number): void;
   /**
@@ -103,6 +110,21 @@ async function readParams(req: IncomingMessage): Promise<{ params: Record<string
 /** Which parameter of a send holds its file. */
 const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
 
+/**
+ * A file as the platforms' file servers (Telegram's, MAX's CDN) send it: a single range of it as a part (206), a
+ * range past its end refused (416, with the file's length), anything else in `Range` ignored for the whole file, which
+ * says ranges are taken. Unless ranges are `ignored`: then always the whole file, as a server that takes none answers.
+ */
+export function serveFile(req: IncomingMessage, res: ServerResponse, file: { content: Buffer; contentType: string }, ignored: boolean): void {
+  const size = file.content.length;
+  const range = ignored ? null : parseByteRange(req.headers.range);
+  if (!range) return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': size, ...(ignored ? {} : { 'accept-ranges': 'bytes' }) }).end(file.content);
+  const part = partWithin(range, size);
+  if (!part) return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
+  const headers = { 'content-type': file.contentType, 'content-length': part.last - part.first + 1, 'content-range': `bytes ${part.first}-${part.last}/${size}`, 'accept-ranges': 'bytes' };
+  res.writeHead(206, headers).end(file.content.subarray(part.first, part.last + 1));
+}
+
 export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const bots = new Map<string, EmulatedBot>();
   const webhooks = new Map<string, Webhook>();
@@ -110,6 +132,8 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const failures = new Map<string, { times: number; errorCode: number; retryAfter: number; description: string | undefined }>();
   const calls: BotCall[] = [];
   const files = new Map<string, { content: Buffer; contentType: string }>();
+  const downloads: { fileId: string; range: string | undefined }[] = [];
+  let rangesIgnored = false;
   /** The messages bots sent, as Telegram keeps them (a press brings its message along). */
   const sentMessages = new Map<number, Record<string, unknown>>();
   /** Groups that became supergroups: old id → new id. */
@@ -161,8 +185,17 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       case 'getMe':
         return ok({ id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username });
       case 'setWebhook':
-        webhooks.set(token, { url: String(params.url), secret: params.secret_token as string | undefined });
+        // As Telegram: a webhook set without `allowed_updates` keeps the kinds it took before.
+        webhooks.set(token, {
+          url: String(params.url),
+          secret: params.secret_token as string | undefined,
+          allowedUpdates: Array.isArray(params.allowed_updates) ? (params.allowed_updates as string[]) : webhooks.get(token)?.allowedUpdates,
+        });
         return ok(true);
+      case 'getWebhookInfo': {
+        const hook = webhooks.get(token);
+        return ok({ url: hook?.url ?? '', has_custom_certificate: false, pending_update_count: 0, ...(hook?.allowedUpdates ? { allowed_updates: hook.allowedUpdates } : {}) });
+      }
       case 'deleteWebhook':
         webhooks.delete(token);
         return ok(true);
@@ -209,9 +242,11 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const server: Server = createServer((req, res) => {
     const download = /^\/file\/bot([^/]+)\/files\/(.+)$/.exec(req.url ?? '');
     if (req.method === 'GET' && download) {
-      const file = bots.has(download[1]!) ? files.get(decodeURIComponent(download[2]!)) : undefined;
+      const fileId = decodeURIComponent(download[2]!);
+      downloads.push({ fileId, range: req.headers.range });
+      const file = bots.has(download[1]!) ? files.get(fileId) : undefined;
       if (!file) return void res.writeHead(404).end();
-      return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': file.content.length }).end(file.content);
+      return serveFile(req, res, file, rangesIgnored);
     }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     void readParams(req).then(
@@ -228,6 +263,9 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   async function deliver(token: string, update: unknown, secret?: string): Promise<number> {
     const hook = webhooks.get(token);
     if (!hook) throw new Error('the bot has no webhook');
+    // Telegram keeps back the kinds of update the webhook was not set to take.
+    const kind = Object.keys(update as object).find((key) => key !== 'update_id');
+    if (hook.allowedUpdates && kind && !hook.allowedUpdates.includes(kind)) throw new Error(`the bot's webhook does not take ${kind}`);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     const sending = secret ?? hook.secret;
     if (sending !== undefined) headers['x-telegram-bot-api-secret-token'] = sending;
@@ -258,6 +296,8 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     webhookOf: (token) => webhooks.get(token),
     revoke: (token) => void bots.delete(token),
     addFile: (fileId, content, contentType) => void files.set(fileId, { content, contentType }),
+    downloads,
+    ignoreRanges: (ignore = true) => void (rangesIgnored = ignore),
     block: (chatId) => void blocked.add(chatId),
     failNext: (method, times, errorCode = 500, retryAfter = 1, description) => void failures.set(method, { times, errorCode, retryAfter, description }),
     deliver,

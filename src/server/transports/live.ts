@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
+import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
 import type { ChannelRecord, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
@@ -9,9 +10,12 @@ import { pressAnswerer } from './maxbot/bot-answers.ts';
 import { connectMaxBot, disconnectMaxBot, maxBotMessaging, maxLimits, type MaxBotDeps } from './maxbot/bot-driver.ts';
 import { maxFiles } from './maxbot/bot-files.ts';
 import { maxUpdateHook } from './maxbot/bot-hook.ts';
+import { maxSubscriptionRegistrar } from './maxbot/bot-subscription.ts';
 import { connectTelegramBot, disconnectTelegramBot, telegramBotMessaging, type TelegramBotDeps } from './telegram/bot-driver.ts';
 import { telegramFiles } from './telegram/bot-files.ts';
 import { telegramUpdateHook } from './telegram/bot-hook.ts';
+import { botPacer } from './telegram/bot-pacer.ts';
+import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -34,6 +38,8 @@ interface LiveTransport {
   messaging: MessagingDriver;
   /** What reads the platform's callbacks, and opens the customers' files behind the gateway's links (if it gives any). */
   hooks(messages: MessageDeps): { update: MessengerHook; files?: MessengerFileOpener };
+  /** Registers the channels' hooks again where they were registered under other settings. */
+  registrar: HookRegistrar;
 }
 
 type LiveTransportName = 'telegram' | 'maxbot';
@@ -59,6 +65,8 @@ export function liveDrivers(options: LiveDriverOptions): {
   connect: ConnectDriver;
   messaging: MessagingDriver;
   hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
+  /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
+  registrars: HookRegistrar[];
 } {
   // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
   const keyFor = (purpose: string) => deriveKey(options.secretKey, purpose);
@@ -75,20 +83,23 @@ export function liveDrivers(options: LiveDriverOptions): {
     allowLoopbackFiles: options.allowLoopbackFiles ?? false,
   };
   const maxbot: MaxBotDeps = { ...common, apiUrl: options.maxApiUrl, hookSecret: secretsOf('maxbot-webhook-secrets/v1'), allowLoopbackFiles: options.allowLoopbackFiles ?? false };
-  // One pace per MAX bot: its sends, and apart from them the answers to its buttons' presses.
+  // One pace per bot, shared by everything that calls it: sends, answers to presses (MAX, on a budget of their own)
+  // and the hook refresh.
+  const telegramPacer = botPacer();
   const maxPacer = callPacer(maxLimits, () => true);
 
   const table: Record<LiveTransportName, LiveTransport> = {
     telegram: {
       connect: (channelId, credentials, previous) => connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous),
       disconnect: (channel) => disconnectTelegramBot(telegram, channel.credentials),
-      messaging: telegramBotMessaging(telegram),
+      messaging: telegramBotMessaging(telegram, telegramPacer),
+      registrar: telegramWebhookRegistrar(telegram, telegramPacer),
       hooks(messages) {
         const linkKey = keyFor('telegram-file-links/v1');
         const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
         return {
           update: telegramUpdateHook({ messages, hookSecret: telegram.hookSecret, files }),
-          files: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature),
+          files: ({ channelId, fileId, signature, range }) => files.open(channelId, fileId, signature, range),
         };
       },
     },
@@ -98,6 +109,7 @@ export function liveDrivers(options: LiveDriverOptions): {
       connect: (channelId, credentials, previous) => connectMaxBot(maxbot, channelId, String(credentials.access_token), previous),
       disconnect: (channel) => disconnectMaxBot(maxbot, channel.id, channel.credentials),
       messaging: maxBotMessaging(maxbot, maxPacer),
+      registrar: maxSubscriptionRegistrar(maxbot, maxPacer),
       hooks(messages) {
         const answers = pressAnswerer({
           apiUrl: options.maxApiUrl,
@@ -111,7 +123,7 @@ export function liveDrivers(options: LiveDriverOptions): {
         const files = maxFiles({ apiUrl: options.maxApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
         return {
           update: maxUpdateHook({ messages, hookSecret: maxbot.hookSecret, answers, videoLink: files.link }),
-          files: ({ channelId, fileId, signature }) => files.open(channelId, fileId, signature),
+          files: ({ channelId, fileId, signature, range }) => files.open(channelId, fileId, signature, range),
         };
       },
     },
@@ -124,7 +136,8 @@ export function liveDrivers(options: LiveDriverOptions): {
       async connect({ channelId, transport, credentials, previous }) {
         const live = liveOf(transport);
         if (!live) throw notLive(transport);
-        return live.connect(channelId, credentials, previous);
+        const outcome = await live.connect(channelId, credentials, previous);
+        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: live.registrar.fingerprint } : outcome;
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
       renderQr: () => Promise.reject(noSuchStep()),
@@ -149,5 +162,6 @@ export function liveDrivers(options: LiveDriverOptions): {
       }
       return { updates, files };
     },
+    registrars: liveTransports.map((transport) => table[transport].registrar),
   };
 }

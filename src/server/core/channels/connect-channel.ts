@@ -44,7 +44,7 @@ async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: C
 }
 
 function profileChanges(outcome: Accepted): Partial<ChannelRecord> {
-  if (outcome.kind === 'ready') return { ...outcome.profile, authUrl: null };
+  if (outcome.kind === 'ready') return { ...outcome.profile, authUrl: null, hookFingerprint: outcome.hookFingerprint ?? null };
   if (outcome.kind === 'redirect') return { authUrl: outcome.url };
   return { authUrl: null };
 }

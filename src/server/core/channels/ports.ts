@@ -29,6 +29,12 @@ export interface ChannelRecord extends ChannelProfile {
   credentials: string | null;
   qr: QrCycle | null;
   pairing: { code: string; phone: string } | null;
+  /**
+   * What the channel last registered with its platform for its updates (a live bot's webhook): stored with the
+   * connection, so that a registration made under other settings is found and made again. Set by a connection only:
+   * a channel read back leaves it unset, and an update leaves it as stored.
+   */
+  hookFingerprint?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,7 +61,8 @@ export interface ChannelRepository {
 /** What the messenger answers when a channel is connected or reconnected. */
 export type ConnectOutcome =
   | { kind: 'qr' }
-  | { kind: 'ready'; profile: Partial<ChannelProfile> }
+  /** `hookFingerprint`: what connecting registered with the platform for the channel's updates (live bots). */
+  | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string }
   | { kind: 'redirect'; url: string }
   | { kind: 'refused'; field: string; message: string };
 

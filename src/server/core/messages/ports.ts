@@ -249,12 +249,32 @@ export interface MessengerCallback {
  */
 export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;
 
-/** A file a customer sent, as the gateway hands it on under its own link. */
+/** A file a customer sent, as the gateway hands it on under its own link: all of it, or the part a client asked for. */
 export interface MessengerFile {
   stream: Readable;
   contentType: string;
+  /** How many bytes the body holds (for a part, the part's own length), when the platform told it. */
+  size: number | null;
+  /** Set when the body is one part of the file (the platform answered 206): the part, as `content-range` names it (`bytes 0-99/2048`). */
+  contentRange?: string;
+  /** Whether the platform serves parts of this file: it answered with one, or said `accept-ranges: bytes`. */
+  acceptsRanges?: boolean;
+}
+
+/** The platform has no such part of the file as was asked for (it answered 416); the whole file's length when it told it. */
+export interface MessengerFileRangeNotSatisfiable {
+  rangeNotSatisfiable: true;
   size: number | null;
 }
 
-/** Opens the file behind one of the gateway's file links: `forbidden` for a link it did not sign, null when gone. */
-export type MessengerFileOpener = (link: { channelId: string; fileId: string; signature: string }) => Promise<MessengerFile | 'forbidden' | null>;
+/**
+ * Opens the file behind one of the gateway's file links: `forbidden` for a link it did not sign, null when gone.
+ * `range` is the client's `Range` header as it came: a single `bytes=` range is passed on to the platform, anything
+ * else is ignored and the whole file opened.
+ */
+export type MessengerFileOpener = (link: {
+  channelId: string;
+  fileId: string;
+  signature: string;
+  range?: string;
+}) => Promise<MessengerFile | MessengerFileRangeNotSatisfiable | 'forbidden' | null>;

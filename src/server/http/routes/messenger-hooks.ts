@@ -57,17 +57,29 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
     },
     async (request, reply) => {
       const open = byTransport(deps.files, request.params.transport);
-      const file = open ? await open({ channelId: request.params.channel_id, fileId: request.params.file_id, signature: request.query.signature }) : null;
+      // A range under `If-Range` is for a version the client holds; the gateway gives no validators to match it
+      // against, so such a request gets the whole file, as RFC 9110 says for a validator that does not match.
+      const range = request.headers['if-range'] === undefined ? request.headers.range : undefined;
+      const link = { channelId: request.params.channel_id, fileId: request.params.file_id, signature: request.query.signature };
+      const file = open ? await open(range === undefined ? link : { ...link, range }) : null;
       if (file === 'forbidden') return reply.code(403).send({ error: 'FORBIDDEN', description: 'The link is not valid' });
       if (!file) return reply.code(404).send({ error: 'NOT_FOUND', description: 'The file is no longer available' });
+      if ('rangeNotSatisfiable' in file) {
+        if (file.size !== null) reply.header('content-range', `bytes */${file.size}`);
+        return reply.code(416).header('cache-control', 'no-store').send({ error: 'RANGE_NOT_SATISFIABLE', description: 'The file has no such part' });
+      }
       if (file.size !== null) reply.header('content-length', file.size);
+      if (file.acceptsRanges) reply.header('accept-ranges', 'bytes');
+      // A part is never stored: without validators (ETag, Last-Modified) a cache cannot join parts into the file,
+      // and one that does not read `content-range` would keep the part as the whole file under this address.
+      if (file.contentRange !== undefined) reply.code(206).header('content-range', file.contentRange);
       // A customer's file is shown in place only when it is a picture, a sound or a video; anything else is a
       // download, and nothing it holds runs on the gateway's origin.
       if (!/^(image\/(jpeg|png|webp|gif)|audio\/[\w.+-]+|video\/[\w.+-]+)$/.test(file.contentType)) reply.header('content-disposition', 'attachment');
       return reply
         .type(file.contentType)
         .header('content-security-policy', 'sandbox')
-        .header('cache-control', 'private, max-age=86400')
+        .header('cache-control', file.contentRange === undefined ? 'private, max-age=86400' : 'private, no-store')
         .send(file.stream);
     },
   );

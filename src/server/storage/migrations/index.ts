@@ -15,6 +15,7 @@ import * as attemptLogUnchecked from './0013_attempt_log_unchecked.ts';
 import * as retryDueIndex from './0014_retry_due_index.ts';
 import * as followUpBounds from './0015_follow_up_bounds.ts';
 import * as messengerMessageIndex from './0016_messenger_message_index.ts';
+import * as hookRegistrations from './0017_hook_registrations.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_retry_due_index': retryDueIndex,
   '0015_follow_up_bounds': followUpBounds,
   '0016_messenger_message_index': messengerMessageIndex,
+  '0017_hook_registrations': hookRegistrations,
 };
 
 export const migrationProvider: MigrationProvider = {

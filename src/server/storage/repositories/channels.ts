@@ -39,6 +39,9 @@ const columns = (c: ChannelRecord) => ({
   qr: c.qr && JSON.stringify({ payload: c.qr.payload, issuedAt: c.qr.issuedAt.toISOString(), shown: c.qr.shown }),
   pairing: c.pairing && JSON.stringify(c.pairing),
   updated_at: c.updatedAt,
+  // Written by a connection only (a record read back leaves it unset): other updates of the channel leave the
+  // refresh's own writes alone.
+  ...(c.hookFingerprint !== undefined ? { hook_fingerprint: c.hookFingerprint, hook_lease_until: null } : {}),
 });
 
 const channelsStatement = fixedStatement((ids) => sql<Selectable<ChannelsTable>>`select * from channels where deleted_at is null and id = ${anyUuid(ids)}`);

@@ -10,6 +10,7 @@ import { FileTooLarge, SourceRefused, TransferFailed, UploadRefused, sourceAgent
 import { uploadFrom, type TransferOptions } from './bot-files.ts';
 import { maxMessageId } from './bot-hook.ts';
 import { inlineKeyboard } from './bot-keyboard.ts';
+import { credentialRefusals } from '../../../contract/credential-fields.ts';
 
 /** MAX's driver: the shared deps (the Bot API at https://platform-api2.max.ru; the secret comes back as `X-Max-Bot-Api-Secret`). */
 export interface MaxBotDeps extends LiveBotDeps {
@@ -19,9 +20,10 @@ export interface MaxBotDeps extends LiveBotDeps {
 
 /**
  * The updates a channel asks for: new messages, customers' edits of theirs, and presses of callback buttons. MAX
- * keeps the types a subscription was made with: a channel connected before asks for the new ones on its next reinit.
+ * keeps the types a subscription was made with: channels subscribed before a change here are subscribed again by the
+ * hook refresh (bot-subscription.ts).
  */
-const UPDATE_TYPES = ['message_created', 'message_edited', 'message_callback'];
+export const UPDATE_TYPES: readonly string[] = ['message_created', 'message_edited', 'message_callback'];
 
 /**
  * Below MAX's own figures (30 calls a second per bot, two messages a second into one dialog or group), so that
@@ -55,8 +57,10 @@ const NOT_READY_WAITS_MS = [500, 1000, 2000, 3000, 3000, 3000, 3000, 3000];
 const ACCESS_TOKEN = /^[\x21-\x7e]{20,512}$/;
 
 const unreachable = () => new AppError('SERVICE_UNAVAILABLE', 'MAX could not be reached; try again');
-const hooksOf = (deps: MaxBotDeps) => `${deps.publicUrl}/hooks/maxbot/`;
-const hookUrl = (deps: MaxBotDeps, channelId: string) => `${hooksOf(deps)}${channelId}`;
+const hooksOf = (deps: Pick<MaxBotDeps, 'publicUrl'>) => `${deps.publicUrl}/hooks/maxbot/`;
+export const hookUrl = (deps: Pick<MaxBotDeps, 'publicUrl'>, channelId: string) => `${hooksOf(deps)}${channelId}`;
+/** What `POST /subscriptions` is given for a channel, by connecting and by the hook refresh alike. */
+export const subscriptionBody = (deps: MaxBotDeps, channelId: string) => ({ url: hookUrl(deps, channelId), update_types: UPDATE_TYPES, secret: deps.hookSecret(channelId) });
 const charsOf = (text: string) => [...text].length;
 
 /** A bot's access token, from the credentials as the channel stores them (sealed). */
@@ -76,18 +80,18 @@ export async function connectMaxBot(
   token: string,
   previous?: { messengerId: string | null; credentials: string | null },
 ): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string } } | { kind: 'refused'; field: string; message: string }> {
-  if (!ACCESS_TOKEN.test(token)) return { kind: 'refused', field: 'access_token', message: 'must be at least 20 characters without spaces' };
+  if (!ACCESS_TOKEN.test(token)) return { kind: 'refused', field: 'access_token', message: credentialRefusals.notMaxBotToken };
   const api = maxApi(deps.apiUrl, token, deps.timeoutMs);
   let me: MaxUser;
   try {
     me = await api.call<MaxUser>('GET', '/me');
   } catch (err) {
-    if (err instanceof MaxApiError && (err.status === 401 || err.code === 'verify.token')) return { kind: 'refused', field: 'access_token', message: 'was not accepted by MAX' };
+    if (err instanceof MaxApiError && (err.status === 401 || err.code === 'verify.token')) return { kind: 'refused', field: 'access_token', message: credentialRefusals.notAcceptedByMax };
     throw err instanceof MaxApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `MAX refused GET /me: ${(err as Error).message}`);
   }
   if (typeof me?.user_id !== 'number') throw new AppError('SERVICE_UNAVAILABLE', 'MAX answered GET /me without the bot’s id');
   try {
-    await api.call('POST', '/subscriptions', { body: { url: hookUrl(deps, channelId), update_types: UPDATE_TYPES, secret: deps.hookSecret(channelId) } });
+    await api.call('POST', '/subscriptions', { body: subscriptionBody(deps, channelId) });
   } catch (err) {
     // Most often PUBLIC_URL: MAX posts only to https with a certificate it trusts.
     throw err instanceof MaxApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `MAX did not take the webhook address: ${(err as Error).message}`);
@@ -110,18 +114,24 @@ export async function connectMaxBot(
  * now keeps its subscriptions, and the channel connects all the same.
  */
 async function dropOtherHooks(deps: MaxBotDeps, api: MaxApi, channelId: string): Promise<void> {
-  const mine = hookUrl(deps, channelId);
-  let found: { subscriptions?: MaxSubscription[] };
+  let found: string[];
   try {
-    found = await api.call<{ subscriptions?: MaxSubscription[] }>('GET', '/subscriptions');
+    found = await subscribedUrls(api);
   } catch {
     return;
   }
-  const others = (Array.isArray(found?.subscriptions) ? found.subscriptions : [])
-    .map((sub) => sub?.url)
-    .filter((url): url is string => typeof url === 'string' && url.startsWith(hooksOf(deps)) && url !== mine);
-  for (const url of others) await api.call('DELETE', '/subscriptions', { query: { url } }).catch(() => {});
+  for (const url of otherHooks(deps, channelId, found)) await api.call('DELETE', '/subscriptions', { query: { url } }).catch(() => {});
 }
+
+/** The addresses the bot is subscribed to (`GET /subscriptions`). */
+export async function subscribedUrls(api: MaxApi): Promise<string[]> {
+  const found = await api.call<{ subscriptions?: MaxSubscription[] }>('GET', '/subscriptions');
+  return (Array.isArray(found?.subscriptions) ? found.subscriptions : []).map((sub) => sub?.url).filter((url): url is string => typeof url === 'string');
+}
+
+/** Among the bot's subscriptions, those to this gateway's hooks other than the channel's (see dropOtherHooks). */
+export const otherHooks = (deps: MaxBotDeps, channelId: string, urls: readonly string[]): string[] =>
+  urls.filter((url) => url.startsWith(hooksOf(deps)) && url !== hookUrl(deps, channelId));
 
 /** The bot stops posting the channel's updates here (its subscription to the channel's address is removed). */
 export async function disconnectMaxBot(deps: MaxBotDeps, channelId: string, sealed: string | null): Promise<void> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typeByName } from '../bot-common.ts';
 import type { MaxApi } from './bot-api.ts';
 import type { ChannelRecord, CredentialsCipher } from '../../core/channels/ports.ts';
+import type { MessengerFile } from '../../core/messages/ports.ts';
 import { FileTooLarge, SourceRefused, TransferFailed, UploadRefused, sourceAgent } from '../file-source.ts';
 import { attachmentOf, bestMp4Of, maxFiles, uploadFrom, uploadTypeOf } from './bot-files.ts';
 
@@ -204,5 +205,31 @@ describe('uploading a file the CRM names', () => {
     await expect(uploadFrom(counting, { url: `${files.url}/big` }, options)).rejects.toBeInstanceOf(FileTooLarge);
     expect(asked).toEqual([]);
     await expect(uploadFrom(counting, { url: `${files.url}/streamed` }, options)).rejects.toBeInstanceOf(FileTooLarge);
+  });
+});
+
+describe('a part of a customer’s video', () => {
+  it('is asked for at every address MAX’s video server sends the gateway on to, and handed on with its range and length', async () => {
+    const CHANNEL = '7d1b2a3c-0000-4000-8000-000000000001';
+    const ranges: (string | undefined)[] = [];
+    const max = await serve((req, res) => {
+      req.resume();
+      if (req.url === '/videos/vid1') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ urls: { mp4_720: `${max.url}/cdn/vid1.mp4` } }));
+      ranges.push(req.headers.range);
+      if (req.url === '/cdn/vid1.mp4') return void res.writeHead(302, { location: '/edge/vid1.mp4' }).end();
+      res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': 'bytes 90-99/100', 'content-length': 10 }).end('0123456789');
+    });
+    try {
+      const store = { channels: { getById: async (id: string) => ({ id, credentials: 'sealed' }) as unknown as ChannelRecord } } as unknown as Parameters<typeof maxFiles>[0]['store'];
+      const cipher = { open: () => ({ access_token: 'max-token' }) } as unknown as CredentialsCipher;
+      const files = maxFiles({ apiUrl: max.url, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher });
+      const signature = new URL(files.link(CHANNEL, 'vid1')).searchParams.get('signature')!;
+      const opened = await files.open(CHANNEL, 'vid1', signature, 'bytes=-10');
+      expect(opened).toMatchObject({ contentType: 'video/mp4', size: 10, contentRange: 'bytes 90-99/100', acceptsRanges: true });
+      expect(Buffer.concat(await (opened as MessengerFile).stream.toArray()).toString()).toBe('0123456789');
+      expect(ranges).toEqual(['bytes=-10', 'bytes=-10']);
+    } finally {
+      await max.close();
+    }
   });
 });

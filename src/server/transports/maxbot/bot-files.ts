@@ -2,9 +2,10 @@ import { request } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import { AppError } from '../../core/errors.ts';
-import type { MessengerFile } from '../../core/messages/ports.ts';
+import type { MessengerFile, MessengerFileRangeNotSatisfiable } from '../../core/messages/ports.ts';
 import type { Store } from '../../core/ports.ts';
 import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
+import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
 import { FileTooLarge, SourceRefused, TransferFailed, UploadRefused, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { MaxApiError, maxApi, type MaxApi, type MaxAttachment, type UploadEndpoint } from './bot-api.ts';
 
@@ -124,9 +125,9 @@ export function maxFiles(deps: MaxFileDeps) {
   const links = fileLinks(deps.linkKey, deps.publicUrl, 'maxbot');
   const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'MAX could not give the video; try again');
 
-  /** The video at MAX's address, following its server's redirects: null when it is gone. */
-  async function download(url: string, hops = 0): Promise<MessengerFile | null> {
-    const res = await request(url, { method: 'GET', headersTimeout: DOWNLOAD_TIMEOUT_MS, bodyTimeout: DOWNLOAD_TIMEOUT_MS }).catch(() => {
+  /** The video at MAX's address (the part `range` names, if any), following its server's redirects: null when it is gone. */
+  async function download(url: string, range: string | null, hops = 0): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | null> {
+    const res = await request(url, { method: 'GET', headers: range ? { range } : {}, headersTimeout: DOWNLOAD_TIMEOUT_MS, bodyTimeout: DOWNLOAD_TIMEOUT_MS }).catch(() => {
       throw unavailable();
     });
     const location = res.headers.location;
@@ -134,17 +135,19 @@ export function maxFiles(deps: MaxFileDeps) {
       await res.body.dump();
       const next = new URL(location, url);
       if (next.protocol !== 'https:' && next.protocol !== 'http:') throw unavailable();
-      return download(next.toString(), hops + 1);
+      return download(next.toString(), range, hops + 1);
     }
-    if (res.statusCode !== 200) {
+    const gone = res.statusCode === 404 || res.statusCode === 410;
+    const body = gone ? null : downloadedBody(res.statusCode, res.headers, range);
+    if (!body || 'rangeNotSatisfiable' in body) {
       await res.body.dump();
-      if (res.statusCode === 404 || res.statusCode === 410) return null;
+      if (body) return body;
+      if (gone) return null;
       throw unavailable();
     }
-    const length = Number(res.headers['content-length']);
     const told = res.headers['content-type'];
     const contentType = typeof told === 'string' && /^video\/[\w.+-]+$/.test(told.split(';')[0]!.trim()) ? told.split(';')[0]!.trim() : 'video/mp4';
-    return { stream: res.body, contentType, size: Number.isFinite(length) && length >= 0 ? length : null };
+    return { stream: res.body, contentType, ...body };
   }
 
   return {
@@ -156,8 +159,9 @@ export function maxFiles(deps: MaxFileDeps) {
     /**
      * The video behind a link: `forbidden` for a link that is not one of ours, null for a video MAX no longer
      * gives (it refuses the token, the channel's bot, or has no MP4 of it). MAX out of reach or failing is a 503.
+     * A single range in `rangeHeader` (the client's `Range`) is asked of MAX's video server, whose part is handed on.
      */
-    async open(channelId: string, videoToken: string, signature: string): Promise<MessengerFile | 'forbidden' | null> {
+    async open(channelId: string, videoToken: string, signature: string, rangeHeader?: string): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | 'forbidden' | null> {
       if (!links.verify(channelId, videoToken, signature)) return 'forbidden';
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'access_token');
@@ -172,7 +176,7 @@ export function maxFiles(deps: MaxFileDeps) {
         throw unavailable();
       }
       const url = bestMp4Of(details);
-      return url ? download(url) : null;
+      return url ? download(url, forwardedRange(rangeHeader)) : null;
     },
   };
 }

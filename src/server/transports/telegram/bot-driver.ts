@@ -8,15 +8,14 @@ import { BotApiError, BotApiUnreachable, botApi, type BotApi, type BotMessage, t
 import { uploadFile, type FileCall, type UploadLimits, type UploadOptions } from './bot-files.ts';
 import { replyMarkup } from './bot-keyboard.ts';
 import { botPacer } from './bot-pacer.ts';
+import { webhookParams } from './bot-webhook.ts';
+import { credentialRefusals } from '../../../contract/credential-fields.ts';
 
 /** Telegram's driver: the shared deps (the Bot API at https://api.telegram.org; the secret comes back as `X-Telegram-Bot-Api-Secret-Token`). */
 export interface TelegramBotDeps extends LiveBotDeps {
   /** The largest files uploaded (UPLOAD_LIMITS unless a test says). */
   uploadLimits?: UploadLimits;
 }
-
-/** The updates a channel asks for: messages, customers' edits of them, and presses of inline buttons (not reactions). */
-const ALLOWED_UPDATES = ['message', 'edited_message', 'callback_query'];
 
 const unreachable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not be reached; try again');
 
@@ -69,19 +68,19 @@ export async function connectTelegramBot(
   token: string,
   previous?: { messengerId: string | null; credentials: string | null },
 ): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string } } | { kind: 'refused'; field: string; message: string }> {
-  if (!BOT_TOKEN.test(token)) return { kind: 'refused', field: 'telegram_token', message: 'is not a bot token of the form <digits>:<letters, digits, _ and ->' };
+  if (!BOT_TOKEN.test(token)) return { kind: 'refused', field: 'telegram_token', message: credentialRefusals.notTelegramBotToken };
   const api = botApi(deps.apiUrl, token, deps.timeoutMs);
   let me: BotUser;
   try {
     me = await api.call<BotUser>('getMe');
   } catch (err) {
     if (err instanceof BotApiError && (err.errorCode === 401 || err.errorCode === 404)) {
-      return { kind: 'refused', field: 'telegram_token', message: 'was not accepted by Telegram' };
+      return { kind: 'refused', field: 'telegram_token', message: credentialRefusals.notAcceptedByTelegram };
     }
     throw err instanceof BotApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `Telegram refused getMe: ${(err as Error).message}`);
   }
   try {
-    await api.call('setWebhook', { url: `${deps.publicUrl}/hooks/telegram/${channelId}`, secret_token: deps.hookSecret(channelId), allowed_updates: ALLOWED_UPDATES });
+    await api.call('setWebhook', webhookParams(deps, channelId));
   } catch (err) {
     // Most often PUBLIC_URL: Telegram posts only to https on ports 443, 80, 88 or 8443.
     throw err instanceof BotApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `Telegram did not take the webhook address: ${(err as Error).message}`);

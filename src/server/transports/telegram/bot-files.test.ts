@@ -1,8 +1,10 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { ChannelRecord, CredentialsCipher } from '../../core/channels/ports.ts';
+import type { Store } from '../../core/ports.ts';
 import { BotApiError, botApi } from './bot-api.ts';
-import { fileKindOf, formFields } from './bot-files.ts';
+import { fileKindOf, formFields, telegramFiles } from './bot-files.ts';
 
 describe('files a bot sends', () => {
   it('go as a photo, video or sound by their type, anything else as a document', () => {
@@ -43,5 +45,56 @@ describe('an upload too large for Telegram', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('a part of a customer’s file', () => {
+  const CHANNEL = '7d1b2a3c-0000-4000-8000-000000000001';
+  /** Telegram's API and file server in one: `getFile` gives the file's path, whose download answers `download`. */
+  async function openWith(download: { status: number; headers: OutgoingHttpHeaders; body?: string }, range?: string) {
+    const asked: IncomingHttpHeaders[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url?.endsWith('/getFile')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result: { file_path: 'videos/a.mp4' } }));
+      asked.push(req.headers);
+      res.writeHead(download.status, download.headers).end(download.body ?? '');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const store = { channels: { getById: async (id: string) => ({ id, credentials: 'sealed' }) as unknown as ChannelRecord } } as unknown as Store;
+    const cipher = { open: () => ({ telegram_token: '1:token' }) } as unknown as CredentialsCipher;
+    const files = telegramFiles({ apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher });
+    const signature = new URL(files.attachment(CHANNEL, { file: { file_id: 'vid' }, name: null, mimetype: null }).url).searchParams.get('signature')!;
+    try {
+      const opened = await files.open(CHANNEL, 'vid', signature, range).catch((err: unknown) => err as Error);
+      if (opened && typeof opened === 'object' && 'stream' in opened) await opened.stream.toArray();
+      return { opened, ranges: asked.map((h) => h.range) };
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('is asked of Telegram as the one range the client asked for, and handed on with its range and length', async () => {
+    const { opened, ranges } = await openWith({ status: 206, headers: { 'content-type': 'video/mp4', 'content-range': 'bytes 10-19/100', 'content-length': 10 }, body: '0123456789' }, 'Bytes=10-19');
+    expect(ranges).toEqual(['bytes=10-19']);
+    expect(opened).toMatchObject({ contentType: 'video/mp4', size: 10, contentRange: 'bytes 10-19/100', acceptsRanges: true });
+  });
+
+  it('is not asked for when the client asked for several, and the whole file then comes as it did', async () => {
+    const { opened, ranges } = await openWith({ status: 200, headers: { 'content-type': 'video/mp4', 'content-length': 4 }, body: 'MP4!' }, 'bytes=0-1,2-3');
+    expect(ranges).toEqual([undefined]);
+    expect(opened).toMatchObject({ size: 4, acceptsRanges: false });
+    expect(opened).not.toHaveProperty('contentRange');
+  });
+
+  it('refused by Telegram is the refusal, with the file’s length when told', async () => {
+    expect((await openWith({ status: 416, headers: { 'content-range': 'bytes */100' } }, 'bytes=500-')).opened).toEqual({ rangeNotSatisfiable: true, size: 100 });
+    expect((await openWith({ status: 416, headers: {} }, 'bytes=500-')).opened).toEqual({ rangeNotSatisfiable: true, size: null });
+  });
+
+  it('that Telegram gives wrong (unasked for, or its length not its range’s) is Telegram failing, never a wrong body', async () => {
+    const unavailable = { name: 'AppError', code: 'SERVICE_UNAVAILABLE' };
+    expect((await openWith({ status: 206, headers: { 'content-range': 'bytes 0-9/100', 'content-length': 10 }, body: '0123456789' })).opened).toMatchObject(unavailable);
+    expect((await openWith({ status: 206, headers: { 'content-range': 'bytes 0-9/100', 'content-length': 4 }, body: '0123' }, 'bytes=0-9')).opened).toMatchObject(unavailable);
+    expect((await openWith({ status: 416, headers: {} })).opened).toMatchObject(unavailable);
   });
 });

@@ -1,10 +1,11 @@
 import { request } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
-import type { MessengerFile } from '../../core/messages/ports.ts';
+import type { MessengerFile, MessengerFileRangeNotSatisfiable } from '../../core/messages/ports.ts';
 import type { Store } from '../../core/ports.ts';
 import { AppError } from '../../core/errors.ts';
 import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
+import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
 import { FileTooLarge, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { BotApiError, botApi, fileDownloadUrl, type BotApi, type BotFile, type BotMessage } from './bot-api.ts';
 
@@ -80,9 +81,10 @@ export function telegramFiles(deps: TelegramFileDeps) {
 
     /**
      * The file behind a link: `forbidden` for a link that is not one of ours, null for a file Telegram no longer
-     * has. A file over Telegram's 20 MB limit for bots is a 413; Telegram out of reach or failing, a 503.
+     * has. A file over Telegram's 20 MB limit for bots is a 413; Telegram out of reach or failing, a 503. A single
+     * range in `rangeHeader` (the client's `Range`) is asked of Telegram's file server, whose part is handed on.
      */
-    async open(channelId: string, fileId: string, signature: string): Promise<MessengerFile | 'forbidden' | null> {
+    async open(channelId: string, fileId: string, signature: string, rangeHeader?: string): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | 'forbidden' | null> {
       if (!links.verify(channelId, fileId, signature)) return 'forbidden';
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'telegram_token');
@@ -97,23 +99,26 @@ export function telegramFiles(deps: TelegramFileDeps) {
       }
       if (!stored.file_path) return null;
       const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
+      const range = forwardedRange(rangeHeader);
       const res = await request(fileDownloadUrl(deps.apiUrl, token, stored.file_path), {
         method: 'GET',
+        headers: range ? { range } : {},
         headersTimeout: DOWNLOAD_TIMEOUT_MS,
         bodyTimeout: DOWNLOAD_TIMEOUT_MS,
       }).catch(() => {
         throw unavailable();
       });
-      if (res.statusCode !== 200) {
+      const body = res.statusCode === 404 ? null : downloadedBody(res.statusCode, res.headers, range);
+      if (!body || 'rangeNotSatisfiable' in body) {
         await res.body.dump();
+        if (body) return body;
         if (res.statusCode === 404) return null;
         throw unavailable();
       }
-      const length = Number(res.headers['content-length']);
       const told = res.headers['content-type'];
       const byName = typeByName(stored.file_path, typesByExtension);
       const contentType = typeof told === 'string' && told !== 'application/octet-stream' ? told : (byName ?? 'application/octet-stream');
-      return { stream: res.body, contentType, size: Number.isFinite(length) ? length : null };
+      return { stream: res.body, contentType, ...body };
     },
   };
 }

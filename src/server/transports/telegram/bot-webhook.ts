@@ -1,0 +1,78 @@
+import type { HookRegistrar, OutdatedChannel } from '../../core/channels/hook-refresh.ts';
+import { DeadlinePassed, tokenFrom, untilDeadline } from '../bot-common.ts';
+import type { CallPacer } from '../call-pacer.ts';
+import { hookFingerprint } from '../hook-fingerprint.ts';
+import { BotApiError, botApi } from './bot-api.ts';
+import type { TelegramBotDeps } from './bot-driver.ts';
+
+/**
+ * The updates a channel asks for: messages, customers' edits of them, and presses of inline buttons (not reactions).
+ * Telegram keeps what a webhook was set with: channels set before a change here are set again by the hook refresh.
+ */
+export const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query'];
+
+/** Where Telegram posts a channel's updates. */
+export const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => `${deps.publicUrl}/hooks/telegram/${channelId}`;
+
+/** What `setWebhook` is given for a channel, by connecting and by the hook refresh alike. */
+export const webhookParams = (deps: TelegramBotDeps, channelId: string) => ({
+  url: telegramHookUrl(deps, channelId),
+  secret_token: deps.hookSecret(channelId),
+  allowed_updates: ALLOWED_UPDATES,
+});
+
+/** What `getWebhookInfo` tells of the bot's webhook: its address, empty when it has none. */
+interface WebhookInfo {
+  url?: string;
+}
+
+/** Whether the webhook is the channel's hook, at this address or under an earlier PUBLIC_URL (channel ids are unique). */
+const postsToChannel = (info: WebhookInfo | undefined, channelId: string) => typeof info?.url === 'string' && info.url.endsWith(`/hooks/telegram/${channelId}`);
+
+/**
+ * Sets the webhooks of channels registered under other settings again, as connecting set them, but only where the
+ * bot still posts to the channel: a bot whose webhook is gone (a reconnect with another bot removed it) or points
+ * elsewhere (another channel, its owner's own server) is left as it is. Pending updates are kept.
+ */
+export function telegramWebhookRegistrar(deps: TelegramBotDeps, pacer: CallPacer): HookRegistrar {
+  const fingerprint = hookFingerprint({ hookUrl: (id) => telegramHookUrl(deps, id), updateKinds: ALLOWED_UPDATES, hookSecret: deps.hookSecret });
+  /**
+   * The channel's bot, each call in the bot's pace (with its sends). A call still waiting for its turn when `signal`
+   * aborts is not made, and one under way is no longer waited for.
+   */
+  const botOf = (channel: OutdatedChannel, signal: AbortSignal) => {
+    const token = tokenFrom(deps.cipher, channel.credentials, 'telegram_token');
+    if (token === null) throw new Error('the channel has no bot token');
+    const api = botApi(deps.apiUrl, token, deps.timeoutMs);
+    return <T>(method: string, params?: Record<string, unknown>): Promise<T> =>
+      untilDeadline(
+        pacer.pace(token.split(':')[0]!, null, () => {
+          if (signal.aborted) throw new DeadlinePassed();
+          return api.call<T>(method, params);
+        }),
+        signal,
+      );
+  };
+  return {
+    transport: 'telegram',
+    fingerprint,
+    async refresh(channel, signal) {
+      const call = botOf(channel, signal);
+      try {
+        if (!postsToChannel(await call<WebhookInfo>('getWebhookInfo'), channel.id)) return 'elsewhere';
+        await call('setWebhook', webhookParams(deps, channel.id));
+        return 'registered';
+      } catch (err) {
+        if (!(err instanceof BotApiError && err.errorCode === 401)) throw err;
+        await deps.revoked?.(channel.id, channel.credentials);
+        return 'revoked';
+      }
+    },
+    async withdraw(channel, signal) {
+      const call = botOf(channel, signal);
+      // Only a webhook still at the channel's hook: the bot may have been connected to another channel since.
+      const info = await call<WebhookInfo>('getWebhookInfo');
+      if (info?.url === telegramHookUrl(deps, channel.id)) await call('deleteWebhook', { drop_pending_updates: true });
+    },
+  };
+}
