@@ -88,6 +88,8 @@ export function downloadedBody(statusCode: number, headers: IncomingHttpHeaders,
   const part = parseContentRange(headers['content-range']);
   if (!part) return null;
   const partLength = part.last - part.first + 1;
-  if (length !== null && length !== partLength) return null;
+  // Only a told length is held to by the client (undici ends a body that breaks it); without one, a body longer or
+  // shorter than the part would go out under the part's length, and desynchronize the client's connection.
+  if (length !== partLength) return null;
   return { size: partLength, contentRange: `bytes ${part.first}-${part.last}/${part.size ?? '*'}`, acceptsRanges: true };
 }

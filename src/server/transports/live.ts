@@ -16,6 +16,7 @@ import { telegramFiles } from './telegram/bot-files.ts';
 import { telegramUpdateHook } from './telegram/bot-hook.ts';
 import { botPacer } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
+import { sourceAgent } from './file-source.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -120,7 +121,14 @@ export function liveDrivers(options: LiveDriverOptions): {
           failed: (reason) => options.onAnswerFailed?.('maxbot', reason),
         });
         const linkKey = keyFor('maxbot-file-links/v1');
-        const files = maxFiles({ apiUrl: options.maxApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
+        const files = maxFiles({
+          apiUrl: options.maxApiUrl,
+          publicUrl: options.publicUrl,
+          linkKey,
+          store: messages.store,
+          cipher: options.cipher,
+          agent: sourceAgent(options.allowLoopbackFiles ?? false),
+        });
         return {
           update: maxUpdateHook({ messages, hookSecret: maxbot.hookSecret, answers, videoLink: files.link }),
           files: ({ channelId, fileId, signature, range }) => files.open(channelId, fileId, signature, range),

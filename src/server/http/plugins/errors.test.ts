@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrors } from './errors.ts';
+import { errorsPlugin, fieldErrors } from './errors.ts';
 
 describe('schema failures as data.fields', () => {
   it('names nested, missing and unknown fields, once each', () => {
@@ -25,5 +25,39 @@ describe('schema failures as data.fields', () => {
     expect(fieldErrors([{ instancePath: '/account_id', keyword: 'format', message: 'must match format "uuid"', params: {} }], 'params')).toEqual([
       { field: 'params.account_id', message: 'must match format "uuid"' },
     ]);
+  });
+});
+
+describe('an error after a route described its body', () => {
+  it('drops what described the file, and is never cached', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { Readable } = await import('node:stream');
+    const app = Fastify();
+    await app.register(errorsPlugin);
+    app.get('/file', (_request, reply) => {
+      // The platform's stream fails before its first byte, after the route set the part's headers.
+      const failing = new Readable({ read: () => failing.destroy(new Error('socket hang up')) });
+      return reply
+        .code(206)
+        .header('content-range', 'bytes 0-9/100')
+        .header('accept-ranges', 'bytes')
+        .header('content-disposition', 'attachment')
+        .header('cache-control', 'private, max-age=86400')
+        .type('video/mp4')
+        .send(failing);
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/file' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ error: 'INTERNAL_ERROR' });
+      expect([res.headers['content-range'], res.headers['accept-ranges'], res.headers['content-disposition'], res.headers['cache-control']]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        'no-store',
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -41,6 +41,10 @@ export function fieldErrors(issues: AjvIssue[], context: string | undefined): Fi
 
 function send(reply: FastifyReply, code: ErrorCode, description: string, data?: Record<string, unknown>) {
   const body: ErrorBody = data ? { error: code, description, data } : { error: code, description };
+  // A route may have described the body it meant to send (a file, a part of one) before failing: the error is
+  // neither, and is never kept by a cache.
+  for (const header of ['content-range', 'accept-ranges', 'content-disposition']) reply.removeHeader(header);
+  reply.header('cache-control', 'no-store');
   return reply.code(errorStatus[code]).type('application/json; charset=utf-8').send(body);
 }
 

@@ -232,4 +232,33 @@ describe('a part of a customer’s video', () => {
       await max.close();
     }
   });
+
+  it('is not fetched from an address the gateway may not reach', async () => {
+    const CHANNEL = '7d1b2a3c-0000-4000-8000-000000000001';
+    let fetched = 0;
+    let location = '';
+    const max = await serve((req, res) => {
+      req.resume();
+      if (req.url === '/videos/vid1') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ urls: { mp4_720: location } }));
+      fetched++;
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 10 }).end('0123456789');
+    });
+    try {
+      const store = { channels: { getById: async (id: string) => ({ id, credentials: 'sealed' }) as unknown as ChannelRecord } } as unknown as Parameters<typeof maxFiles>[0]['store'];
+      const cipher = { open: () => ({ access_token: 'max-token' }) } as unknown as CredentialsCipher;
+      const deps = { apiUrl: max.url, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher };
+      const guarded = maxFiles({ ...deps, agent: sourceAgent(false) });
+      const signature = new URL(guarded.link(CHANNEL, 'vid1')).searchParams.get('signature')!;
+      // MAX's answer points at loopback, which this gateway may not reach.
+      location = `http://localhost:${new URL(max.url).port}/cdn/vid1.mp4`;
+      await expect(guarded.open(CHANNEL, 'vid1', signature)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(fetched).toBe(0);
+      // Allowed, the same address is fetched.
+      const allowed = maxFiles({ ...deps, agent: sourceAgent(true) });
+      expect(await allowed.open(CHANNEL, 'vid1', signature)).toMatchObject({ contentType: 'video/mp4', size: 10 });
+      expect(fetched).toBe(1);
+    } finally {
+      await max.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import { AppError } from '../../core/errors.ts';
@@ -93,6 +93,11 @@ export interface MaxFileDeps {
   linkKey: Buffer;
   store: Pick<Store, 'channels'>;
   cipher: CredentialsCipher;
+  /**
+   * Fetches the videos from the addresses MAX gives (and those its servers redirect to): a guarded agent, since
+   * the gateway would otherwise fetch whatever an answer pointed it at. Undici's own agent when unset (tests).
+   */
+  agent?: Dispatcher;
 }
 
 /** What `GET /videos/{token}` answers, as far as it is read: the addresses of the video's renditions (`mp4_1080`, `mp4_720`…, `hls`). */
@@ -127,14 +132,21 @@ export function maxFiles(deps: MaxFileDeps) {
 
   /** The video at MAX's address (the part `range` names, if any), following its server's redirects: null when it is gone. */
   async function download(url: string, range: string | null, hops = 0): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | null> {
-    const res = await request(url, { method: 'GET', headers: range ? { range } : {}, headersTimeout: DOWNLOAD_TIMEOUT_MS, bodyTimeout: DOWNLOAD_TIMEOUT_MS }).catch(() => {
+    const res = await request(url, {
+      method: 'GET',
+      headers: range ? { range } : {},
+      headersTimeout: DOWNLOAD_TIMEOUT_MS,
+      bodyTimeout: DOWNLOAD_TIMEOUT_MS,
+      ...(deps.agent ? { dispatcher: deps.agent } : {}),
+    }).catch(() => {
       throw unavailable();
     });
     const location = res.headers.location;
     if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && hops < MAX_REDIRECTS) {
       await res.body.dump();
       const next = new URL(location, url);
-      if (next.protocol !== 'https:' && next.protocol !== 'http:') throw unavailable();
+      // Never from https down to plain http: the video would cross the network readable and alterable.
+      if (next.protocol !== 'https:' && !(next.protocol === 'http:' && new URL(url).protocol === 'http:')) throw unavailable();
       return download(next.toString(), range, hops + 1);
     }
     const gone = res.statusCode === 404 || res.statusCode === 410;
