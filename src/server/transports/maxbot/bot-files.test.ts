@@ -261,4 +261,34 @@ describe('a part of a customer’s video', () => {
       await max.close();
     }
   });
+
+  it('is looked up at MAX once while its address serves it, and again once the address has expired', async () => {
+    const CHANNEL = '7d1b2a3c-0000-4000-8000-000000000001';
+    let generation = 1;
+    let lookups = 0;
+    const max = await serve((req, res) => {
+      req.resume();
+      if (req.url === '/videos/vid1') {
+        lookups++;
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ urls: { mp4_720: `${max.url}/cdn/vid1.mp4?expires=${generation}` } }));
+      }
+      // MAX's signed addresses expire: an earlier one is refused.
+      if (!req.url?.endsWith(`expires=${generation}`)) return void res.writeHead(403).end();
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 10 }).end('0123456789');
+    });
+    try {
+      const store = { channels: { getById: async (id: string) => ({ id, credentials: 'sealed' }) as unknown as ChannelRecord } } as unknown as Parameters<typeof maxFiles>[0]['store'];
+      const cipher = { open: () => ({ access_token: 'max-token' }) } as unknown as CredentialsCipher;
+      const files = maxFiles({ apiUrl: max.url, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher });
+      const signature = new URL(files.link(CHANNEL, 'vid1')).searchParams.get('signature')!;
+      const openAll = async () => Buffer.concat(await ((await files.open(CHANNEL, 'vid1', signature)) as MessengerFile).stream.toArray()).toString();
+      for (let i = 0; i < 3; i++) expect(await openAll()).toBe('0123456789');
+      expect(lookups).toBe(1);
+      generation = 2;
+      expect(await openAll()).toBe('0123456789');
+      expect(lookups).toBe(2);
+    } finally {
+      await max.close();
+    }
+  });
 });

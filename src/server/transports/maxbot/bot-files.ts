@@ -8,6 +8,7 @@ import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
 import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
 import { FileTooLarge, SourceRefused, TransferFailed, UploadRefused, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { MaxApiError, maxApi, type MaxApi, type MaxAttachment, type UploadEndpoint } from './bot-api.ts';
+import { resolvedAddresses } from '../resolved-addresses.ts';
 
 /** MAX's kinds of uploaded file. */
 export type UploadType = 'image' | 'video' | 'audio' | 'file';
@@ -129,6 +130,8 @@ export function bestMp4Of(details: VideoDetails | null | undefined): string | nu
 export function maxFiles(deps: MaxFileDeps) {
   const links = fileLinks(deps.linkKey, deps.publicUrl, 'maxbot');
   const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'MAX could not give the video; try again');
+  // Kept briefly: long enough for a player's requests while a video is watched, short of MAX's signed addresses' expiry.
+  const videoAddresses = resolvedAddresses({ ttlMs: 2 * 60_000 });
 
   /** The video at MAX's address (the part `range` names, if any), following its server's redirects: null when it is gone. */
   async function download(url: string, range: string | null, hops = 0): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | null> {
@@ -162,7 +165,7 @@ export function maxFiles(deps: MaxFileDeps) {
     return { stream: res.body, contentType, ...body };
   }
 
-  return {
+  const opener = {
     /** The gateway's link to the video `videoToken`, as a customer's message in the channel named it. */
     link(channelId: string, videoToken: string): string {
       return links.url(channelId, videoToken);
@@ -178,19 +181,30 @@ export function maxFiles(deps: MaxFileDeps) {
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'access_token');
       if (token === null) return null;
-      let details: VideoDetails;
-      try {
-        details = await maxApi(deps.apiUrl, token, DETAILS_TIMEOUT_MS).call<VideoDetails>('GET', `/videos/${encodeURIComponent(videoToken)}`);
-      } catch (err) {
-        // A refusal (not found, not this bot's, a token MAX no longer takes) will not pass; a timeout, a wait or MAX's own failure may.
-        const refused = err instanceof MaxApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
-        if (refused) return null;
-        throw unavailable();
-      }
-      const url = bestMp4Of(details);
-      return url ? download(url, forwardedRange(rangeHeader)) : null;
+      const key = { channelId, fileId: videoToken, token };
+      const { address, remembered } = await videoAddresses.get(key, async () => {
+        let details: VideoDetails;
+        try {
+          details = await maxApi(deps.apiUrl, token, DETAILS_TIMEOUT_MS).call<VideoDetails>('GET', `/videos/${encodeURIComponent(videoToken)}`);
+        } catch (err) {
+          // A refusal (not found, not this bot's, a token MAX no longer takes) will not pass; a timeout, a wait or MAX's own failure may.
+          const refused = err instanceof MaxApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+          if (refused) return null;
+          throw unavailable();
+        }
+        return bestMp4Of(details);
+      });
+      if (!address) return null;
+      const range = forwardedRange(rangeHeader);
+      if (!remembered) return download(address, range);
+      // A remembered address may have expired (MAX signs them for a while): failing, it is asked for again.
+      const opened = await download(address, range).catch(() => null);
+      if (opened) return opened;
+      videoAddresses.forget(key);
+      return opener.open(channelId, videoToken, signature, rangeHeader);
     },
   };
+  return opener;
 }
 
 export type MaxFiles = ReturnType<typeof maxFiles>;

@@ -98,3 +98,39 @@ describe('a part of a customer’s file', () => {
     expect((await openWith({ status: 416, headers: {} })).opened).toMatchObject(unavailable);
   });
 });
+
+describe('a customer’s file opened again and again (a player seeking)', () => {
+  it('is looked up at Telegram once while its path holds, and again once the path no longer serves it', async () => {
+    const CHANNEL = '7d1b2a3c-0000-4000-8000-000000000001';
+    let generation = 1;
+    let lookups = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url?.endsWith('/getFile')) {
+        lookups++;
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result: { file_path: `g${generation}/a.mp4` } }));
+      }
+      // Telegram's paths lapse: one from an earlier generation is gone.
+      if (!req.url?.endsWith(`/g${generation}/a.mp4`)) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 4 }).end('MP4!');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const store = { channels: { getById: async (id: string) => ({ id, credentials: 'sealed' }) as unknown as ChannelRecord } } as unknown as Store;
+      const cipher = { open: () => ({ telegram_token: '1:token' }) } as unknown as CredentialsCipher;
+      const files = telegramFiles({ apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher });
+      const signature = new URL(files.attachment(CHANNEL, { file: { file_id: 'vid' }, name: null, mimetype: null }).url).searchParams.get('signature')!;
+      const openAll = async () => {
+        const opened = await files.open(CHANNEL, 'vid', signature);
+        return opened && typeof opened === 'object' && 'stream' in opened ? Buffer.concat(await opened.stream.toArray()).toString() : opened;
+      };
+      for (let i = 0; i < 3; i++) expect(await openAll()).toBe('MP4!');
+      expect(lookups).toBe(1);
+      generation = 2;
+      expect(await openAll()).toBe('MP4!');
+      expect(lookups).toBe(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

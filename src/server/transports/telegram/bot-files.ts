@@ -8,6 +8,7 @@ import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
 import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
 import { FileTooLarge, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { BotApiError, botApi, fileDownloadUrl, type BotApi, type BotFile, type BotMessage } from './bot-api.ts';
+import { resolvedAddresses } from '../resolved-addresses.ts';
 
 /** How long Telegram may take to start sending a file, and to send the next part of it. */
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -67,8 +68,10 @@ export function fileUniqueIdOfLink(url: string): string | null {
  */
 export function telegramFiles(deps: TelegramFileDeps) {
   const links = fileLinks(deps.linkKey, deps.publicUrl, 'telegram');
+  // Telegram keeps a path it gave valid for an hour at least.
+  const filePaths = resolvedAddresses({ ttlMs: 10 * 60_000 });
 
-  return {
+  const opener = {
     attachment(channelId: string, found: NonNullable<ReturnType<typeof fileOf>>): Attachment {
       const unique = typeof found.file.file_unique_id === 'string' ? `${UNIQUE_ID_PARAM}=${encodeURIComponent(found.file.file_unique_id)}&` : '';
       return {
@@ -89,18 +92,20 @@ export function telegramFiles(deps: TelegramFileDeps) {
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'telegram_token');
       if (token === null) return null;
-      let stored: { file_path?: string };
-      try {
-        stored = await botApi(deps.apiUrl, token).call<{ file_path?: string }>('getFile', { file_id: fileId });
-      } catch (err) {
-        if (err instanceof BotApiError && /too big/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', 'Telegram lets bots download files of up to 20 MB');
-        if (err instanceof BotApiError && err.errorCode === 400) return null;
-        throw new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
-      }
-      if (!stored.file_path) return null;
+      const key = { channelId, fileId, token };
+      const { address: path, remembered } = await filePaths.get(key, async () => {
+        try {
+          return (await botApi(deps.apiUrl, token).call<{ file_path?: string }>('getFile', { file_id: fileId })).file_path ?? null;
+        } catch (err) {
+          if (err instanceof BotApiError && /too big/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', 'Telegram lets bots download files of up to 20 MB');
+          if (err instanceof BotApiError && err.errorCode === 400) return null;
+          throw new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
+        }
+      });
+      if (!path) return null;
       const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
       const range = forwardedRange(rangeHeader);
-      const res = await request(fileDownloadUrl(deps.apiUrl, token, stored.file_path), {
+      const res = await request(fileDownloadUrl(deps.apiUrl, token, path), {
         method: 'GET',
         headers: range ? { range } : {},
         headersTimeout: DOWNLOAD_TIMEOUT_MS,
@@ -108,6 +113,12 @@ export function telegramFiles(deps: TelegramFileDeps) {
       }).catch(() => {
         throw unavailable();
       });
+      if (res.statusCode === 404 && remembered) {
+        // The path lapsed since Telegram gave it: asked again, Telegram says whether the file is still there.
+        await res.body.dump();
+        filePaths.forget(key);
+        return opener.open(channelId, fileId, signature, rangeHeader);
+      }
       const body = res.statusCode === 404 ? null : downloadedBody(res.statusCode, res.headers, range);
       if (!body || 'rangeNotSatisfiable' in body) {
         await res.body.dump();
@@ -116,11 +127,12 @@ export function telegramFiles(deps: TelegramFileDeps) {
         throw unavailable();
       }
       const told = res.headers['content-type'];
-      const byName = typeByName(stored.file_path, typesByExtension);
+      const byName = typeByName(path, typesByExtension);
       const contentType = typeof told === 'string' && told !== 'application/octet-stream' ? told : (byName ?? 'application/octet-stream');
       return { stream: res.body, contentType, ...body };
     },
   };
+  return opener;
 }
 
 export type TelegramFiles = ReturnType<typeof telegramFiles>;
