@@ -9,6 +9,7 @@ describe('configuration', () => {
       port: 8080,
       host: '127.0.0.1',
       publicUrl: 'http://localhost:8080',
+      previousPublicUrl: null,
       databaseUrl: null,
       redisUrl: null,
       webhookAllowLoopback: true,
@@ -28,6 +29,7 @@ describe('configuration', () => {
       PORT: '9000',
       HOST: '::',
       PUBLIC_URL: 'https://gw.example.com/',
+      PREVIOUS_PUBLIC_URL: 'https://old-gw.example.com/',
       DATA_DIR: '/var/lib/gateway',
       DATABASE_URL: 'postgres://gw@db/gw',
       REDIS_URL: 'redis://cache:6379',
@@ -43,6 +45,7 @@ describe('configuration', () => {
       port: 9000,
       host: '::',
       publicUrl: 'https://gw.example.com',
+      previousPublicUrl: 'https://old-gw.example.com',
       dataDir: '/var/lib/gateway',
       databaseUrl: 'postgres://gw@db/gw',
       redisUrl: 'redis://cache:6379',
@@ -62,16 +65,21 @@ describe('configuration', () => {
   it('reports every bad value at once, by name', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', TRANSPORT_MODE: 'mock', WEBHOOK_ALLOW_LOOPBACK: 'maybe', SECRET_KEY: 'short', METRICS_TOKEN: 'has a space in it and is long' });
+      loadConfig({ PORT: 'eighty', PREVIOUS_PUBLIC_URL: 'ftp://old.example.com', DATABASE_URL: 'mysql://x', TRANSPORT_MODE: 'mock', WEBHOOK_ALLOW_LOOPBACK: 'maybe', SECRET_KEY: 'short', METRICS_TOKEN: 'has a space in it and is long' });
     } catch (err) {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.join('\n');
-    for (const name of ['PORT', 'DATABASE_URL', 'TRANSPORT_MODE', 'WEBHOOK_ALLOW_LOOPBACK', 'SECRET_KEY', 'METRICS_TOKEN']) {
+    for (const name of ['PORT', 'PREVIOUS_PUBLIC_URL', 'DATABASE_URL', 'TRANSPORT_MODE', 'WEBHOOK_ALLOW_LOOPBACK', 'SECRET_KEY', 'METRICS_TOKEN']) {
       expect(problems).toContain(name);
     }
-    expect((error as ConfigError).problems).toHaveLength(6);
+    expect((error as ConfigError).problems).toHaveLength(7);
+  });
+
+  it('refuses a previous PUBLIC_URL that is not an address, or is the current one', () => {
+    expect(() => loadConfig({ PREVIOUS_PUBLIC_URL: 'old gateway' })).toThrow(/PREVIOUS_PUBLIC_URL is not a valid URL/);
+    expect(() => loadConfig({ PUBLIC_URL: 'https://gw.example.com', PREVIOUS_PUBLIC_URL: 'https://gw.example.com/' })).toThrow(/PREVIOUS_PUBLIC_URL must differ from PUBLIC_URL/);
   });
 
   it('refuses a metrics token that is also the partner key', () => {

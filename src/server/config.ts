@@ -6,6 +6,11 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /**
+   * The PUBLIC_URL before the last change, while the live bots move from it: the hook refresh moves a bot still
+   * posting to its channel's hook there, and takes over no other address.
+   */
+  previousPublicUrl: string | null;
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
@@ -84,6 +89,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 8080, 0, 65535);
   const host = text('HOST') ?? (production ? '0.0.0.0' : '127.0.0.1');
   const publicUrl = (url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const previousPublicUrl = url('PREVIOUS_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null;
+  if (previousPublicUrl !== null && previousPublicUrl === publicUrl) problems.push('PREVIOUS_PUBLIC_URL must differ from PUBLIC_URL');
   const transportMode = text('TRANSPORT_MODE') ?? 'sandbox';
   if (transportMode !== 'sandbox' && transportMode !== 'live') {
     problems.push(`TRANSPORT_MODE must be sandbox or live, got "${transportMode}"`);
@@ -117,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     publicUrl,
+    previousPublicUrl,
     dataDir: resolve(text('DATA_DIR') ?? './data'),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),

@@ -142,6 +142,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       config.transportMode === 'live'
         ? liveDrivers({
             publicUrl: config.publicUrl,
+            previousPublicUrl: config.previousPublicUrl,
             secretKey,
             cipher,
             telegramApiUrl: config.telegramApiUrl,

@@ -80,7 +80,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
   });
   const hookRefreshes = new Counter({
     name: 'gateway_messenger_hook_refreshes_total',
-    help: 'Live bot channels registered under other settings and registered again, by transport and result: refreshed, elsewhere (the bot posts elsewhere now: left), revoked, superseded (the channel changed meanwhile) or failed (tried again later).',
+    help: 'Live bot channels registered under other settings and registered again, by transport and result: refreshed, elsewhere (the bot posts elsewhere now: left), revoked, superseded (the channel changed meanwhile), withdraw_failed (the channel changed and its former bot could not be told to stop posting to it) or failed (tried again later).',
     labelNames: ['transport', 'result'] as const,
     registers,
   });

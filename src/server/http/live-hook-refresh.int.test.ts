@@ -17,6 +17,7 @@ const MAX_TOKEN = 'f9LHodD0cOIEr0gCxuvowdetqQYLt6Ym_shop';
 const ALL_KINDS = ['message', 'edited_message', 'callback_query'];
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', username: 'anna_k' };
 const maxAnna = { user_id: 4242, first_name: 'Anna', username: 'anna_k', is_bot: false };
+const nothingDone = { refreshed: 0, elsewhere: 0, revoked: 0, superseded: 0, failed: 0, withdraw_failed: 0 };
 const inPrivate = (messageId: number, fields: Record<string, unknown>) => ({ message_id: messageId, date: 1_795_000_000, chat: { id: 4242, type: 'private' }, from: anna, ...fields });
 
 /**
@@ -38,17 +39,25 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
 
   /**
    * A live gateway on the shared database, whose PUBLIC_URL is the address it listens on (`port`: that of an earlier
-   * one), once its start-up pass of the hook refresh has ended.
+   * one; `previousUrl`: its PREVIOUS_PUBLIC_URL), once its start-up pass of the hook refresh has ended: that pass.
    */
-  const start = async (port?: number, clock?: Clock) => {
+  const start = async ({ port, clock, previousUrl }: { port?: number; clock?: Clock; previousUrl?: string } = {}) => {
     await t?.close();
     const listening = port ?? (await freePort());
     base = `http://127.0.0.1:${listening}`;
-    const env = { TRANSPORT_MODE: 'live', PORT: String(listening), HOST: '127.0.0.1', PUBLIC_URL: base, TELEGRAM_API_URL: telegram.url, MAX_API_URL: max.url, SECRET_KEY: 'k'.repeat(40) };
+    const env = {
+      TRANSPORT_MODE: 'live',
+      PORT: String(listening),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      ...(previousUrl ? { PREVIOUS_PUBLIC_URL: previousUrl } : {}),
+      TELEGRAM_API_URL: telegram.url,
+      MAX_API_URL: max.url,
+      SECRET_KEY: 'k'.repeat(40),
+    };
     t = await startTestGateway({ env, database, ...(clock ? { clock } : {}) });
     await t.gateway.listen();
-    await t.gateway.botHooks.refresh();
-    return t;
+    return t.gateway.botHooks.refresh();
   };
   const gateway = () => t!;
   const portOf = (url: string) => Number(new URL(url).port);
@@ -97,7 +106,7 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     expect(await fingerprintOf(maxChannel)).toMatch(/^v1:/);
     const telegramBefore = telegram.calls.length;
     const maxBefore = max.calls.length;
-    expect(await gateway().gateway.botHooks.refresh()).toEqual({ refreshed: 0, elsewhere: 0, revoked: 0, superseded: 0, failed: 0 });
+    expect(await gateway().gateway.botHooks.refresh()).toEqual(nothingDone);
     expect(telegram.calls.length).toBe(telegramBefore);
     expect(max.calls.length).toBe(maxBefore);
     // Reconnecting records it too.
@@ -115,7 +124,7 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     await expect(telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(7, { text: 'Где мой заказ №42?' }))).rejects.toThrow(/does not take edited_message/);
 
     const since = telegram.calls.length;
-    await start(portOf(base));
+    await start({ port: portOf(base) });
     const [set] = telegramCalls('setWebhook', since);
     expect(set!.params).toEqual({ url: `${base}/hooks/telegram/${telegramChannel}`, secret_token: expect.any(String), allowed_updates: ALL_KINDS });
     expect(telegram.webhookOf(TELEGRAM_TOKEN)).toMatchObject({ allowedUpdates: ALL_KINDS });
@@ -128,38 +137,54 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     expect(await textOf('7')).toBe('Где мой заказ №42?');
   });
 
-  it('registers telegram and MAX channels at a new PUBLIC_URL at the next start, and drops the MAX subscription at the old one', async () => {
+  it('leaves bots posting under an earlier PUBLIC_URL alone at a new one, unless it is PREVIOUS_PUBLIC_URL: then moves them', async () => {
     const old = base;
-    const since = telegram.calls.length;
-    await start();
+    const telegramBefore = telegram.calls.length;
+    const maxBefore = max.calls.length;
+    // Another address, as far as this gateway knows: another deployment's, which it must not take the bots from.
+    expect(await start()).toMatchObject({ refreshed: 0, elsewhere: 2, failed: 0 });
     expect(base).not.toBe(old);
-    expect(telegramCalls('setWebhook', since)).toHaveLength(1);
-    expect(await fingerprintOf(telegramChannel)).not.toBe(connectedFingerprint);
+    expect(telegramCalls('setWebhook', telegramBefore)).toEqual([]);
+    expect(max.calls.slice(maxBefore).filter((c) => c.method !== 'GET')).toEqual([]);
+    expect(telegram.webhookOf(TELEGRAM_TOKEN)?.url).toBe(`${old}/hooks/telegram/${telegramChannel}`);
+    expect(max.subscriptionsOf(MAX_TOKEN).map((s) => s.url)).toEqual([`${old}/hooks/maxbot/${maxChannel}`]);
+    // Stored as checked: the next pass, past the claims, does not ask the platforms again.
+    const checked = await fingerprintOf(telegramChannel);
+    expect(checked).not.toBe(connectedFingerprint);
+    const since = { telegram: telegram.calls.length, max: max.calls.length };
+    expect(await start({ port: portOf(base), clock: new ManualClock(Date.now() + 10 * 60_000) })).toEqual(nothingDone);
+    expect([telegram.calls.length, max.calls.length]).toEqual([since.telegram, since.max]);
+
+    // The operator names the old address: the bots are moved from it, and MAX's subscription there removed.
+    expect(await start({ port: portOf(base), previousUrl: old })).toMatchObject({ refreshed: 2, elsewhere: 0, failed: 0 });
     expect(telegram.webhookOf(TELEGRAM_TOKEN)).toMatchObject({ url: `${base}/hooks/telegram/${telegramChannel}`, allowedUpdates: ALL_KINDS });
     expect(max.subscriptionsOf(MAX_TOKEN)).toEqual([
       { url: `${base}/hooks/maxbot/${maxChannel}`, secret: expect.any(String), update_types: ['message_created', 'message_edited', 'message_callback'] },
     ]);
-
     expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: updateId++, message: inPrivate(8, { text: 'Я здесь' }) })).toBe(200);
     expect(await textOf('8')).toBe('Я здесь');
     const maxMessage = { timestamp: Date.now(), sender: maxAnna, recipient: { chat_id: 7001, chat_type: 'dialog', user_id: 10002 }, body: { mid: 'mid.hook-refresh-1', seq: 1, text: 'И я' } };
     expect(await max.deliver(MAX_TOKEN, { update_type: 'message_created', timestamp: Date.now(), message: maxMessage })).toBe(200);
     const { rows } = await sql<{ text: string }>`select text from messages where channel_id = ${maxChannel} and messenger_message_id = 'mid.hook-refresh-1'`.execute(gateway().gateway.database.db);
     expect(rows).toEqual([{ text: 'И я' }]);
+
+    // Once it is unset again, every channel is checked once more (the bots, here now, are registered as they are).
+    expect(await start({ port: portOf(base) })).toMatchObject({ refreshed: 2, elsewhere: 0, failed: 0 });
+    expect(telegram.webhookOf(TELEGRAM_TOKEN)?.url).toBe(`${base}/hooks/telegram/${telegramChannel}`);
   });
 
   it('calls no platform for channels up to date at the next start', async () => {
     const telegramBefore = telegram.calls.length;
     const maxBefore = max.calls.length;
-    await start(portOf(base), new ManualClock(Date.now()));
-    expect(await gateway().gateway.botHooks.refresh()).toEqual({ refreshed: 0, elsewhere: 0, revoked: 0, superseded: 0, failed: 0 });
+    await start({ port: portOf(base), clock: new ManualClock(Date.now()) });
+    expect(await gateway().gateway.botHooks.refresh()).toEqual(nothingDone);
     expect(telegram.calls.length).toBe(telegramBefore);
     expect(max.calls.length).toBe(maxBefore);
   });
 
   it('leaves the registration as it was when the platform fails, and a later pass registers it', async () => {
     clock = new ManualClock(Date.now());
-    await start(portOf(base), clock);
+    await start({ port: portOf(base), clock });
     await forget(telegramChannel);
     telegram.failNext('setWebhook', 1, 502, 1, 'Bad Gateway');
     const since = telegram.calls.length;
@@ -175,21 +200,23 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     expect(await fingerprintOf(telegramChannel)).toMatch(/^v1:/);
   });
 
-  it('leaves a bot whose webhook was removed meanwhile where it is', async () => {
+  it('leaves a bot whose webhook was removed meanwhile where it is, and asks no more', async () => {
     await callTelegram('deleteWebhook', {});
     await forget(telegramChannel);
     const since = telegram.calls.length;
     expect(await gateway().gateway.botHooks.refresh()).toMatchObject({ refreshed: 0, elsewhere: 1 });
     expect(telegramCalls('setWebhook', since)).toEqual([]);
-    expect(await fingerprintOf(telegramChannel)).toBeNull();
+    expect(await fingerprintOf(telegramChannel)).toMatch(/^v1:/);
+    clock.advance(5 * 60_000);
+    expect(await gateway().gateway.botHooks.refresh()).toEqual(nothingDone);
+    expect(telegram.calls.length).toBe(since + 1);
   });
 
   it('switches a channel whose token was revoked off, as a send does', async () => {
     telegram.revoke(TELEGRAM_TOKEN);
     max.revoke(MAX_TOKEN);
     await forget(maxChannel);
-    // The telegram channel is still held by the pass that found its webhook gone.
-    clock.advance(5 * 60_000);
+    await forget(telegramChannel);
     expect(await gateway().gateway.botHooks.refresh()).toMatchObject({ revoked: 2, failed: 0 });
     for (const channelId of [telegramChannel, maxChannel]) {
       const channel = (await gateway().call('GET', `/v2/channels/${channelId}`, { token })).json().data[0];

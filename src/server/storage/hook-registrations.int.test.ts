@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { channelRepository } from './repositories/channels.ts';
 import { hookRegistrationRepository } from './repositories/hook-registrations.ts';
 
 const NOW = 'v1:now';
@@ -101,5 +102,19 @@ describe(`hook registrations (${databaseKind()})`, () => {
     const ids = [...a, ...b].map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(6);
+  });
+
+  it('leaves the fingerprint and the claim as they were when the channel is updated otherwise', async () => {
+    const repo = hookRegistrationRepository(database.db);
+    const channels = channelRepository(database.db);
+    const id = await addChannel({ transport: 'update-kept', fingerprint: 'v1:before' });
+    // Claimed by a pass under way: its lease must hold through the update.
+    await repo.claimOutdated({ transport: 'update-kept' as 'telegram', fingerprint: NOW, after: null, limit: 1, now: at, leaseUntil: lease(5) });
+    const stored = () => database.db.selectFrom('channels').select(['status', 'hook_fingerprint', 'hook_lease_until']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await stored()).toMatchObject({ hook_fingerprint: 'v1:before', hook_lease_until: lease(5) });
+
+    const read = await channels.get(accountId, id);
+    await channels.update({ ...read!, state: { status: 'disabled', reason: 'unauthorized' }, updatedAt: lease(1) });
+    expect(await stored()).toEqual({ status: 'disabled', hook_fingerprint: 'v1:before', hook_lease_until: lease(5) });
   });
 });

@@ -20,6 +20,8 @@ import { sourceAgent } from './file-source.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
+  /** PREVIOUS_PUBLIC_URL: the hook refresh moves bots still posting to their channel's hook there (and no others). */
+  previousPublicUrl?: string | null;
   secretKey: string;
   cipher: CredentialsCipher;
   telegramApiUrl: string;
@@ -94,7 +96,7 @@ export function liveDrivers(options: LiveDriverOptions): {
       connect: (channelId, credentials, previous) => connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous),
       disconnect: (channel) => disconnectTelegramBot(telegram, channel.credentials),
       messaging: telegramBotMessaging(telegram, telegramPacer),
-      registrar: telegramWebhookRegistrar(telegram, telegramPacer),
+      registrar: telegramWebhookRegistrar(telegram, telegramPacer, options.previousPublicUrl ?? null),
       hooks(messages) {
         const linkKey = keyFor('telegram-file-links/v1');
         const files = telegramFiles({ apiUrl: options.telegramApiUrl, publicUrl: options.publicUrl, linkKey, store: messages.store, cipher: options.cipher });
@@ -110,7 +112,7 @@ export function liveDrivers(options: LiveDriverOptions): {
       connect: (channelId, credentials, previous) => connectMaxBot(maxbot, channelId, String(credentials.access_token), previous),
       disconnect: (channel) => disconnectMaxBot(maxbot, channel.id, channel.credentials),
       messaging: maxBotMessaging(maxbot, maxPacer),
-      registrar: maxSubscriptionRegistrar(maxbot, maxPacer),
+      registrar: maxSubscriptionRegistrar(maxbot, maxPacer, options.previousPublicUrl ?? null),
       hooks(messages) {
         const answers = pressAnswerer({
           apiUrl: options.maxApiUrl,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { logPass } from '../../gateway-hook-refresh.ts';
 import { startHookRefresh } from '../../jobs/workers/refresh-hooks.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import type { Transport } from '../../../contract/channels.ts';
-import { refreshHooks, type HookRegistrar, type HookRegistrationRepository, type OutdatedChannel, type RegistrationOutcome } from './hook-refresh.ts';
+import { emptyPass, refreshHooks, type HookRegistrar, type HookRegistrationRepository, type OutdatedChannel, type RegistrationOutcome } from './hook-refresh.ts';
 
 interface StoredChannel {
   id: string;
@@ -45,8 +46,13 @@ function memoryRegistrations(channels: StoredChannel[]): HookRegistrationReposit
   return repo;
 }
 
-/** A platform whose answer per channel the test decides (registered unless told otherwise). */
-function fakeRegistrar(answers: Map<string, () => Promise<RegistrationOutcome>> = new Map()) {
+type Withdrawal = (signal: AbortSignal, attempt: number) => Promise<void>;
+
+/**
+ * A platform whose answer per channel the test decides (registered unless told otherwise), and whose withdrawals
+ * succeed unless `withdrawals` says otherwise (by channel, given each attempt's signal and number).
+ */
+function fakeRegistrar(answers: Map<string, () => Promise<RegistrationOutcome>> = new Map(), withdrawals: Map<string, Withdrawal> = new Map()) {
   const refreshed: string[] = [];
   const withdrawn: string[] = [];
   const registrar: HookRegistrar = {
@@ -56,8 +62,9 @@ function fakeRegistrar(answers: Map<string, () => Promise<RegistrationOutcome>> 
       refreshed.push(channel.id);
       return (answers.get(channel.id) ?? (async () => 'registered' as const))();
     },
-    async withdraw(channel) {
+    async withdraw(channel, signal) {
       withdrawn.push(channel.id);
+      await withdrawals.get(channel.id)?.(signal, withdrawn.filter((c) => c === channel.id).length);
     },
   };
   return { registrar, refreshed, withdrawn };
@@ -83,7 +90,7 @@ describe('hook refresh pass', () => {
     const { registrar, refreshed } = fakeRegistrar();
     const counted: string[] = [];
     const pass = await refreshHooks({ registrations, registrars: [registrar], clock: new ManualClock(), counted: (t, r) => counted.push(`${t}:${r}`) }, signal());
-    expect(pass).toEqual({ refreshed: 20, elsewhere: 0, revoked: 0, superseded: 0, failed: 0 });
+    expect(pass).toEqual({ refreshed: 20, elsewhere: 0, revoked: 0, superseded: 0, failed: 0, withdraw_failed: 0 });
     expect(refreshed).toHaveLength(20);
     expect(refreshed).not.toContain(id(21));
     // Batches of eight, and one claim that finds none left.
@@ -114,16 +121,33 @@ describe('hook refresh pass', () => {
     expect(refreshed).toEqual([id(1), id(2), id(3), id(2)]);
   });
 
-  it('records nothing for a bot that posts elsewhere or whose token was revoked', async () => {
+  it('stores a bot found elsewhere as checked, so that later passes do not ask its platform again; nothing for a revoked token', async () => {
     const channels = [channel(1), channel(2)];
     const answers = new Map([
       [id(1), async (): Promise<RegistrationOutcome> => 'elsewhere'],
       [id(2), async (): Promise<RegistrationOutcome> => 'revoked'],
     ]);
-    const { registrar } = fakeRegistrar(answers);
-    const pass = await refreshHooks({ registrations: memoryRegistrations(channels), registrars: [registrar], clock: new ManualClock() }, signal());
-    expect(pass).toMatchObject({ refreshed: 0, elsewhere: 1, revoked: 1 });
-    expect(channels.map((c) => c.fingerprint)).toEqual([null, null]);
+    const { registrar, refreshed } = fakeRegistrar(answers);
+    const clock = new ManualClock();
+    const deps = { registrations: memoryRegistrations(channels), registrars: [registrar], clock };
+    expect(await refreshHooks(deps, signal())).toMatchObject({ refreshed: 0, elsewhere: 1, revoked: 1 });
+    expect(channels.map((c) => c.fingerprint)).toEqual([NOW, null]);
+    expect(channels[0]!.leaseUntil).toBeNull();
+
+    // Past the claim: the revoked one (still active here) is asked again, the one found elsewhere is not.
+    clock.advance(5 * 60_000);
+    expect(await refreshHooks(deps, signal())).toMatchObject({ elsewhere: 0, revoked: 1 });
+    expect(refreshed).toEqual([id(1), id(2), id(2)]);
+  });
+
+  it('stores no bot found elsewhere over a change made meanwhile', async () => {
+    const channels = [channel(1)];
+    const answers = new Map([[id(1), async (): Promise<RegistrationOutcome> => ((channels[0]!.messengerId = 'another-bot'), 'elsewhere')]]);
+    const { registrar, withdrawn } = fakeRegistrar(answers);
+    expect(await refreshHooks({ registrations: memoryRegistrations(channels), registrars: [registrar], clock: new ManualClock() }, signal())).toMatchObject({ elsewhere: 1 });
+    expect(channels[0]!.fingerprint).toBeNull();
+    // Nothing was registered: nothing to take back.
+    expect(withdrawn).toEqual([]);
   });
 
   it('stores nothing over a change made meanwhile, and takes back a registration made for a bot the channel left', async () => {
@@ -141,6 +165,66 @@ describe('hook refresh pass', () => {
     expect(pass).toMatchObject({ refreshed: 0, superseded: 3 });
     expect(withdrawn).toEqual([id(2), id(3)]);
     expect(channels[1]!.fingerprint).toBeNull();
+  });
+
+  it('tries a failed withdrawal again at once, and counts a channel whose former bot could not be withdrawn, going on with the rest', async () => {
+    const channels = [channel(1), channel(2), channel(3)];
+    const answers = new Map([
+      [id(1), async (): Promise<RegistrationOutcome> => ((channels[0]!.deleted = true), 'registered')],
+      [id(2), async (): Promise<RegistrationOutcome> => ((channels[1]!.messengerId = 'another-bot'), 'registered')],
+    ]);
+    const withdrawals = new Map<string, Withdrawal>([
+      // Fails once, then goes through.
+      [id(1), async (_signal, attempt) => (attempt === 1 ? Promise.reject(new Error('Telegram answered 502')) : undefined)],
+      // Fails every time.
+      [id(2), async (_signal, attempt) => Promise.reject(new Error(`Telegram answered 502, try ${attempt}`))],
+    ]);
+    const { registrar, withdrawn } = fakeRegistrar(answers, withdrawals);
+    const counted: string[] = [];
+    const pass = await refreshHooks({ registrations: memoryRegistrations(channels), registrars: [registrar], clock: new ManualClock(), counted: (_t, r) => counted.push(r) }, signal());
+    expect(pass).toMatchObject({ refreshed: 1, superseded: 1, withdraw_failed: 1, failed: 0, withdrawErrors: [`${id(2)}: Telegram answered 502, try 3`] });
+    expect(withdrawn).toEqual([id(1), id(2), id(1), id(2), id(2)]);
+    expect(counted.sort()).toEqual(['refreshed', 'superseded', 'withdraw_failed']);
+    expect(channels[2]!.fingerprint).toBe(NOW);
+  });
+
+  it('withdraws under deadlines of its own: a stop does not cut it short, and an attempt that hangs ends at its deadline', async () => {
+    const channels = [channel(1)];
+    const stop = new AbortController();
+    const deadlines: AbortController[] = [];
+    const answers = new Map([[id(1), async (): Promise<RegistrationOutcome> => ((channels[0]!.deleted = true), stop.abort(), 'registered')]]);
+    const signals: AbortSignal[] = [];
+    const withdrawals = new Map<string, Withdrawal>([
+      [
+        id(1),
+        (signal, attempt) => {
+          signals.push(signal);
+          if (attempt > 1) return Promise.resolve();
+          // A platform that never answers: only the attempt's deadline ends it.
+          const hanging = new Promise<void>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('deadline passed'))));
+          deadlines[0]!.abort();
+          return hanging;
+        },
+      ],
+    ]);
+    const { registrar, withdrawn } = fakeRegistrar(answers, withdrawals);
+    const withdrawDeadline = () => deadlines[deadlines.push(new AbortController()) - 1]!.signal;
+    const pass = await refreshHooks({ registrations: memoryRegistrations(channels), registrars: [registrar], clock: new ManualClock(), withdrawDeadline }, stop.signal);
+    expect(pass).toMatchObject({ superseded: 1, withdraw_failed: 0 });
+    expect(withdrawn).toEqual([id(1), id(1)]);
+    // Each attempt under a deadline of its own, which the stop (aborted before the withdrawal began) is no part of.
+    expect(signals).toHaveLength(2);
+    signals.forEach((given, attempt) => expect(given).toBe(deadlines[attempt]!.signal));
+    expect(signals[1]!.aborted).toBe(false);
+  });
+
+  it('logs a pass with a former bot left posting at error level', () => {
+    const lines: string[] = [];
+    const log = { info: (_o: object, m: string) => lines.push(`info ${m}`), warn: (_o: object, m: string) => lines.push(`warn ${m}`), error: (_o: object, m: string) => lines.push(`error ${m}`) };
+    logPass(log, { ...emptyPass(), failed: 1, withdraw_failed: 1 });
+    logPass(log, { ...emptyPass(), failed: 1 });
+    logPass(log, emptyPass());
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['error', 'warn', 'info']);
   });
 
   it('ends between batches once stopped', async () => {

@@ -6,18 +6,23 @@ import { botKeyOf, maxApi, type MaxApi } from './bot-api.ts';
 import { hookUrl, otherHooks, subscribedUrls, subscriptionBody, UPDATE_TYPES, type MaxBotDeps } from './bot-driver.ts';
 import { isTokenRefused } from './bot-failures.ts';
 
-/** Whether a subscription is the channel's hook, at this address or under an earlier PUBLIC_URL (channel ids are unique). */
-const isChannelHook = (url: string, channelId: string) => url.endsWith(`/hooks/maxbot/${channelId}`);
-
 /**
- * Subscribes channels subscribed under other settings again, as connecting subscribed them, but only where the bot
- * still has a subscription to the channel's hook: one whose subscription is gone (a reconnect with another bot, or
- * MAX itself, removed it) is left as it is. As connecting does, the bot's other subscriptions to this gateway's hooks
- * are removed; and so is the channel's own at an earlier PUBLIC_URL, which MAX would otherwise go on posting to
- * besides the new one (and unsubscribe the bot once it keeps failing).
+ * Subscribes channels subscribed under other settings again, as connecting subscribed them, but only where the bot is
+ * subscribed to this gateway's hook for the channel: at PUBLIC_URL, or at `previousPublicUrl` (PREVIOUS_PUBLIC_URL)
+ * while the bots move from it. One whose subscription is gone (a reconnect with another bot, or MAX itself, removed
+ * it) or is at any other address is left as it is: another deployment with the same channels (a copy restored from
+ * this one's database) may have put it there. As connecting does, the bot's other subscriptions to this gateway's
+ * hooks are removed; and so is the channel's own under PREVIOUS_PUBLIC_URL, which MAX would otherwise go on posting to
+ * besides the new one (and unsubscribe the bot once it keeps failing). Subscriptions at other hosts are never touched.
  */
-export function maxSubscriptionRegistrar(deps: MaxBotDeps, pacer: CallPacer): HookRegistrar {
-  const fingerprint = hookFingerprint({ hookUrl: (id) => hookUrl(deps, id), updateKinds: UPDATE_TYPES, hookSecret: deps.hookSecret });
+export function maxSubscriptionRegistrar(deps: MaxBotDeps, pacer: CallPacer, previousPublicUrl: string | null = null): HookRegistrar {
+  const previousHookUrl = previousPublicUrl === null ? undefined : (channelId: string) => hookUrl({ publicUrl: previousPublicUrl }, channelId);
+  const fingerprint = hookFingerprint({
+    hookUrl: (id) => hookUrl(deps, id),
+    updateKinds: UPDATE_TYPES,
+    hookSecret: deps.hookSecret,
+    ...(previousHookUrl ? { previousHookUrl } : {}),
+  });
   /**
    * The channel's bot, each call in the bot's pace (with its sends and answers). A call still waiting for its turn
    * when `signal` aborts is not made, and one under way is ended.
@@ -42,18 +47,19 @@ export function maxSubscriptionRegistrar(deps: MaxBotDeps, pacer: CallPacer): Ho
     fingerprint,
     async refresh(channel, signal) {
       const api = botOf(channel, signal);
+      const mine = hookUrl(deps, channel.id);
+      const before = previousHookUrl?.(channel.id);
       let found: string[];
       try {
         found = await subscribedUrls(api);
-        if (!found.some((url) => isChannelHook(url, channel.id))) return 'elsewhere';
+        if (!found.some((url) => url === mine || url === before)) return 'elsewhere';
         await api.call('POST', '/subscriptions', { body: subscriptionBody(deps, channel.id) });
       } catch (err) {
         if (!isTokenRefused(err)) throw err;
         await deps.revoked?.(channel.id, channel.credentials);
         return 'revoked';
       }
-      const mine = hookUrl(deps, channel.id);
-      const stale = [...otherHooks(deps, channel.id, found), ...found.filter((url) => isChannelHook(url, channel.id) && url !== mine)];
+      const stale = [...otherHooks(deps, channel.id, found), ...found.filter((url) => url === before)];
       // Best effort, as connecting: a subscription left now is found again by the next reconnect.
       for (const url of new Set(stale)) await api.call('DELETE', '/subscriptions', { query: { url } }).catch(() => {});
       return 'registered';

@@ -26,19 +26,28 @@ interface WebhookInfo {
   url?: string;
 }
 
-/** Whether the webhook is the channel's hook, at this address or under an earlier PUBLIC_URL (channel ids are unique). */
-const postsToChannel = (info: WebhookInfo | undefined, channelId: string) => typeof info?.url === 'string' && info.url.endsWith(`/hooks/telegram/${channelId}`);
-
 /**
  * Sets the webhooks of channels registered under other settings again, as connecting set them, but only where the
- * bot still posts to the channel: a bot whose webhook is gone (a reconnect with another bot removed it) or points
- * elsewhere (another channel, its owner's own server) is left as it is. Pending updates are kept.
+ * bot posts to this gateway's hook for the channel: at PUBLIC_URL, or at `previousPublicUrl` (PREVIOUS_PUBLIC_URL)
+ * while the bots move from it. A bot whose webhook is gone (a reconnect with another bot removed it) or points at any
+ * other address is left as it is: another channel, its owner's own server, or another deployment with the same
+ * channels (a copy restored from this one's database) may have put it there. Pending updates are kept.
  */
-export function telegramWebhookRegistrar(deps: TelegramBotDeps, pacer: CallPacer): HookRegistrar {
-  const fingerprint = hookFingerprint({ hookUrl: (id) => telegramHookUrl(deps, id), updateKinds: ALLOWED_UPDATES, hookSecret: deps.hookSecret });
+export function telegramWebhookRegistrar(deps: TelegramBotDeps, pacer: CallPacer, previousPublicUrl: string | null = null): HookRegistrar {
+  const previousHookUrl = previousPublicUrl === null ? undefined : (channelId: string) => telegramHookUrl({ publicUrl: previousPublicUrl }, channelId);
+  const fingerprint = hookFingerprint({
+    hookUrl: (id) => telegramHookUrl(deps, id),
+    updateKinds: ALLOWED_UPDATES,
+    hookSecret: deps.hookSecret,
+    ...(previousHookUrl ? { previousHookUrl } : {}),
+  });
+  /** Whether the webhook is this gateway's for the channel, now or under PREVIOUS_PUBLIC_URL. */
+  const postsHere = (info: WebhookInfo | undefined, channelId: string) =>
+    typeof info?.url === 'string' && (info.url === telegramHookUrl(deps, channelId) || info.url === previousHookUrl?.(channelId));
   /**
    * The channel's bot, each call in the bot's pace (with its sends). A call still waiting for its turn when `signal`
-   * aborts is not made, and one under way is no longer waited for.
+   * aborts is not made, and one under way is no longer waited for (the Bot API client's calls take no signal: its own
+   * timeout ends them).
    */
   const botOf = (channel: OutdatedChannel, signal: AbortSignal) => {
     const token = tokenFrom(deps.cipher, channel.credentials, 'telegram_token');
@@ -59,7 +68,7 @@ export function telegramWebhookRegistrar(deps: TelegramBotDeps, pacer: CallPacer
     async refresh(channel, signal) {
       const call = botOf(channel, signal);
       try {
-        if (!postsToChannel(await call<WebhookInfo>('getWebhookInfo'), channel.id)) return 'elsewhere';
+        if (!postsHere(await call<WebhookInfo>('getWebhookInfo'), channel.id)) return 'elsewhere';
         await call('setWebhook', webhookParams(deps, channel.id));
         return 'registered';
       } catch (err) {
