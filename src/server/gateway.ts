@@ -40,7 +40,7 @@ import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
-import { liveDrivers } from './transports/live.ts';
+import { liveDrivers, type LiveDrivers } from './transports/live.ts';
 import { credentialsRevoked } from './core/channels/messenger-events.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
@@ -110,6 +110,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
   let realtime: RealtimeHub | null = null;
+  let liveOpened: LiveDrivers | null = null;
   // This gateway's mark on the notifications it raises (its own listeners skip them), and what a commit wakes here.
   const origin = randomUUID();
   let eventsRecorded: EventsRecorded = () => {};
@@ -138,7 +139,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
     const registrations = hookRegistrationRepository(database.db);
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
-    const live =
+    const live = (liveOpened =
       config.transportMode === 'live'
         ? liveDrivers({
             publicUrl: config.publicUrl,
@@ -150,8 +151,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
+            // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
+            sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
           })
-        : null;
+        : null);
     const channels: ChannelDeps = {
       store,
       clock,
@@ -280,6 +283,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();
           await usedCounter.close();
+          await live?.close();
           await database.close();
         })()),
     };
@@ -288,6 +292,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await realtime?.close().catch(() => {});
     await boss?.stop({ graceful: false }).catch(() => {});
     await counter?.close().catch(() => {});
+    await liveOpened?.close().catch(() => {});
     await database.close().catch(() => {});
     throw err;
   }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import pThrottle from 'p-throttle';
 
 type Paced = <T>(call: () => Promise<T>) => Promise<T>;
@@ -27,34 +28,39 @@ export class AnswerDropped extends Error {
 const MAX_BOTS = 10_000;
 const MAX_CHATS = 10_000;
 
-/**
- * A map that keeps at most `size` entries, forgetting the least recently used: an entry is moved to the end each
- * time it is used (a Map keeps its keys in insertion order), so the first key is always the one idle longest.
- */
-function recentlyUsed<V>(size: number, create: () => V) {
-  const entries = new Map<string, V>();
-  return {
-    get(key: string): V {
-      let value = entries.get(key);
-      if (value !== undefined) entries.delete(key);
-      else {
-        if (entries.size >= size) entries.delete(entries.keys().next().value!);
-        value = create();
-      }
-      entries.set(key, value);
-      return value;
-    },
-    has: (key: string) => entries.has(key),
-  };
+/** Keeps at most `max` entries, each made when first asked for, forgetting the one used least recently. */
+function recentlyUsed<V extends object>(max: number, create: () => V) {
+  const entries = new LRUCache<string, V>({ max, memoMethod: create });
+  return { get: (key: string): V => entries.memo(key), has: (key: string) => entries.has(key) };
+}
+
+/** What paces a bot's calls: in this process alone (`callPacer`), or across processes through Redis. */
+export interface CallPacer {
+  /**
+   * `botId` names the bot without its secret (the token itself is not kept here); `chatId` is given for sends
+   * only: edits and deletes, which come from requests in any number, are not held behind a chat's pace.
+   */
+  pace<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T>;
+  /**
+   * An answer to a press in `chatId` (null when the chat is not known: by the bot's pace alone), on the answers'
+   * own budget. It waits for its turn, and is dropped (AnswerDropped, `call` not made) when that turn would come
+   * later than `maxWaitMs` from now; a turn once given is kept, whatever becomes of the call.
+   */
+  answer<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T>;
 }
 
 /**
  * Keeps a bot's calls within its platform's limits, so that a campaign to many chats is spaced out here rather
  * than refused with 429 and retried: each call waits its turn, per bot, and for sends into the chats the platform
  * limits (`pacesChat`) per chat too. The send loop has at most one message of a chat in flight, so a chat's next
- * message waits one spacing at most. Per process: several processes each keep their own pace.
+ * message waits one spacing at most. Per process: several processes each keep their own pace (`sharedCallPacer`
+ * keeps one across processes, and falls back to this one).
  */
-export function callPacer(limits: CallLimits, pacesChat: (chatId: string) => boolean, sizes: { bots?: number; chats?: number } = {}) {
+export function callPacer(
+  limits: CallLimits,
+  pacesChat: (chatId: string) => boolean,
+  sizes: { bots?: number; chats?: number } = {},
+): CallPacer & { remembers(botId: string, chatId?: string): boolean } {
   const throttled = (options: { limit: number; interval: number }): Paced => pThrottle({ ...options, strict: true })(<T>(call: () => Promise<T>) => call()) as Paced;
   const bots = recentlyUsed(sizes.bots ?? MAX_BOTS, () => throttled(limits.bot));
   const chats = recentlyUsed(sizes.chats ?? MAX_CHATS, () => throttled(limits.chat));
@@ -63,19 +69,10 @@ export function callPacer(limits: CallLimits, pacesChat: (chatId: string) => boo
   const answerChats = recentlyUsed(sizes.chats ?? MAX_CHATS, () => ({ next: 0 }));
 
   return {
-    /**
-     * `botId` names the bot without its secret (the token itself is not kept here); `chatId` is given for sends
-     * only: edits and deletes, which come from requests in any number, are not held behind a chat's pace.
-     */
     pace<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
       const viaBot = () => bots.get(botId)(call);
       return chatId !== null && pacesChat(chatId) ? chats.get(`${botId}/${chatId}`)(viaBot) : viaBot();
     },
-    /**
-     * An answer to a press in `chatId` (null when the chat is not known: by the bot's pace alone), on the answers'
-     * own budget. It waits for its turn, and is dropped (AnswerDropped, `call` not made) when that turn would come
-     * later than `maxWaitMs` from now; a turn once given is kept, whatever becomes of the call.
-     */
     async answer<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
       const budget = limits.answers;
       if (!budget) return call();
@@ -93,5 +90,3 @@ export function callPacer(limits: CallLimits, pacesChat: (chatId: string) => boo
     remembers: (botId: string, chatId?: string) => (chatId === undefined ? bots.has(botId) : chats.has(`${botId}/${chatId}`)),
   };
 }
-
-export type CallPacer = ReturnType<typeof callPacer>;

@@ -5,7 +5,7 @@ import type { ChannelRecord, ConnectDriver, ConnectOutcome, CredentialsCipher } 
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
 import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
-import { callPacer } from './call-pacer.ts';
+import { callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 import { pressAnswerer } from './maxbot/bot-answers.ts';
 import { connectMaxBot, disconnectMaxBot, maxBotMessaging, maxLimits, type MaxBotDeps } from './maxbot/bot-driver.ts';
 import { maxFiles } from './maxbot/bot-files.ts';
@@ -14,9 +14,10 @@ import { maxSubscriptionRegistrar } from './maxbot/bot-subscription.ts';
 import { connectTelegramBot, disconnectTelegramBot, telegramBotMessaging, type TelegramBotDeps } from './telegram/bot-driver.ts';
 import { telegramFiles } from './telegram/bot-files.ts';
 import { telegramUpdateHook } from './telegram/bot-hook.ts';
-import { botPacer } from './telegram/bot-pacer.ts';
+import { pacesGroupChats, telegramLimits } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 import { sourceAgent } from './file-source.ts';
+import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -32,6 +33,11 @@ export interface LiveDriverOptions {
   revoked(channelId: string, sealed: string | null): Promise<void>;
   /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
   onAnswerFailed?(transport: string, reason: string): void;
+  /**
+   * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
+   * `warn` hears that Redis failed (those calls are then paced by this process).
+   */
+  sharedPace?: { redisUrl: string; warn(err: unknown, message: string): void } | null;
 }
 
 /** One transport on its real platform: how its channels connect and let go, send, and hear back. */
@@ -59,18 +65,22 @@ const notLive = (transport: Transport) =>
 /** No live transport connects by QR, two-factor password or a provider's page yet: those steps are never reached. */
 const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does not apply to the live transports of this version');
 
-/**
- * The real platforms behind the same ports as the sandbox: connecting, messaging, and the callbacks the platforms
- * post to `/hooks/<transport>/<channel id>`, each transport from a table of its own. A transport without a live
- * driver is refused when a channel of it is created; one left from a sandbox run fails its sends as unavailable.
- */
-export function liveDrivers(options: LiveDriverOptions): {
+export interface LiveDrivers {
   connect: ConnectDriver;
   messaging: MessagingDriver;
   hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
-} {
+  /** Lets go of Redis (the shared pace), once nothing is sent any more. */
+  close(): Promise<void>;
+}
+
+/**
+ * The real platforms behind the same ports as the sandbox: connecting, messaging, and the callbacks the platforms
+ * post to `/hooks/<transport>/<channel id>`, each transport from a table of its own. A transport without a live
+ * driver is refused when a channel of it is created; one left from a sandbox run fails its sends as unavailable.
+ */
+export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
   const keyFor = (purpose: string) => deriveKey(options.secretKey, purpose);
   const secretsOf = (purpose: string) => {
@@ -87,9 +97,15 @@ export function liveDrivers(options: LiveDriverOptions): {
   };
   const maxbot: MaxBotDeps = { ...common, apiUrl: options.maxApiUrl, hookSecret: secretsOf('maxbot-webhook-secrets/v1'), allowLoopbackFiles: options.allowLoopbackFiles ?? false };
   // One pace per bot, shared by everything that calls it: sends, answers to presses (MAX, on a budget of their own)
-  // and the hook refresh.
-  const telegramPacer = botPacer();
-  const maxPacer = callPacer(maxLimits, () => true);
+  // and the hook refresh. Across processes through Redis when it is set, else per process.
+  const shared = options.sharedPace ?? null;
+  const redis = shared ? paceConnection(shared.redisUrl) : null;
+  const pacerOf = (transport: LiveTransportName, limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer =>
+    redis && shared
+      ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${transport}`, limits, pacesChat, warn: shared.warn })
+      : callPacer(limits, pacesChat);
+  const telegramPacer = pacerOf('telegram', telegramLimits, pacesGroupChats);
+  const maxPacer = pacerOf('maxbot', maxLimits, () => true);
 
   const table: Record<LiveTransportName, LiveTransport> = {
     telegram: {
@@ -173,5 +189,8 @@ export function liveDrivers(options: LiveDriverOptions): {
       return { updates, files };
     },
     registrars: liveTransports.map((transport) => table[transport].registrar),
+    async close() {
+      await redis?.quit().catch(() => redis.disconnect());
+    },
   };
 }

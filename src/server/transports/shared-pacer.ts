@@ -1,0 +1,152 @@
+import { Redis } from 'ioredis';
+import { AnswerDropped, callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
+
+/** Where the gateway's pacing keys live in Redis: `<this>:<transport>:{<bot id>}…`. */
+export const PACE_KEY_PREFIX = 'messaging-gateway:pace';
+
+/** How long a key outlives the time it holds: long enough to be read while it matters, then gone (idle bots cost nothing). */
+export const KEY_KEPT_PAST_MS = 1000;
+
+/** Warnings that Redis failed are logged at most this often (every call would otherwise log one while it is down). */
+const WARN_EVERY_MS = 60_000;
+
+// Each key holds the earliest time (ms, on Redis's clock) its bot's or chat's next call may go. Redis's own TIME is
+// the clock so that processes whose clocks disagree still agree on the turns. A script runs alone, so two processes
+// never take the same turn.
+const CLOCK = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local function free_at(key) return tonumber(redis.call('GET', key) or 0) end
+local function hold(key, next_at)
+  redis.call('SET', key, string.format('%d', next_at), 'PX', next_at - now + tonumber(ARGV[4]))
+end
+`;
+
+/**
+ * A send's turn. KEYS: the bot's, and the chat's when the chat is paced; ARGV: the bot's and the chat's spacing (ms),
+ * the step (`chat` first, then `bot`), how long keys outlive their time. Returns {wait (ms), whether the bot's turn
+ * is still to take}. A chat that must wait takes only its own turn: the bot's is taken once that comes, so that a
+ * call waiting for its chat never holds the bot's calls into other chats (as a bot turn taken ahead would).
+ */
+const RESERVE_PACE = `${CLOCK}
+local bot, chat = KEYS[1], KEYS[2]
+if chat and ARGV[3] == 'chat' then
+  local chat_at = math.max(now, free_at(chat))
+  if chat_at > now then
+    hold(chat, chat_at + tonumber(ARGV[2]))
+    return {chat_at - now, 1}
+  end
+end
+local at = math.max(now, free_at(bot))
+hold(bot, at + tonumber(ARGV[1]))
+if chat then hold(chat, math.max(free_at(chat), at + tonumber(ARGV[2]))) end
+return {at - now, 0}
+`;
+
+/**
+ * An answer's turn, on keys of the answers' own. ARGV: the bot's and the chat's spacing, the longest wait, how long
+ * keys outlive their time. Returns {wait, 1 when dropped}: a turn later than the longest wait is not taken at all.
+ */
+const RESERVE_ANSWER = `${CLOCK}
+local bot, chat = KEYS[1], KEYS[2]
+local at = math.max(now, free_at(bot))
+if chat then at = math.max(at, free_at(chat)) end
+if at - now > tonumber(ARGV[3]) then return {at - now, 1} end
+hold(bot, at + tonumber(ARGV[1]))
+if chat then hold(chat, at + tonumber(ARGV[2])) end
+return {at - now, 0}
+`;
+
+type Reserve = (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<[number, number]>;
+type PacingRedis = Redis & { reservePace: Reserve; reserveAnswer: Reserve };
+
+/**
+ * A connection for pacing: a slow or absent Redis must not hold sends up, so commands fail fast (and the pacer falls
+ * back to its own pace) rather than wait in a queue for Redis to come back.
+ */
+export function paceConnection(url: string): Redis {
+  const redis = new Redis(url, { commandTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on('error', () => {
+    // Reported by the pacer, at most once a minute; the client reconnects on its own.
+  });
+  return redis;
+}
+
+export interface SharedPaceOptions {
+  redis: Redis;
+  /** Names the gateway and the transport: the keys are `<keyPrefix>:{<bot id>}…` (never a token). */
+  keyPrefix: string;
+  limits: CallLimits;
+  pacesChat(chatId: string): boolean;
+  /** Paces the calls Redis could not: this process's own pace, as without Redis. */
+  fallback?: CallPacer;
+  warn(err: unknown, message: string): void;
+  sleep?(ms: number): Promise<void>;
+  /** The clock of the warnings' spacing (the turns follow Redis's clock). */
+  now?(): number;
+}
+
+const spacing = (rate: { limit: number; interval: number }) => Math.ceil(rate.interval / rate.limit);
+
+/**
+ * Keeps a bot's pace across every gateway process through Redis: each call takes its turn there (the earliest its
+ * bot and, when paced, its chat allow) and then waits for it here. A process that dies while waiting leaves its turn
+ * unused. Should Redis fail, the call is paced by this process alone, and made all the same.
+ */
+export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
+  const { limits, keyPrefix } = options;
+  const redis = options.redis as PacingRedis;
+  redis.defineCommand('reservePace', { lua: RESERVE_PACE });
+  redis.defineCommand('reserveAnswer', { lua: RESERVE_ANSWER });
+  const local = options.fallback ?? callPacer(limits, options.pacesChat);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
+  let warnedAt = -Infinity;
+  const unreachable = (err: unknown) => {
+    if (now() - warnedAt < WARN_EVERY_MS) return;
+    warnedAt = now();
+    options.warn(err, 'pacing bot calls in this process alone: Redis failed');
+  };
+  // The bot's id in braces: a Redis cluster keeps a bot's keys together, as one script needs.
+  const botKey = (botId: string, budget: string) => `${keyPrefix}:{${botId}}:${budget}`;
+  const chatKey = (botId: string, budget: string, chatId: string) => `${botKey(botId, budget)}:chat:${chatId}`;
+  const waitFor = (ms: number) => (ms > 0 ? sleep(ms) : Promise.resolve());
+
+  return {
+    async pace<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
+      const keys = [botKey(botId, 'calls')];
+      if (chatId !== null && options.pacesChat(chatId)) keys.push(chatKey(botId, 'calls', chatId));
+      const reserve = (step: 'chat' | 'bot') => redis.reservePace(keys.length, ...keys, spacing(limits.bot), spacing(limits.chat), step, KEY_KEPT_PAST_MS);
+      let chatWaited = false;
+      try {
+        const [wait, botToCome] = await reserve('chat');
+        await waitFor(wait);
+        if (botToCome === 1) {
+          chatWaited = true;
+          await waitFor((await reserve('bot'))[0]);
+        }
+      } catch (err) {
+        unreachable(err);
+        return local.pace(botId, chatWaited ? null : chatId, call);
+      }
+      return call();
+    },
+    async answer<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
+      const budget = limits.answers;
+      if (!budget) return call();
+      const keys = [botKey(botId, 'answers')];
+      if (chatId !== null) keys.push(chatKey(botId, 'answers', chatId));
+      let reply: [number, number];
+      try {
+        reply = await redis.reserveAnswer(keys.length, ...keys, spacing(budget.bot), spacing(budget.chat), budget.maxWaitMs, KEY_KEPT_PAST_MS);
+      } catch (err) {
+        unreachable(err);
+        return local.answer(botId, chatId, call);
+      }
+      const [wait, dropped] = reply;
+      if (dropped === 1) throw new AnswerDropped(`the answer would wait ${wait} ms for its turn`);
+      await waitFor(wait);
+      return call();
+    },
+  };
+}
