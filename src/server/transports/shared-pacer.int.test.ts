@@ -49,7 +49,8 @@ describe.skipIf(!redisUrl)('pacing a bot’s calls across processes through Redi
 
   /** One gateway process: its own connection, and the waits it was told to take (nothing really waits). */
   async function gatewayProcess(keyPrefix: string, more: Partial<SharedPaceOptions> = {}) {
-    const redis = paceConnection(redisUrl!);
+    // A loaded test machine may stall longer than the gateway's half second: that is not what these tests are about.
+    const redis = paceConnection(redisUrl!, 10_000);
     connections.push(redis);
     await ready(redis);
     const waits: number[] = [];
@@ -136,6 +137,8 @@ describe.skipIf(!redisUrl)('pacing a bot’s calls across processes through Redi
   it('paces in the process alone when Redis is out of reach, makes the call, and warns at most once a minute', async () => {
     const redis = paceConnection(`redis://127.0.0.1:${await closedPort()}`);
     connections.push(redis);
+    // Lost, not still being made (as at start, when nothing is warned of yet).
+    await new Promise((resolve) => redis.once('reconnecting', resolve));
     let clock = 0;
     const warnings: string[] = [];
     const fallback = callPacer(limits, () => true);
@@ -152,6 +155,30 @@ describe.skipIf(!redisUrl)('pacing a bot’s calls across processes through Redi
     clock = 60_000;
     await pacer.pace('bot 3', null, stamp);
     expect(warnings).toHaveLength(2);
+  });
+
+  it('after Redis fails, paces in the process alone for a few seconds before asking Redis again', async () => {
+    let clock = 0;
+    const { pacer, warnings } = await gatewayProcess(prefix(), { now: () => clock });
+    const redis = connections.at(-1) as Redis & { reservePace: (...args: unknown[]) => Promise<[number, number]> };
+    const reserve = redis.reservePace.bind(redis);
+    let asked = 0;
+    let failing = true;
+    redis.reservePace = async (...args) => {
+      asked++;
+      if (failing) throw new Error('Command timed out');
+      return reserve(...args);
+    };
+    expect(await pacer.pace('bot a', null, stamp)).toBe('made');
+    expect([asked, warnings.length]).toEqual([1, 1]);
+    // Within the pause Redis is not asked (a command that timed out may still take a turn there).
+    failing = false;
+    clock = 4_999;
+    expect(await pacer.pace('bot b', null, stamp)).toBe('made');
+    expect(asked).toBe(1);
+    clock = 5_000;
+    expect(await pacer.pace('bot c', null, stamp)).toBe('made');
+    expect(asked).toBe(2);
   });
 
   it('lets the keys expire a little past the time they hold, and names them by transport and bot', async () => {

@@ -9,6 +9,12 @@ export const KEY_KEPT_PAST_MS = 1000;
 
 /** Warnings that Redis failed are logged at most this often (every call would otherwise log one while it is down). */
 const WARN_EVERY_MS = 60_000;
+/**
+ * After Redis fails, the calls are paced in the process alone for this long before Redis is asked again. A command
+ * that timed out may still run on Redis and take a turn nobody uses; asked on every call while Redis is slow, those
+ * unused turns would pile up into a wait that outlasts the sends' deadlines once Redis answers again.
+ */
+const FALL_BACK_FOR_MS = 5_000;
 
 // Each key holds the earliest time (ms, on Redis's clock) its bot's or chat's next call may go. Redis's own TIME is
 // the clock so that processes whose clocks disagree still agree on the turns. A script runs alone, so two processes
@@ -64,8 +70,9 @@ type PacingRedis = Redis & { reservePace: Reserve; reserveAnswer: Reserve };
  * A connection for pacing: a slow or absent Redis must not hold sends up, so commands fail fast (and the pacer falls
  * back to its own pace) rather than wait in a queue for Redis to come back.
  */
-export function paceConnection(url: string): Redis {
-  const redis = new Redis(url, { commandTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+export function paceConnection(url: string, commandTimeoutMs = 500): Redis {
+  // A command given up on is not sent again after a reconnect: its call was made meanwhile, and its turn would go unused.
+  const redis = new Redis(url, { commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 1, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
   redis.on('error', () => {
     // Reported by the pacer, at most once a minute; the client reconnects on its own.
   });
@@ -82,7 +89,7 @@ export interface SharedPaceOptions {
   fallback?: CallPacer;
   warn(err: unknown, message: string): void;
   sleep?(ms: number): Promise<void>;
-  /** The clock of the warnings' spacing (the turns follow Redis's clock). */
+  /** The clock of the warnings' spacing and of the pause after a failure (the turns follow Redis's clock). */
   now?(): number;
 }
 
@@ -102,10 +109,21 @@ export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = options.now ?? Date.now;
   let warnedAt = -Infinity;
+  let askAgainAt = -Infinity;
   const unreachable = (err: unknown) => {
+    askAgainAt = now() + FALL_BACK_FOR_MS;
     if (now() - warnedAt < WARN_EVERY_MS) return;
     warnedAt = now();
     options.warn(err, 'pacing bot calls in this process alone: Redis failed');
+  };
+  /**
+   * Whether Redis is asked for this call: connected, and not failed in the last few seconds. A connection lost (not
+   * one still being made at start) is warned of as a failure is.
+   */
+  const shared = () => {
+    if (redis.status === 'ready') return now() >= askAgainAt;
+    if (redis.status === 'reconnecting' || redis.status === 'close' || redis.status === 'end') unreachable(new Error(`the connection to Redis is ${redis.status}`));
+    return false;
   };
   // The bot's id in braces: a Redis cluster keeps a bot's keys together, as one script needs.
   const botKey = (botId: string, budget: string) => `${keyPrefix}:{${botId}}:${budget}`;
@@ -117,6 +135,7 @@ export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
       const keys = [botKey(botId, 'calls')];
       if (chatId !== null && options.pacesChat(chatId)) keys.push(chatKey(botId, 'calls', chatId));
       const reserve = (step: 'chat' | 'bot') => redis.reservePace(keys.length, ...keys, spacing(limits.bot), spacing(limits.chat), step, KEY_KEPT_PAST_MS);
+      if (!shared()) return local.pace(botId, chatId, call);
       let chatWaited = false;
       try {
         const [wait, botToCome] = await reserve('chat');
@@ -136,6 +155,7 @@ export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
       if (!budget) return call();
       const keys = [botKey(botId, 'answers')];
       if (chatId !== null) keys.push(chatKey(botId, 'answers', chatId));
+      if (!shared()) return local.answer(botId, chatId, call);
       let reply: [number, number];
       try {
         reply = await redis.reserveAnswer(keys.length, ...keys, spacing(budget.bot), spacing(budget.chat), budget.maxWaitMs, KEY_KEPT_PAST_MS);
