@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { guardedLookup, refusedLiteralHost } from '../core/webhooks/guarded-lookup.ts';
 import type { HostResolver } from '../core/webhooks/url-policy.ts';
 
@@ -24,13 +24,22 @@ export class UploadRefused extends Error {}
 const systemResolver: HostResolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /**
- * The agent that fetches the files a send names. The CRM gives their URLs, so the gateway would fetch whatever
- * it is pointed at: like webhook deliveries, its connections' lookups refuse private, link-local and reserved
- * addresses (loopback only where allowed) on the address the socket then connects to (see `guardedLookup`).
+ * The agent that fetches the files a send names (and the videos MAX points at). The CRM gives their URLs, so the
+ * gateway would fetch whatever it is pointed at: like webhook deliveries, its connections refuse private, link-local
+ * and reserved addresses (loopback only where allowed), on the address the socket then connects to. A name is checked
+ * by the connection's lookup (see `guardedLookup`); an address written as the host is checked before connecting,
+ * since no lookup runs for it. Every connection is checked, a redirect's included.
  */
 export function sourceAgent(allowLoopback: boolean, resolve: HostResolver = systemResolver): Dispatcher {
-  const connectLookup = guardedLookup(resolve, { allowLoopback }, (message) => new SourceRefused(message));
-  return new Agent({ connect: { lookup: connectLookup as never }, keepAliveTimeout: 5_000 });
+  const policy = { allowLoopback };
+  const connector = buildConnector({ lookup: guardedLookup(resolve, policy, (message) => new SourceRefused(message)) as never });
+  const connect: buildConnector.connector = (options, callback) => {
+    const host = options.hostname.includes(':') && !options.hostname.startsWith('[') ? `[${options.hostname}]` : options.hostname;
+    const refused = refusedLiteralHost(new URL(`${options.protocol}//${host}`), policy);
+    if (refused) return callback(new SourceRefused(refused), null);
+    connector(options, callback);
+  };
+  return new Agent({ connect, keepAliveTimeout: 5_000 });
 }
 
 export interface SourceOptions {

@@ -249,10 +249,13 @@ describe('a part of a customer’s video', () => {
       const deps = { apiUrl: max.url, publicUrl: 'https://gw.example', linkKey: Buffer.alloc(32, 1), store, cipher };
       const guarded = maxFiles({ ...deps, agent: sourceAgent(false) });
       const signature = new URL(guarded.link(CHANNEL, 'vid1')).searchParams.get('signature')!;
-      // MAX's answer points at loopback, which this gateway may not reach.
-      location = `http://localhost:${new URL(max.url).port}/cdn/vid1.mp4`;
-      await expect(guarded.open(CHANNEL, 'vid1', signature)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      // MAX's answer points at loopback, which this gateway may not reach: by name, or as an address (no lookup runs for it).
+      for (const host of ['localhost', '127.0.0.1', '[::1]']) {
+        location = `http://${host}:${new URL(max.url).port}/cdn/vid1.mp4`;
+        await expect(guarded.open(CHANNEL, 'vid1', signature), host).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      }
       expect(fetched).toBe(0);
+      location = `http://localhost:${new URL(max.url).port}/cdn/vid1.mp4`;
       // Allowed, the same address is fetched.
       const allowed = maxFiles({ ...deps, agent: sourceAgent(true) });
       expect(await allowed.open(CHANNEL, 'vid1', signature)).toMatchObject({ contentType: 'video/mp4', size: 10 });
