@@ -25,9 +25,8 @@ import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
 import { startWebhooks, type WebhookOverrides } from './gateway-webhooks.ts';
-import { startBotHookRefresh } from './gateway-hook-refresh.ts';
 import { emptyPass, type HookRefreshPass } from './core/channels/hook-refresh.ts';
-import type { HookRefresher } from './jobs/workers/refresh-hooks.ts';
+import { HOOK_REFRESH_EVERY_MS, logPass, startHookRefresh } from './jobs/workers/refresh-hooks.ts';
 import { hookRegistrationRepository } from './storage/repositories/hook-registrations.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
@@ -241,7 +240,15 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
 
     const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
-    const hookRefresh: HookRefresher | null = live ? startBotHookRefresh({ registrations, registrars: live.registrars, clock, metrics, log: app.log }) : null;
+    // Live bots' registrations brought up to date: at once, then hourly; each pass logs its counts.
+    const hookRefresh = live
+      ? startHookRefresh(
+          { registrations, registrars: live.registrars, clock, ...(metrics ? { counted: metrics.hookRefreshed } : {}) },
+          HOOK_REFRESH_EVERY_MS,
+          (pass) => logPass(app.log, pass),
+          (err) => app.log.error({ err }, 'bot hook refresh failed'),
+        )
+      : null;
 
     const usedCounter = counter;
     let stopped: Promise<void> | null = null;

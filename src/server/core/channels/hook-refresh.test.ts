@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logPass } from '../../gateway-hook-refresh.ts';
-import { startHookRefresh } from '../../jobs/workers/refresh-hooks.ts';
+import { logPass, startHookRefresh } from '../../jobs/workers/refresh-hooks.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import type { Transport } from '../../../contract/channels.ts';
 import { emptyPass, refreshHooks, type HookRegistrar, type HookRegistrationRepository, type OutdatedChannel, type RegistrationOutcome } from './hook-refresh.ts';

@@ -3,6 +3,19 @@ import { emptyPass, refreshHooks, type HookRefreshDeps, type HookRefreshPass } f
 /** Once an hour: settings change with a restart, and a pass that failed for a channel is tried again no sooner than its claim lapses. */
 export const HOOK_REFRESH_EVERY_MS = 60 * 60 * 1000;
 
+type PassLog = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+/**
+ * A pass's counts, at the level it calls for: a former bot still posting to a channel that left it is an error (no
+ * pass comes back to it, and its updates reach the channel: its webhook or subscription must be removed by hand); a
+ * channel that failed is tried again by a later pass.
+ */
+export function logPass(log: PassLog, pass: HookRefreshPass): void {
+  if (pass.withdraw_failed > 0) log.error(pass, 'bot hook registrations checked; a bot a channel left may still post to it (see withdrawErrors)');
+  else if (pass.failed > 0) log.warn(pass, 'bot hook registrations checked; some will be tried again');
+  else log.info(pass, 'bot hook registrations checked');
+}
+
 export interface HookRefresher {
   /** The pass under way, or a new one: what a test waits for, the start-up pass included. */
   refresh(): Promise<HookRefreshPass>;

@@ -13,9 +13,7 @@ interface ClaimedRow {
  * Fingerprints of what live bot channels registered with their platforms, and the claims of the processes refreshing
  * them. A connection stores its own with the channel (the channels repository).
  */
-export type HookRegistrations = HookRegistrationRepository;
-
-export function hookRegistrationRepository(db: Kysely<DatabaseSchema>): HookRegistrations {
+export function hookRegistrationRepository(db: Kysely<DatabaseSchema>): HookRegistrationRepository {
   return {
     /**
      * One statement: the rows are locked as they are picked, those another process has locked are passed by, and each

@@ -64,7 +64,7 @@ export const subscriptionBody = (deps: MaxBotDeps, channelId: string) => ({ url:
 const charsOf = (text: string) => [...text].length;
 
 /** A bot's access token, from the credentials as the channel stores them (sealed). */
-function tokenOf(deps: MaxBotDeps, sealed: string | null): string {
+function tokenOf(deps: Pick<MaxBotDeps, 'cipher'>, sealed: string | null): string {
   const token = tokenFrom(deps.cipher, sealed, 'access_token');
   if (token === null) throw new AppError('CHANNEL_WRONG_STATUS', 'The channel has no bot token; reconnect it');
   return token;
@@ -142,6 +142,28 @@ export async function disconnectMaxBot(deps: MaxBotDeps, channelId: string, seal
 const recipientOf = (m: Pick<OutboundMessage, 'chatType' | 'chatId'>): Record<string, string> => (m.chatType === 'maxgroup' ? { chat_id: m.chatId! } : { user_id: m.chatId! });
 
 /**
+ * The channel's bot, its calls paced to MAX's limits with the bot's other calls: per bot, and sends (`chatId`) per
+ * chat too. With a deadline (`signal`), a call still waiting for its turn when it passes is not made, and one under
+ * way is ended.
+ */
+export function pacedMax(deps: Pick<MaxBotDeps, 'apiUrl' | 'cipher' | 'timeoutMs'>, pacer: CallPacer, sealed: string | null, chatId: string | null, signal?: AbortSignal): MaxApi {
+  const token = tokenOf(deps, sealed);
+  const api = maxApi(deps.apiUrl, token, deps.timeoutMs);
+  // The bot is told apart by a digest of its token, which is not kept here.
+  const botId = botKeyOf(token);
+  return {
+    call: (method, path, options = {}) =>
+      untilDeadline(
+        pacer.pace(botId, chatId, () => {
+          if (signal?.aborted) throw new DeadlinePassed();
+          return api.call(method, path, signal ? { ...options, signal } : options);
+        }),
+        signal,
+      ),
+  };
+}
+
+/**
  * Messaging through a bot. MAX takes no idempotency key: a send whose answer is lost (a crash between MAX's
  * answer and its record) is sent again on retry, so a customer may get such a message twice. Bots cannot write
  * first, so a chat known only by username or phone fails as MAX would (`contact_can_not_create`).
@@ -149,26 +171,7 @@ const recipientOf = (m: Pick<OutboundMessage, 'chatType' | 'chatId'>): Record<st
 export function maxBotMessaging(deps: MaxBotDeps, pacer: CallPacer = callPacer(maxLimits, () => true)): MessagingDriver {
   const agent: Dispatcher = sourceAgent(deps.allowLoopbackFiles ?? false);
   const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
-  /**
-   * The channel's bot, its calls paced to MAX's limits: per bot, and sends (`chatId`) per chat too. With a
-   * deadline (`signal`), a call still waiting for its turn when it passes is not made, and one under way is ended.
-   */
-  const apiFor = (sealed: string | null, chatId: string | null, signal?: AbortSignal): MaxApi => {
-    const token = tokenOf(deps, sealed);
-    const api = maxApi(deps.apiUrl, token, deps.timeoutMs);
-    // The bot is told apart by a digest of its token, which is not kept here.
-    const botId = botKeyOf(token);
-    return {
-      call: (method, path, options = {}) =>
-        untilDeadline(
-          pacer.pace(botId, chatId, () => {
-            if (signal?.aborted) throw new DeadlinePassed();
-            return api.call(method, path, signal ? { ...options, signal } : options);
-          }),
-          signal,
-        ),
-    };
-  };
+  const apiFor = (sealed: string | null, chatId: string | null, signal?: AbortSignal): MaxApi => pacedMax(deps, pacer, sealed, chatId, signal);
   const transfer = (signal: AbortSignal): TransferOptions => ({
     agent,
     allowLoopback: deps.allowLoopbackFiles ?? false,

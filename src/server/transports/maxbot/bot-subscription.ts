@@ -1,9 +1,8 @@
 import type { HookRegistrar, OutdatedChannel } from '../../core/channels/hook-refresh.ts';
-import { DeadlinePassed, tokenFrom, untilDeadline } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { hookFingerprint } from '../hook-fingerprint.ts';
-import { botKeyOf, maxApi, type MaxApi } from './bot-api.ts';
-import { hookUrl, otherHooks, subscribedUrls, subscriptionBody, UPDATE_TYPES, type MaxBotDeps } from './bot-driver.ts';
+import type { MaxApi } from './bot-api.ts';
+import { hookUrl, otherHooks, pacedMax, subscribedUrls, subscriptionBody, UPDATE_TYPES, type MaxBotDeps } from './bot-driver.ts';
 import { isTokenRefused } from './bot-failures.ts';
 
 /**
@@ -23,34 +22,18 @@ export function maxSubscriptionRegistrar(deps: MaxBotDeps, pacer: CallPacer, pre
     hookSecret: deps.hookSecret,
     ...(previousHookUrl ? { previousHookUrl } : {}),
   });
-  /**
-   * The channel's bot, each call in the bot's pace (with its sends and answers). A call still waiting for its turn
-   * when `signal` aborts is not made, and one under way is ended.
-   */
-  const botOf = (channel: OutdatedChannel, signal: AbortSignal): MaxApi => {
-    const token = tokenFrom(deps.cipher, channel.credentials, 'access_token');
-    if (token === null) throw new Error('the channel has no bot token');
-    const api = maxApi(deps.apiUrl, token, deps.timeoutMs);
-    return {
-      call: (method, path, options = {}) =>
-        untilDeadline(
-          pacer.pace(botKeyOf(token), null, () => {
-            if (signal.aborted) throw new DeadlinePassed();
-            return api.call(method, path, { ...options, signal });
-          }),
-          signal,
-        ),
-    };
-  };
+  /** The channel's bot, each call in the bot's pace (with its sends); a call still waiting when `signal` aborts is not made. */
+  const botOf = (channel: OutdatedChannel, signal: AbortSignal): MaxApi => pacedMax(deps, pacer, channel.credentials, null, signal);
   return {
     transport: 'maxbot',
     fingerprint,
     async refresh(channel, signal) {
-      const api = botOf(channel, signal);
       const mine = hookUrl(deps, channel.id);
       const before = previousHookUrl?.(channel.id);
+      let api: MaxApi;
       let found: string[];
       try {
+        api = botOf(channel, signal);
         found = await subscribedUrls(api);
         if (!found.some((url) => url === mine || url === before)) return 'elsewhere';
         await api.call('POST', '/subscriptions', { body: subscriptionBody(deps, channel.id) });

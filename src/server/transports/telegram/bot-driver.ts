@@ -2,13 +2,14 @@ import type { Dispatcher } from 'undici';
 import type { Attachment, FailureReason } from '../../../contract/messages.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { isMovedMessengerId, TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
-import { DeadlinePassed, tokenFrom, untilDeadline, type LiveBotDeps } from '../bot-common.ts';
+import { DeadlinePassed, type LiveBotDeps } from '../bot-common.ts';
 import { FileTooLarge, SourceRefused, TransferFailed, sourceAgent } from '../file-source.ts';
 import { BotApiError, BotApiUnreachable, botApi, type BotApi, type BotMessage, type BotUser } from './bot-api.ts';
 import { uploadFile, type FileCall, type UploadLimits, type UploadOptions } from './bot-files.ts';
 import { replyMarkup } from './bot-keyboard.ts';
 import { botPacer } from './bot-pacer.ts';
 import { webhookParams } from './bot-webhook.ts';
+import { isTokenRefused, pacedBot, tokenOf } from './paced-bot.ts';
 import { credentialRefusals } from '../../../contract/credential-fields.ts';
 
 /** Telegram's driver: the shared deps (the Bot API at https://api.telegram.org; the secret comes back as `X-Telegram-Bot-Api-Secret-Token`). */
@@ -50,13 +51,6 @@ function changedMessageId(messengerMessageId: string, what: 'edited' | 'deleted'
 
 /** A bot token as @BotFather gives it; anything else would not be a path segment of the API's URL. */
 const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{30,}$/;
-
-/** A bot token, from the credentials as the channel stores them (sealed). */
-function tokenOf(deps: TelegramBotDeps, sealed: string | null): string {
-  const token = tokenFrom(deps.cipher, sealed, 'telegram_token');
-  if (token === null) throw new AppError('CHANNEL_WRONG_STATUS', 'The channel has no bot token; reconnect it');
-  return token;
-}
 
 /**
  * Connecting a bot: Telegram says whose token it is (`getMe`), then is told where to post the bot's updates
@@ -158,7 +152,7 @@ const editFileCall =
 /** What a refused edit or delete tells the caller. */
 function changeRefused(err: unknown, what: 'edited' | 'deleted'): AppError {
   if (err instanceof BotApiUnreachable || (err instanceof BotApiError && failureOf(err) === null)) return unreachable();
-  if (err instanceof BotApiError && err.errorCode === 401) return new AppError('CHANNEL_WRONG_STATUS', 'Telegram no longer takes the channel’s bot token; reconnect it');
+  if (isTokenRefused(err)) return new AppError('CHANNEL_WRONG_STATUS', 'Telegram no longer takes the channel’s bot token; reconnect it');
   const said = err instanceof Error ? err.message : String(err);
   if (/not found/i.test(said)) return new AppError('MESSAGE_NOT_FOUND', `Telegram no longer has this message (${said})`);
   if (/there is no (media|text)/i.test(said)) return new AppError('CHANNEL_INVALID_TRANSPORT_FOR_CONTENT_EDITING', `Telegram cannot change this message so (${said})`);
@@ -176,28 +170,9 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
 export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()): MessagingDriver {
   const agent: Dispatcher = sourceAgent(deps.allowLoopbackFiles ?? false);
   const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
-  /**
-   * The channel's bot, its calls paced to Telegram's limits: per bot, and for sends into a group (`groupChatId`)
-   * per group too. Edits and deletes, which come from requests in any number, are not held behind a group's pace.
-   * With a deadline (`signal`), a call still waiting for its turn when it passes is not made, and one under way is
-   * ended.
-   */
-  const apiFor = (sealed: string | null, groupChatId: string | null, signal?: AbortSignal): BotApi => {
-    const token = tokenOf(deps, sealed);
-    const api = botApi(deps.apiUrl, token, signal ? budgetMs : deps.timeoutMs);
-    const paced = <T>(call: () => Promise<T>) =>
-      untilDeadline(
-        pacer.pace(token.split(':')[0]!, groupChatId, () => {
-          if (signal?.aborted) throw new DeadlinePassed();
-          return call();
-        }),
-        signal,
-      );
-    return {
-      call: (method, params) => paced(() => api.call(method, params)),
-      upload: (method, form) => paced(() => api.upload(method, form, signal)),
-    };
-  };
+  /** The channel's bot, paced; with a deadline (`signal`) its calls wait no longer than the send's budget. */
+  const apiFor = (sealed: string | null, groupChatId: string | null, signal?: AbortSignal): BotApi =>
+    pacedBot(deps, pacer, sealed, groupChatId, signal ? budgetMs : deps.timeoutMs, signal);
   const transfer = (signal: AbortSignal, asDocument = false): UploadOptions => ({
     agent,
     allowLoopback: deps.allowLoopbackFiles ?? false,
@@ -217,7 +192,7 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
   };
   /** A refused token switches the channel off, whichever call learned it. */
   const noteRevoked = async (err: unknown, channelId: string, sealed: string | null) => {
-    if (err instanceof BotApiError && err.errorCode === 401) await deps.revoked?.(channelId, sealed);
+    if (isTokenRefused(err)) await deps.revoked?.(channelId, sealed);
   };
   const chatOf = (ref: SentMessageRef) => {
     if (!ref.chatId) throw new AppError('MESSAGE_NOT_FOUND', 'The message has no chat in Telegram');

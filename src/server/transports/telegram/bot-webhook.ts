@@ -1,18 +1,17 @@
 import type { HookRegistrar, OutdatedChannel } from '../../core/channels/hook-refresh.ts';
-import { DeadlinePassed, tokenFrom, untilDeadline } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { hookFingerprint } from '../hook-fingerprint.ts';
-import { BotApiError, botApi } from './bot-api.ts';
 import type { TelegramBotDeps } from './bot-driver.ts';
+import { isTokenRefused, pacedBot } from './paced-bot.ts';
 
 /**
  * The updates a channel asks for: messages, customers' edits of them, and presses of inline buttons (not reactions).
  * Telegram keeps what a webhook was set with: channels set before a change here are set again by the hook refresh.
  */
-export const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query'];
+const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query'];
 
 /** Where Telegram posts a channel's updates. */
-export const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => `${deps.publicUrl}/hooks/telegram/${channelId}`;
+const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => `${deps.publicUrl}/hooks/telegram/${channelId}`;
 
 /** What `setWebhook` is given for a channel, by connecting and by the hook refresh alike. */
 export const webhookParams = (deps: TelegramBotDeps, channelId: string) => ({
@@ -44,44 +43,28 @@ export function telegramWebhookRegistrar(deps: TelegramBotDeps, pacer: CallPacer
   /** Whether the webhook is this gateway's for the channel, now or under PREVIOUS_PUBLIC_URL. */
   const postsHere = (info: WebhookInfo | undefined, channelId: string) =>
     typeof info?.url === 'string' && (info.url === telegramHookUrl(deps, channelId) || info.url === previousHookUrl?.(channelId));
-  /**
-   * The channel's bot, each call in the bot's pace (with its sends). A call still waiting for its turn when `signal`
-   * aborts is not made, and one under way is no longer waited for (the Bot API client's calls take no signal: its own
-   * timeout ends them).
-   */
-  const botOf = (channel: OutdatedChannel, signal: AbortSignal) => {
-    const token = tokenFrom(deps.cipher, channel.credentials, 'telegram_token');
-    if (token === null) throw new Error('the channel has no bot token');
-    const api = botApi(deps.apiUrl, token, deps.timeoutMs);
-    return <T>(method: string, params?: Record<string, unknown>): Promise<T> =>
-      untilDeadline(
-        pacer.pace(token.split(':')[0]!, null, () => {
-          if (signal.aborted) throw new DeadlinePassed();
-          return api.call<T>(method, params);
-        }),
-        signal,
-      );
-  };
+  /** The channel's bot, each call in the bot's pace (with its sends); a call still waiting when `signal` aborts is not made. */
+  const botOf = (channel: OutdatedChannel, signal: AbortSignal) => pacedBot(deps, pacer, channel.credentials, null, deps.timeoutMs, signal);
   return {
     transport: 'telegram',
     fingerprint,
     async refresh(channel, signal) {
-      const call = botOf(channel, signal);
       try {
-        if (!postsHere(await call<WebhookInfo>('getWebhookInfo'), channel.id)) return 'elsewhere';
-        await call('setWebhook', webhookParams(deps, channel.id));
+        const bot = botOf(channel, signal);
+        if (!postsHere(await bot.call<WebhookInfo>('getWebhookInfo'), channel.id)) return 'elsewhere';
+        await bot.call('setWebhook', webhookParams(deps, channel.id));
         return 'registered';
       } catch (err) {
-        if (!(err instanceof BotApiError && err.errorCode === 401)) throw err;
+        if (!isTokenRefused(err)) throw err;
         await deps.revoked?.(channel.id, channel.credentials);
         return 'revoked';
       }
     },
     async withdraw(channel, signal) {
-      const call = botOf(channel, signal);
+      const bot = botOf(channel, signal);
       // Only a webhook still at the channel's hook: the bot may have been connected to another channel since.
-      const info = await call<WebhookInfo>('getWebhookInfo');
-      if (info?.url === telegramHookUrl(deps, channel.id)) await call('deleteWebhook', { drop_pending_updates: true });
+      const info = await bot.call<WebhookInfo>('getWebhookInfo');
+      if (info?.url === telegramHookUrl(deps, channel.id)) await bot.call('deleteWebhook', { drop_pending_updates: true });
     },
   };
 }
