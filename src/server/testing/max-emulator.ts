@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { serveFile } from './telegram-emulator.ts';
+import { serveFile } from './file-server.ts';
 
 /**
  * A local stand-in for the MAX Bot API (https://dev.max.ru/docs-api), for the live driver's tests: the methods the

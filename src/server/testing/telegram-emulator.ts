@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { parseByteRange, partWithin } from '../transports/byte-ranges.ts';
+import { serveFile } from './file-server.ts';
 
 /**
  * A local stand-in for the Telegram Bot API (https://core.telegram.org/bots/api), for the live driver's tests:
@@ -109,21 +109,6 @@ async function readParams(req: IncomingMessage): Promise<{ params: Record<string
 
 /** Which parameter of a send holds its file. */
 const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
-
-/**
- * A file as the platforms' file servers (Telegram's, MAX's CDN) send it: a single range of it as a part (206), a
- * range past its end refused (416, with the file's length), anything else in `Range` ignored for the whole file, which
- * says ranges are taken. Unless ranges are `ignored`: then always the whole file, as a server that takes none answers.
- */
-export function serveFile(req: IncomingMessage, res: ServerResponse, file: { content: Buffer; contentType: string }, ignored: boolean): void {
-  const size = file.content.length;
-  const range = ignored ? null : parseByteRange(req.headers.range);
-  if (!range) return void res.writeHead(200, { 'content-type': file.contentType, 'content-length': size, ...(ignored ? {} : { 'accept-ranges': 'bytes' }) }).end(file.content);
-  const part = partWithin(range, size);
-  if (!part) return void res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-  const headers = { 'content-type': file.contentType, 'content-length': part.last - part.first + 1, 'content-range': `bytes ${part.first}-${part.last}/${size}`, 'accept-ranges': 'bytes' };
-  res.writeHead(206, headers).end(file.content.subarray(part.first, part.last + 1));
-}
 
 export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const bots = new Map<string, EmulatedBot>();

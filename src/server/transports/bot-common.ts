@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 
 /**
@@ -117,3 +117,6 @@ export interface LiveBotDeps {
   /** How long a send or edit with a file may take in all (the driver's budget unless a test says). */
   sendBudgetMs?: number;
 }
+
+/** How a bot is told apart where its token is not kept (the pacer's queues, the file addresses kept): a digest of the token. */
+export const botKeyOf = (token: string): string => createHash('sha256').update(token).digest('base64url').slice(0, 16);

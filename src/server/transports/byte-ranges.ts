@@ -30,7 +30,7 @@ export function parseByteRange(header: string | undefined): ByteRange | null {
 }
 
 /** The range as a `Range` header says it. */
-export function rangeHeaderOf(range: ByteRange): string {
+function rangeHeaderOf(range: ByteRange): string {
   return 'suffix' in range ? `bytes=-${range.suffix}` : `bytes=${range.first}-${range.last ?? ''}`;
 }
 
@@ -38,17 +38,6 @@ export function rangeHeaderOf(range: ByteRange): string {
 export function forwardedRange(header: string | undefined): string | null {
   const range = parseByteRange(header);
   return range ? rangeHeaderOf(range) : null;
-}
-
-/**
- * The bytes a range names in a file of `size` bytes (first and last, inclusive), as a server that takes ranges
- * reads it: a last position past the end stops at the end, a suffix longer than the file is all of it. Null when
- * no byte of the file is in it (a 416).
- */
-export function partWithin(range: ByteRange, size: number): { first: number; last: number } | null {
-  if ('suffix' in range) return range.suffix === 0 || size === 0 ? null : { first: Math.max(0, size - range.suffix), last: size - 1 };
-  if (range.first >= size) return null;
-  return { first: range.first, last: Math.min(range.last ?? size - 1, size - 1) };
 }
 
 /** A part's `content-range` (`bytes 0-99/2048`, the whole length `*` when unknown); null for anything else. */

@@ -1,9 +1,10 @@
 import type { CredentialsCipher, ChannelRepository } from '../../core/channels/ports.ts';
 import { DeadlinePassed, tokenFrom, untilDeadline } from '../bot-common.ts';
 import { AnswerDropped, type CallPacer } from '../call-pacer.ts';
-import { MaxApiError, MaxApiUnreachable, botKeyOf, maxApi } from './bot-api.ts';
+import { MaxApiError, MaxApiUnreachable, maxApi } from './bot-api.ts';
 import { isTokenRefused } from './bot-failures.ts';
 import type { PressAnswer } from './bot-hook.ts';
+import { botKeyOf } from '../bot-common.ts';
 
 /** Answers a press of a callback button, best effort: settles when it is done or given up, and never fails. */
 export type PressAnswerer = (channelId: string, answer: PressAnswer) => Promise<void>;

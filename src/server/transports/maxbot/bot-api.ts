@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { request } from 'undici';
 
 /**
@@ -137,9 +136,6 @@ function parsed(text: string): unknown {
     return undefined;
   }
 }
-
-/** How a bot is told apart where its token is not kept (the pacer's queues): a digest of the token. */
-export const botKeyOf = (token: string): string => createHash('sha256').update(token).digest('base64url').slice(0, 16);
 
 /** One bot's API: JSON in and out, the token in the Authorization header. The token never reaches a log. */
 export function maxApi(baseUrl: string, token: string, timeoutMs = 15_000): MaxApi {

@@ -4,8 +4,9 @@ import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import { AppError } from '../../core/errors.ts';
 import type { MessengerFile, MessengerFileRangeNotSatisfiable } from '../../core/messages/ports.ts';
 import type { Store } from '../../core/ports.ts';
-import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
-import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
+import { botKeyOf, fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
+import { forwardedRange } from '../byte-ranges.ts';
+import { downloadFromPlatform } from '../platform-download.ts';
 import { FileTooLarge, SourceRefused, TransferFailed, UploadRefused, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { MaxApiError, maxApi, type MaxApi, type MaxAttachment, type UploadEndpoint } from './bot-api.ts';
 import { resolvedAddresses } from '../resolved-addresses.ts';
@@ -134,38 +135,14 @@ export function maxFiles(deps: MaxFileDeps) {
   const videoAddresses = resolvedAddresses({ ttlMs: 2 * 60_000 });
 
   /** The video at MAX's address (the part `range` names, if any), following its server's redirects: null when it is gone. */
-  async function download(url: string, range: string | null, hops = 0): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | null> {
-    const res = await request(url, {
-      method: 'GET',
-      headers: range ? { range } : {},
-      headersTimeout: DOWNLOAD_TIMEOUT_MS,
-      bodyTimeout: DOWNLOAD_TIMEOUT_MS,
-      ...(deps.agent ? { dispatcher: deps.agent } : {}),
-    }).catch(() => {
-      throw unavailable();
-    });
-    const location = res.headers.location;
-    if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string' && hops < MAX_REDIRECTS) {
-      await res.body.dump();
-      const next = new URL(location, url);
-      // Never from https down to plain http: the video would cross the network readable and alterable.
-      if (next.protocol !== 'https:' && !(next.protocol === 'http:' && new URL(url).protocol === 'http:')) throw unavailable();
-      return download(next.toString(), range, hops + 1);
-    }
-    const gone = res.statusCode === 404 || res.statusCode === 410;
-    const body = gone ? null : downloadedBody(res.statusCode, res.headers, range);
-    if (!body || 'rangeNotSatisfiable' in body) {
-      await res.body.dump();
-      if (body) return body;
-      if (gone) return null;
-      throw unavailable();
-    }
-    const told = res.headers['content-type'];
-    const contentType = typeof told === 'string' && /^video\/[\w.+-]+$/.test(told.split(';')[0]!.trim()) ? told.split(';')[0]!.trim() : 'video/mp4';
-    return { stream: res.body, contentType, ...body };
+  async function download(url: string, range: string | null): Promise<MessengerFile | MessengerFileRangeNotSatisfiable | null> {
+    const got = await downloadFromPlatform(url, range, { timeoutMs: DOWNLOAD_TIMEOUT_MS, unavailable, maxRedirects: MAX_REDIRECTS, ...(deps.agent ? { dispatcher: deps.agent } : {}) });
+    if (!got || 'rangeNotSatisfiable' in got) return got;
+    const { toldType, ...file } = got;
+    return { ...file, contentType: toldType && /^video\/[\w.+-]+$/.test(toldType) ? toldType : 'video/mp4' };
   }
 
-  const opener = {
+  return {
     /** The gateway's link to the video `videoToken`, as a customer's message in the channel named it. */
     link(channelId: string, videoToken: string): string {
       return links.url(channelId, videoToken);
@@ -181,30 +158,25 @@ export function maxFiles(deps: MaxFileDeps) {
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'access_token');
       if (token === null) return null;
-      const key = { channelId, fileId: videoToken, token };
-      const { address, remembered } = await videoAddresses.get(key, async () => {
-        let details: VideoDetails;
-        try {
-          details = await maxApi(deps.apiUrl, token, DETAILS_TIMEOUT_MS).call<VideoDetails>('GET', `/videos/${encodeURIComponent(videoToken)}`);
-        } catch (err) {
-          // A refusal (not found, not this bot's, a token MAX no longer takes) will not pass; a timeout, a wait or MAX's own failure may.
-          const refused = err instanceof MaxApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
-          if (refused) return null;
-          throw unavailable();
-        }
-        return bestMp4Of(details);
-      });
-      if (!address) return null;
       const range = forwardedRange(rangeHeader);
-      if (!remembered) return download(address, range);
-      // A remembered address may have expired (MAX signs them for a while): failing, it is asked for again.
-      const opened = await download(address, range).catch(() => null);
-      if (opened) return opened;
-      videoAddresses.forget(key);
-      return opener.open(channelId, videoToken, signature, rangeHeader);
+      return videoAddresses.open(
+        { channelId, fileId: videoToken, bot: botKeyOf(token) },
+        async () => {
+          let details: VideoDetails;
+          try {
+            details = await maxApi(deps.apiUrl, token, DETAILS_TIMEOUT_MS).call<VideoDetails>('GET', `/videos/${encodeURIComponent(videoToken)}`);
+          } catch (err) {
+            // A refusal (not found, not this bot's, a token MAX no longer takes) will not pass; a timeout, a wait or MAX's own failure may.
+            const refused = err instanceof MaxApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+            if (refused) return null;
+            throw unavailable();
+          }
+          return bestMp4Of(details);
+        },
+        (address) => download(address, range),
+      );
     },
   };
-  return opener;
 }
 
 export type MaxFiles = ReturnType<typeof maxFiles>;

@@ -1,11 +1,11 @@
-import { request } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import type { MessengerFile, MessengerFileRangeNotSatisfiable } from '../../core/messages/ports.ts';
 import type { Store } from '../../core/ports.ts';
 import { AppError } from '../../core/errors.ts';
-import { fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
-import { downloadedBody, forwardedRange } from '../byte-ranges.ts';
+import { botKeyOf, fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
+import { forwardedRange } from '../byte-ranges.ts';
+import { downloadFromPlatform } from '../platform-download.ts';
 import { FileTooLarge, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
 import { BotApiError, botApi, fileDownloadUrl, type BotApi, type BotFile, type BotMessage } from './bot-api.ts';
 import { resolvedAddresses } from '../resolved-addresses.ts';
@@ -68,10 +68,11 @@ export function fileUniqueIdOfLink(url: string): string | null {
  */
 export function telegramFiles(deps: TelegramFileDeps) {
   const links = fileLinks(deps.linkKey, deps.publicUrl, 'telegram');
+  const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
   // Telegram keeps a path it gave valid for an hour at least.
   const filePaths = resolvedAddresses({ ttlMs: 10 * 60_000 });
 
-  const opener = {
+  return {
     attachment(channelId: string, found: NonNullable<ReturnType<typeof fileOf>>): Attachment {
       const unique = typeof found.file.file_unique_id === 'string' ? `${UNIQUE_ID_PARAM}=${encodeURIComponent(found.file.file_unique_id)}&` : '';
       return {
@@ -92,47 +93,28 @@ export function telegramFiles(deps: TelegramFileDeps) {
       const channel = await deps.store.channels.getById(channelId);
       const token = tokenFrom(deps.cipher, channel?.credentials, 'telegram_token');
       if (token === null) return null;
-      const key = { channelId, fileId, token };
-      const { address: path, remembered } = await filePaths.get(key, async () => {
-        try {
-          return (await botApi(deps.apiUrl, token).call<{ file_path?: string }>('getFile', { file_id: fileId })).file_path ?? null;
-        } catch (err) {
-          if (err instanceof BotApiError && /too big/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', 'Telegram lets bots download files of up to 20 MB');
-          if (err instanceof BotApiError && err.errorCode === 400) return null;
-          throw new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
-        }
-      });
-      if (!path) return null;
-      const unavailable = () => new AppError('SERVICE_UNAVAILABLE', 'Telegram could not give the file; try again');
       const range = forwardedRange(rangeHeader);
-      const res = await request(fileDownloadUrl(deps.apiUrl, token, path), {
-        method: 'GET',
-        headers: range ? { range } : {},
-        headersTimeout: DOWNLOAD_TIMEOUT_MS,
-        bodyTimeout: DOWNLOAD_TIMEOUT_MS,
-      }).catch(() => {
-        throw unavailable();
-      });
-      if (res.statusCode === 404 && remembered) {
-        // The path lapsed since Telegram gave it: asked again, Telegram says whether the file is still there.
-        await res.body.dump();
-        filePaths.forget(key);
-        return opener.open(channelId, fileId, signature, rangeHeader);
-      }
-      const body = res.statusCode === 404 ? null : downloadedBody(res.statusCode, res.headers, range);
-      if (!body || 'rangeNotSatisfiable' in body) {
-        await res.body.dump();
-        if (body) return body;
-        if (res.statusCode === 404) return null;
-        throw unavailable();
-      }
-      const told = res.headers['content-type'];
-      const byName = typeByName(path, typesByExtension);
-      const contentType = typeof told === 'string' && told !== 'application/octet-stream' ? told : (byName ?? 'application/octet-stream');
-      return { stream: res.body, contentType, ...body };
+      return filePaths.open(
+        { channelId, fileId, bot: botKeyOf(token) },
+        async () => {
+          try {
+            return (await botApi(deps.apiUrl, token).call<{ file_path?: string }>('getFile', { file_id: fileId })).file_path ?? null;
+          } catch (err) {
+            if (err instanceof BotApiError && /too big/i.test(err.message)) throw new AppError('PAYLOAD_TOO_LARGE', 'Telegram lets bots download files of up to 20 MB');
+            if (err instanceof BotApiError && err.errorCode === 400) return null;
+            throw unavailable();
+          }
+        },
+        async (path) => {
+          const got = await downloadFromPlatform(fileDownloadUrl(deps.apiUrl, token, path), range, { timeoutMs: DOWNLOAD_TIMEOUT_MS, unavailable });
+          if (!got || 'rangeNotSatisfiable' in got) return got;
+          const { toldType, ...file } = got;
+          const contentType = toldType && toldType !== 'application/octet-stream' ? toldType : (typeByName(path, typesByExtension) ?? 'application/octet-stream');
+          return { ...file, contentType };
+        },
+      );
     },
   };
-  return opener;
 }
 
 export type TelegramFiles = ReturnType<typeof telegramFiles>;
