@@ -35,6 +35,7 @@ export const credentialFields = {
  */
 export const credentialRefusals = {
   required: 'is required',
+  notAllowed: 'is not allowed',
   revoked: 'was revoked',
   notAcceptedByTelegram: 'was not accepted by Telegram',
   notAcceptedByMax: 'was not accepted by MAX',

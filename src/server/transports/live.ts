@@ -100,10 +100,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // and the hook refresh. Across processes through Redis when it is set, else per process.
   const shared = options.sharedPace ?? null;
   const redis = shared ? paceConnection(shared.redisUrl) : null;
-  const pacerOf = (transport: LiveTransportName, limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer =>
-    redis && shared
-      ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${transport}`, limits, pacesChat, warn: shared.warn })
-      : callPacer(limits, pacesChat);
+  const pacerOf = (transport: LiveTransportName, limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer => {
+    const local = callPacer(limits, pacesChat);
+    return redis && shared ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${transport}`, limits, pacesChat, fallback: local, warn: shared.warn }) : local;
+  };
   const telegramPacer = pacerOf('telegram', telegramLimits, pacesGroupChats);
   const maxPacer = pacerOf('maxbot', maxLimits, () => true);
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { AnswerDropped, callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 
@@ -64,23 +65,26 @@ return {at - now, 0}
 `;
 
 type Reserve = (keyCount: number, ...keysAndArgs: (string | number)[]) => Promise<[number, number]>;
-type PacingRedis = Redis & { reservePace: Reserve; reserveAnswer: Reserve };
+/** A connection with the pacing scripts defined on it (once, whichever pacers share it). */
+export type PacingRedis = Redis & { reservePace: Reserve; reserveAnswer: Reserve };
 
 /**
  * A connection for pacing: a slow or absent Redis must not hold sends up, so commands fail fast (and the pacer falls
  * back to its own pace) rather than wait in a queue for Redis to come back.
  */
-export function paceConnection(url: string, commandTimeoutMs = 500): Redis {
+export function paceConnection(url: string, commandTimeoutMs = 500): PacingRedis {
   // A command given up on is not sent again after a reconnect: its call was made meanwhile, and its turn would go unused.
   const redis = new Redis(url, { commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 1, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
   redis.on('error', () => {
     // Reported by the pacer, at most once a minute; the client reconnects on its own.
   });
-  return redis;
+  redis.defineCommand('reservePace', { lua: RESERVE_PACE });
+  redis.defineCommand('reserveAnswer', { lua: RESERVE_ANSWER });
+  return redis as PacingRedis;
 }
 
 export interface SharedPaceOptions {
-  redis: Redis;
+  redis: PacingRedis;
   /** Names the gateway and the transport: the keys are `<keyPrefix>:{<bot id>}…` (never a token). */
   keyPrefix: string;
   limits: CallLimits;
@@ -102,11 +106,11 @@ const spacing = (rate: { limit: number; interval: number }) => Math.ceil(rate.in
  */
 export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
   const { limits, keyPrefix } = options;
-  const redis = options.redis as PacingRedis;
-  redis.defineCommand('reservePace', { lua: RESERVE_PACE });
-  redis.defineCommand('reserveAnswer', { lua: RESERVE_ANSWER });
+  const { redis } = options;
   const local = options.fallback ?? callPacer(limits, options.pacesChat);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
+  const paceSpacing = [spacing(limits.bot), spacing(limits.chat)] as const;
+  const answerSpacing = limits.answers ? ([spacing(limits.answers.bot), spacing(limits.answers.chat)] as const) : null;
   const now = options.now ?? Date.now;
   let warnedAt = -Infinity;
   let askAgainAt = -Infinity;
@@ -132,10 +136,10 @@ export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
 
   return {
     async pace<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
+      if (!shared()) return local.pace(botId, chatId, call);
       const keys = [botKey(botId, 'calls')];
       if (chatId !== null && options.pacesChat(chatId)) keys.push(chatKey(botId, 'calls', chatId));
-      const reserve = (step: 'chat' | 'bot') => redis.reservePace(keys.length, ...keys, spacing(limits.bot), spacing(limits.chat), step, KEY_KEPT_PAST_MS);
-      if (!shared()) return local.pace(botId, chatId, call);
+      const reserve = (step: 'chat' | 'bot') => redis.reservePace(keys.length, ...keys, ...paceSpacing, step, KEY_KEPT_PAST_MS);
       let chatWaited = false;
       try {
         const [wait, botToCome] = await reserve('chat');
@@ -152,13 +156,13 @@ export function sharedCallPacer(options: SharedPaceOptions): CallPacer {
     },
     async answer<T>(botId: string, chatId: string | null, call: () => Promise<T>): Promise<T> {
       const budget = limits.answers;
-      if (!budget) return call();
+      if (!budget || !answerSpacing) return call();
+      if (!shared()) return local.answer(botId, chatId, call);
       const keys = [botKey(botId, 'answers')];
       if (chatId !== null) keys.push(chatKey(botId, 'answers', chatId));
-      if (!shared()) return local.answer(botId, chatId, call);
       let reply: [number, number];
       try {
-        reply = await redis.reserveAnswer(keys.length, ...keys, spacing(budget.bot), spacing(budget.chat), budget.maxWaitMs, KEY_KEPT_PAST_MS);
+        reply = await redis.reserveAnswer(keys.length, ...keys, ...answerSpacing, budget.maxWaitMs, KEY_KEPT_PAST_MS);
       } catch (err) {
         unreachable(err);
         return local.answer(botId, chatId, call);

@@ -14,6 +14,7 @@ export interface Refusal {
 /** What the gateway says of a credentials field the connect frame asks for, in Russian: every refusal it can say. */
 const ruDetails: Readonly<Record<CredentialRefusal, string>> = {
   'is required': 'обязательное поле',
+  'is not allowed': 'лишнее поле',
   'was revoked': 'отозван',
   'was not accepted by Telegram': 'Telegram его не принял',
   'was not accepted by MAX': 'MAX его не принял',

@@ -20,7 +20,7 @@ function credentialFieldErrors(issues: SchemaIssue[]): FieldError[] {
     if (issue.keyword === 'required') {
       for (const name of issue.params.requiredProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: credentialRefusals.required });
     } else if (issue.keyword === 'additionalProperties') {
-      for (const name of issue.params.additionalProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: 'is not allowed' });
+      for (const name of issue.params.additionalProperties as string[]) fields.push({ field: at(`${issue.instancePath}/${name}`), message: credentialRefusals.notAllowed });
     } else if (issue.keyword !== 'boolean') {
       fields.push({ field: at(issue.instancePath), message: issue.message });
     }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { errorStatus, type ErrorBody, type ErrorCode, type FieldError } from '../../../contract/errors.ts';
 import { AppError } from '../../core/errors.ts';
+import { credentialRefusals } from '../../../contract/credential-fields.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -20,12 +21,13 @@ export function fieldErrors(issues: AjvIssue[], context: string | undefined): Fi
     if (issue.keyword === 'if') continue;
     let path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     let message = issue.message ?? 'is invalid';
+    // Missing and unknown fields are said in the contract's words, which the connect frame says in its language.
     if (issue.keyword === 'required') {
       path = [path, String(issue.params.missingProperty)].filter(Boolean).join('.');
-      message = 'is required';
+      message = credentialRefusals.required;
     } else if (issue.keyword === 'additionalProperties') {
       path = [path, String(issue.params.additionalProperty)].filter(Boolean).join('.');
-      message = 'is not allowed';
+      message = credentialRefusals.notAllowed;
     } else if (issue.keyword === 'enum') {
       message = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
     }
