@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Dispatcher } from 'undici';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 
 /**
@@ -86,7 +87,7 @@ export function fileLinks(key: Buffer, publicUrl: string, transport: string) {
     /** The link to the file; `query` goes before the signature (it is not signed: it must open nothing). */
     url(channelId: string, fileId: string, query = ''): string {
       const signature = sign(channelId, fileId).toString('base64url');
-      return `${publicUrl}/hooks/${transport}/${channelId}/files/${encodeURIComponent(fileId)}?${query}signature=${signature}`;
+      return `${hookUrl(publicUrl, transport, channelId)}/files/${encodeURIComponent(fileId)}?${query}signature=${signature}`;
     },
     /** Whether `signature` is the link's own, compared in constant time. */
     verify(channelId: string, fileId: string, signature: string): boolean {
@@ -113,6 +114,8 @@ export interface LiveBotDeps {
   revoked?(channelId: string, sealed: string | null): Promise<void>;
   /** Whether the files a send names may be fetched from loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopbackFiles?: boolean;
+  /** The guarded agent files are fetched through, one for every live transport (one of the driver's own unless given). */
+  filesAgent?: Dispatcher;
   timeoutMs?: number;
   /** How long a send or edit with a file may take in all (the driver's budget unless a test says). */
   sendBudgetMs?: number;
@@ -120,3 +123,6 @@ export interface LiveBotDeps {
 
 /** How a bot is told apart where its token is not kept (the pacer's queues, the file addresses kept): a digest of the token. */
 export const botKeyOf = (token: string): string => createHash('sha256').update(token).digest('base64url').slice(0, 16);
+
+/** Where a platform posts a channel's updates, under which the channel's file links also live. */
+export const hookUrl = (publicUrl: string, transport: string, channelId: string): string => `${publicUrl}/hooks/${transport}/${channelId}`;

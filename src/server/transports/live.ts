@@ -87,7 +87,9 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     const key = keyFor(purpose);
     return (channelId: string) => createHmac('sha256', key).update(channelId).digest('base64url');
   };
-  const common = { publicUrl: options.publicUrl, cipher: options.cipher, revoked: options.revoked };
+  // One guarded agent for every file a live transport fetches: the files sends name, and MAX's videos.
+  const filesAgent = sourceAgent(options.allowLoopbackFiles ?? false);
+  const common = { publicUrl: options.publicUrl, cipher: options.cipher, revoked: options.revoked, filesAgent };
 
   const telegram: TelegramBotDeps = {
     ...common,
@@ -145,7 +147,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
           linkKey,
           store: messages.store,
           cipher: options.cipher,
-          agent: sourceAgent(options.allowLoopbackFiles ?? false),
+          agent: filesAgent,
         });
         return {
           update: maxUpdateHook({ messages, hookSecret: maxbot.hookSecret, answers, videoLink: files.link }),

@@ -169,7 +169,7 @@ export function pacedMax(deps: Pick<MaxBotDeps, 'apiUrl' | 'cipher' | 'timeoutMs
  * first, so a chat known only by username or phone fails as MAX would (`contact_can_not_create`).
  */
 export function maxBotMessaging(deps: MaxBotDeps, pacer: CallPacer = callPacer(maxLimits, () => true)): MessagingDriver {
-  const agent: Dispatcher = sourceAgent(deps.allowLoopbackFiles ?? false);
+  const agent: Dispatcher = deps.filesAgent ?? sourceAgent(deps.allowLoopbackFiles ?? false);
   const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
   const apiFor = (sealed: string | null, chatId: string | null, signal?: AbortSignal): MaxApi => pacedMax(deps, pacer, sealed, chatId, signal);
   const transfer = (signal: AbortSignal): TransferOptions => ({

@@ -168,7 +168,7 @@ const isUnchanged = (err: unknown) => err instanceof BotApiError && /message is 
  * Bots cannot write first, so a chat known only by username or phone fails as the platform would.
  */
 export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()): MessagingDriver {
-  const agent: Dispatcher = sourceAgent(deps.allowLoopbackFiles ?? false);
+  const agent: Dispatcher = deps.filesAgent ?? sourceAgent(deps.allowLoopbackFiles ?? false);
   const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
   /** The channel's bot, paced; with a deadline (`signal`) its calls wait no longer than the send's budget. */
   const apiFor = (sealed: string | null, groupChatId: string | null, signal?: AbortSignal): BotApi =>

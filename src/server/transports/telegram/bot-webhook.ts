@@ -1,4 +1,5 @@
 import type { HookRegistrar, OutdatedChannel } from '../../core/channels/hook-refresh.ts';
+import { hookUrl } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { hookFingerprint } from '../hook-fingerprint.ts';
 import type { TelegramBotDeps } from './bot-driver.ts';
@@ -11,7 +12,7 @@ import { isTokenRefused, pacedBot } from './paced-bot.ts';
 const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query'];
 
 /** Where Telegram posts a channel's updates. */
-const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => `${deps.publicUrl}/hooks/telegram/${channelId}`;
+const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => hookUrl(deps.publicUrl, 'telegram', channelId);
 
 /** What `setWebhook` is given for a channel, by connecting and by the hook refresh alike. */
 export const webhookParams = (deps: TelegramBotDeps, channelId: string) => ({
