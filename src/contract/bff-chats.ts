@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { transports } from './channels.ts';
-import { Attachment, ChatTypeSchema, Keyboard, messageStatuses, TemplateRef } from './messages.ts';
+import { Attachment, ChatTypeSchema, Keyboard, messageStatuses, SentTemplate } from './messages.ts';
 
 /**
  * The chat frame's reading side (/bff/chats): the chat list and a chat's history. A chat is named by
@@ -108,7 +108,7 @@ export const BffMessage = Type.Object({
   reason: nullable(Type.String()),
   text: nullable(Type.String()),
   attachment: nullable(Attachment),
-  template: nullable(Type.Intersect([TemplateRef, Type.Object({ text: Type.Optional(Type.String()) })])),
+  template: nullable(SentTemplate),
   keyboard: nullable(Keyboard),
   quoted_message: nullable(QuotedMessage),
   author: nullable(

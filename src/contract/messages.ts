@@ -63,6 +63,15 @@ export const TemplateRef = Type.Object(
 );
 export type TemplateRef = Static<typeof TemplateRef>;
 
+/** A template as a sent message carries it: the reference, and the words it filled in for the customer. */
+export const SentTemplate = Type.Object(
+  {
+    ...TemplateRef.properties,
+    text: Type.Optional(Type.String({ description: 'What the customer read: header, body and footer with the values filled in.' })),
+  },
+  { additionalProperties: false },
+);
+
 /**
  * One keyboard field for three dialects (business API, telegram bot, max bot): which one applies follows
  * the channel's transport, so the shape of `buttons` is checked by the transport's rules, not here.

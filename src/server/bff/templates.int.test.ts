@@ -40,6 +40,23 @@ describe(`business-API templates in the chat frame (${databaseKind()})`, () => {
     }
   });
 
+  it('sends a template from the frame; the history shows it with the words it filled in, and a message’s keyboard', async () => {
+    const recipient = { chat_type: 'whatsapp', chat_id: '79001113344' };
+    await t.call('POST', `/v2/sandbox/channels/${wapi}/inbound`, { token: a.token, body: { ...recipient, text: 'Ready yet?' } });
+    const keyboard = { buttons: [{ text: 'Yes', payload: 'y' }, { text: 'No', payload: 'n' }] };
+    expect((await t.call('POST', '/v2/messages', { token: a.token, body: { channel_id: wapi, recipient, text: 'Picked up?', keyboard } })).statusCode).toBe(201);
+    const token = await openFrame(t, a.token, 'chats', { user: { id: 'u' }, scope: 'global' });
+    const sent = await t.call('POST', '/bff/messages', { token, body: { channel_id: wapi, recipient, template: { id: templateId, values: ['A-17'] } } });
+    expect(sent.statusCode).toBe(201);
+    const chatRef = (await t.call('GET', '/bff/chats', { token })).json().data.chats.find((c: { chat_id: string }) => c.chat_id === recipient.chat_id).chat_ref;
+    const history = await t.call('GET', `/bff/chats/${chatRef}/messages`, { token });
+    expect(history.statusCode, history.body).toBe(200);
+    const messages = history.json().data.messages as { text: string | null; template: unknown; keyboard: unknown }[];
+    expect(messages.map((m) => m.text ?? null)).toEqual(['Ready yet?', 'Picked up?', null]);
+    expect(messages[1]!.keyboard).toEqual(keyboard);
+    expect(messages[2]!.template).toEqual({ id: templateId, values: ['A-17'], text: 'Order A-17 is ready' });
+  });
+
   it("refuses a channels session, and keeps accounts apart", async () => {
     const channels = await openFrame(t, a.token, 'channels', {});
     expect((await t.call('GET', '/bff/templates', { token: channels })).statusCode).toBe(403);
