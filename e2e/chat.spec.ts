@@ -1,40 +1,21 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, dealPage, startCrmPage, type CrmPage } from './crm-page.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
  * The agent's chat screen in a CRM page: the list, a chat's history, a customer writing live through the
  * sandbox, and a reply. The CRM page lives on an origin of its own, as in bridge.spec.ts.
  */
-let HOST = '';
-let server: Server | null = null;
-let widgetUrl = '';
+let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp';
 const TELEGRAM_TOKEN = `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}`;
 
 test.beforeAll(async () => {
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><title>CRM</title>
-       <body style="margin:0;font-family:sans-serif">
-         <header style="padding:8px 16px;background:#243b53;color:#fff">Deal #7 · Acme</header>
-         <iframe id="widget" title="Chats" src="${widgetUrl}" style="width:900px;height:560px;border:1px solid #ccc;margin:16px"></iframe>
-       </body>`,
-    );
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  HOST = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  crm = await startCrmPage(dealPage);
 });
 test.afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await crm.close();
 });
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(url, { method, headers: { authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return ((await res.json()) as { data: T }).data;
-}
 
 /** A telegram bot channel of the sandbox, active at once with a token of the real format. */
 async function telegramChannel(request: APIRequestContext, token: string): Promise<string> {
@@ -57,15 +38,15 @@ test.describe('chat screen', () => {
   test('lists chats, opens one, shows a live message and sends a reply', async ({ page, request, token }) => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
     const channelId = await telegramChannel(request, token);
     await customerWrites(request, token, channelId, 'bob', 'Bob Stone', 'Is the order shipped?');
     let aliceChat = '';
     for (let i = 1; i <= 3; i++) aliceChat = (await customerWrites(request, token, channelId, 'alice', 'Alice Park', `Hello, question ${i}`)).chat_id;
-    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url;
+    crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url);
 
     await page.setViewportSize({ width: 960, height: 640 });
-    await page.goto(`${HOST}/deal/7`);
+    await page.goto(`${crm.origin}/deal/7`);
     const frame = page.frameLocator('#widget');
 
     // Unanswered first, newest first: Alice wrote last.
@@ -146,11 +127,11 @@ test.describe('chat screen', () => {
   });
 
   test('says plainly when a message is too long or the gateway refuses it, and keeps the text', async ({ page, request, token }) => {
-    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
     const channelId = await telegramChannel(request, token);
     await customerWrites(request, token, channelId, 'dan', 'Dan Reed', 'Hi');
-    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url;
-    await page.goto(`${HOST}/deal/8`);
+    crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url);
+    await page.goto(`${crm.origin}/deal/8`);
     const frame = page.frameLocator('#widget');
     await chatRows(frame).filter({ hasText: 'Dan Reed' }).getByRole('button').click();
     await expect(history(frame).getByRole('listitem')).toHaveCount(1);
@@ -173,13 +154,13 @@ test.describe('chat screen', () => {
   });
 
   test('opens a long chat at its newest message and keeps the view in place as older pages come', async ({ page, request, token }) => {
-    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
     const channelId = await telegramChannel(request, token);
     const total = 130;
     for (let i = 1; i <= total; i++) await customerWrites(request, token, channelId, 'erin', 'Erin Long', `Line ${i}${i % 9 === 0 ? '\nwith a second line' : ''}`);
-    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url;
+    crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url);
     await page.setViewportSize({ width: 960, height: 640 });
-    await page.goto(`${HOST}/deal/9`);
+    await page.goto(`${crm.origin}/deal/9`);
     const frame = page.frameLocator('#widget');
     await chatRows(frame).filter({ hasText: 'Erin Long' }).getByRole('button').click();
 
@@ -219,13 +200,13 @@ test.describe('chat screen', () => {
   test('speaks Russian when the link asks for it: the list, the open chat, the composer, dates and marks', async ({ page, request, token }) => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
     const channelId = await telegramChannel(request, token);
     await customerWrites(request, token, channelId, 'fedor', 'Фёдор Ильин', 'Здравствуйте! Заказ уже отправлен?');
     const link = { user: { id: 'agent-1', name: 'Анна' }, scope: 'global', options: { lang: 'ru' } };
-    widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', link)).url;
+    crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', link)).url);
     await page.setViewportSize({ width: 960, height: 640 });
-    await page.goto(`${HOST}/deal/10`);
+    await page.goto(`${crm.origin}/deal/10`);
     const frame = page.frameLocator('#widget');
 
     // The list and the empty side, before a chat is open.

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, startCrmPage, type CrmPage } from './crm-page.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -9,36 +8,23 @@ import { expect, test } from './fixtures.ts';
  * password, by bot token and at the provider, reconnecting and deleting, with the sandbox as the phone.
  * The CRM page lives on an origin of its own and fills the window, so the frame is as wide as the viewport.
  */
-let HOST = '';
-let server: Server | null = null;
-let widgetUrl = '';
+let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/connect-shots';
 const TELEGRAM_TOKEN = `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}`;
 
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
-      `<!doctype html><title>CRM</title>
+  crm = await startCrmPage(
+    (frameUrl) => `<!doctype html><title>CRM</title>
        <script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>
        <body style="margin:0">
-         <iframe id="widget" title="Channels" src="${widgetUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe>
+         <iframe id="widget" title="Channels" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe>
        </body>`,
-    );
-  });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-  HOST = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  );
 });
 test.afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await crm.close();
 });
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-async function api<T>(request: APIRequestContext, token: string, method: Method, url: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(url, { method, headers: { authorization: `Bearer ${token}` }, ...(data === undefined ? {} : { data }) });
-  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBeLessThan(300);
-  return ((await res.json()) as { data: T }).data;
-}
 
 interface ChannelsLink {
   transport?: string;
@@ -48,10 +34,10 @@ interface ChannelsLink {
 
 /** Opens the connect frame from a channels link in the CRM page; it is open once the list's title shows. */
 async function openFrame(page: Page, request: APIRequestContext, token: string, link: ChannelsLink, listTitle = 'Your channels'): Promise<FrameLocator> {
-  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
-  widgetUrl = (await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/channels', { user: { id: 'admin-1', name: 'Ada' }, ...link })).url;
+  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/channels', { user: { id: 'admin-1', name: 'Ada' }, ...link })).url);
   await page.setViewportSize({ width: 1000, height: 760 });
-  await page.goto(`${HOST}/settings/channels`);
+  await page.goto(`${crm.origin}/settings/channels`);
   const frame = page.frameLocator('#widget');
   await expect(frame.getByRole('heading', { name: listTitle })).toBeVisible();
   return frame;

@@ -2,7 +2,7 @@ import type { FieldError } from '../../../contract/errors.ts';
 import type { TemplateRef } from '../../../contract/messages.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { Repositories } from '../ports.ts';
-import { renderTemplate, variableCount } from './placeholders.ts';
+import { renderTemplate, variableCount } from '../../../contract/template-text.ts';
 import type { TemplateRecord } from './ports.ts';
 import { templateNotFound } from './templates.ts';
 

@@ -5,7 +5,7 @@ import { channelNotFound } from '../channels/channel-steps.ts';
 import { AppError, validationError } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Clock, Store } from '../ports.ts';
-import { variablesAreContiguous, variablesOf } from './placeholders.ts';
+import { variablesAreContiguous, variablesOf } from '../../../contract/template-text.ts';
 import type { TemplateRecord } from './ports.ts';
 
 export interface TemplateDeps {

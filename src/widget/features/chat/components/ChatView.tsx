@@ -11,6 +11,7 @@ import { words } from '../words.ts';
 import { Composer, type Editing } from './Composer.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
+import { TemplateComposer } from './TemplateComposer.tsx';
 
 interface Props {
   ctx: ChatContext;
@@ -33,9 +34,11 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
   const lang = useLang();
   const w = words[lang];
   const target = targetOf(opened);
-  const { state, loadOlder, send, edit, remove, retry } = useHistory(ctx, target, onSent);
+  const { state, loadOlder, send, sendTemplate, edit, remove, retry } = useHistory(ctx, target, onSent);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const templatesChannel = caps?.templates ? target.channel_id : null;
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
   const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
   const via = chat ? (chat.channel_name ?? transportName(chat.transport, lang)) : transportName(opened.chat.chat_type, lang);
@@ -77,14 +80,21 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
           </button>
         </div>
       )}
-      <Composer
-        onSend={send}
-        onEdit={edit}
-        editing={editing}
-        onCancelEdit={() => setEditing(null)}
-        limit={caps?.text_limit ?? null}
-        disabledReason={target.channel_id ? null : w.view.noChannel}
-      />
+      {templatesOpen && templatesChannel && (
+        <TemplateComposer client={ctx.client} channelId={templatesChannel} onSend={sendTemplate} onClose={() => setTemplatesOpen(false)} />
+      )}
+      {/* Kept while the template form is open, so that a text being written stays. */}
+      <div hidden={templatesOpen && !!templatesChannel}>
+        <Composer
+          onSend={send}
+          onEdit={edit}
+          editing={editing}
+          onCancelEdit={() => setEditing(null)}
+          limit={caps?.text_limit ?? null}
+          disabledReason={target.channel_id ? null : w.view.noChannel}
+          onOpenTemplates={templatesChannel ? () => setTemplatesOpen(true) : null}
+        />
+      </div>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useWords } from '../../../lib/i18n.ts';
+import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 
 /** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
@@ -17,6 +18,8 @@ interface Props {
   /** The longest text the chat's messenger accepts, when known. */
   limit: number | null;
   disabledReason?: string | null;
+  /** Offered where the chat's channel sends business-API templates: opens the template form. */
+  onOpenTemplates?: (() => void) | null;
 }
 
 /** Grows the box with its text up to the CSS max-height, then it scrolls. */
@@ -27,9 +30,10 @@ function fit(box: HTMLTextAreaElement | null) {
 }
 
 /** The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept. */
-export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason }: Props) {
+export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates }: Props) {
   const all = useWords(words);
   const w = all.composer;
+  const t = useWords(templateWords).templates;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
@@ -103,6 +107,11 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
         </p>
       )}
       <div className="gw-composer__row">
+        {onOpenTemplates && !editingId && !disabledReason && (
+          <button type="button" className="gw-button gw-composer__template" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
+            {t.open}
+          </button>
+        )}
         <textarea
           ref={box}
           className="gw-input gw-composer__text"

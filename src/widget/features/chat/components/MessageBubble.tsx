@@ -1,9 +1,11 @@
 import { memo, useState } from 'react';
 import { useLang, useWords } from '../../../lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
+import { shownKeyboard } from '../store/keyboard.ts';
 import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
+import { MessageKeyboard } from './MessageKeyboard.tsx';
 
 const ticks: Record<ShownStatus, string> = { sending: '🕓', accepted: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 
@@ -74,6 +76,7 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
   const lang = useLang();
   const w = words[lang].message;
   const text = m.text ?? m.template?.text ?? null;
+  const keyboard = shownKeyboard(m.keyboard);
   const classes = ['gw-bubble', `gw-bubble--${m.direction}`, m.deleted ? 'gw-bubble--deleted' : '', m.status === 'failed' ? 'gw-bubble--failed' : '']
     .filter(Boolean)
     .join(' ');
@@ -88,7 +91,9 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
           📎 {m.attachment.name ?? words[lang].chat.attachment}
         </a>
       )}
+      {keyboard && <MessageKeyboard keyboard={keyboard} />}
       <span className="gw-bubble__meta">
+        {m.template && !m.deleted && <span className="gw-tag">{words[lang].chat.template}</span>}
         {m.deleted && <span className="gw-tag gw-tag--deleted">{w.deleted}</span>}
         {m.edited_at && !m.deleted && <span className="gw-bubble__edited">{w.edited}</span>}
         <time dateTime={m.created_at} title={fullWhen(m.created_at, lang)}>

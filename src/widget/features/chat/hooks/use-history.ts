@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { ChatType } from '../../../../contract/channels.ts';
-import type { Recipient } from '../../../../contract/messages.ts';
+import type { Recipient, TemplateRef } from '../../../../contract/messages.ts';
 import { deleteMessage, editMessage } from '../api/edit-message.ts';
 import { getMessages, historyPageSizes } from '../api/get-messages.ts';
 import { sendMessage } from '../api/send-message.ts';
@@ -97,20 +97,23 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     );
   }, [client, chatRef]);
 
-  /** Sends a text; resolves to null, or to what to tell the agent when the gateway refused it. */
-  const send = useCallback(
-    async (text: string): Promise<string | null> => {
+  /** Sends a text or a template; resolves to null, or to what to tell the agent when the gateway refused it. */
+  const post = useCallback(
+    async (content: { text: string } | { template: TemplateRef; preview: string }): Promise<string | null> => {
       const t = targetRef.current;
       if (!t.channel_id) return words[lang()].view.noChannelToSend;
       const key = `local-${++sends}`;
-      dispatch({ type: 'sending', key, text, now: new Date() });
+      // A template is shown at once with the words it fills in, as the gateway will record it.
+      if ('text' in content) dispatch({ type: 'sending', key, text: content.text, now: new Date() });
+      else dispatch({ type: 'sending', key, text: null, template: { ...content.template, text: content.preview }, now: new Date() });
       const recipient: Recipient = t.chat_id
         ? { chat_type: t.chat_type, chat_id: t.chat_id }
         : t.username
           ? { chat_type: t.chat_type, username: t.username }
           : { chat_type: t.chat_type, phone: t.phone ?? '' };
       try {
-        const result = await sendMessage(client, { channel_id: t.channel_id, recipient, text });
+        const body = 'text' in content ? { text: content.text } : { template: content.template };
+        const result = await sendMessage(client, { channel_id: t.channel_id, recipient, ...body });
         dispatch({ type: 'sent', key, requestId: result.request_id });
         onSent?.();
         return null;
@@ -121,6 +124,8 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     },
     [client, onSent],
   );
+  const send = useCallback((text: string) => post({ text }), [post]);
+  const sendTemplate = useCallback((template: TemplateRef, preview: string) => post({ template, preview }), [post]);
 
   /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
   const edit = useCallback(
@@ -132,5 +137,5 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     [client],
   );
 
-  return { state, loadOlder, send, edit, remove, retry: readNewest };
+  return { state, loadOlder, send, sendTemplate, edit, remove, retry: readNewest };
 }

@@ -35,7 +35,7 @@ export type HistoryAction =
   | { type: 'added'; payload: Added }
   /** Any stream event: statuses, edits and deletes name only the message, so each is looked for here. */
   | { type: 'event'; event: StreamEvent }
-  | { type: 'sending'; key: string; text: string; now: Date }
+  | { type: 'sending'; key: string; text: string | null; template?: ChatMessage['template']; now: Date }
   | { type: 'sent'; key: string; requestId: string }
   | { type: 'sendFailed'; key: string };
 
@@ -167,7 +167,7 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       return { ...state, messages };
     }
     case 'sending':
-      return { ...state, messages: [...state.messages, sending(action.key, action.text, action.now)] };
+      return { ...state, messages: [...state.messages, sending(action.key, action.text, action.now, action.template)] };
     case 'sent': {
       const i = state.messages.findIndex((m) => m.key === action.key);
       if (i < 0) return state;

@@ -70,8 +70,8 @@ export function fromAddEvent(p: Added, quoted: ChatMessage | undefined): ChatMes
   };
 }
 
-/** A message this frame is sending: shown at once, matched later by its request id. */
-export function sending(key: string, text: string, now: Date): ChatMessage {
+/** A message this frame is sending (its words, or a template with the words it fills in): shown at once, matched later by its request id. */
+export function sending(key: string, text: string | null, now: Date, template: ChatMessage['template'] = null): ChatMessage {
   return {
     key,
     message_id: null,
@@ -81,7 +81,7 @@ export function sending(key: string, text: string, now: Date): ChatMessage {
     reason: null,
     text,
     attachment: null,
-    template: null,
+    template,
     keyboard: null,
     quoted_message: null,
     author: null,

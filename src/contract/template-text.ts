@@ -1,6 +1,10 @@
-import type { TemplateComponent } from '../../../contract/templates.ts';
+import type { TemplateComponent } from './templates.ts';
 
-/** `{{n}}` variables of template texts: which a template has, and the text once they are filled. */
+/**
+ * `{{n}}` variables of template texts: which a template has, and the text once they are filled. One set of rules
+ * for the gateway (checking a template, rendering what a send's customer reads) and the chat frame (its template
+ * form and preview), so that what the agent sees before sending is what the customer gets.
+ */
 
 const VARIABLE = /\{\{\s*(\d{1,3})\s*\}\}/g;
 

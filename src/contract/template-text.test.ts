@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fill, renderTemplate, variableCount, variablesAreContiguous, variablesOf } from './placeholders.ts';
+import { fill, renderTemplate, variableCount, variablesAreContiguous, variablesOf } from './template-text.ts';
 
 describe('template variables', () => {
   it('finds {{n}} variables in order of first appearance, spaces inside the braces allowed', () => {

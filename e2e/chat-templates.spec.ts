@@ -1,0 +1,129 @@
+import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, dealPage, startCrmPage, type CrmPage } from './crm-page.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The chat screen on a business-API (wapi) channel: the buttons a CRM's message put before the customer, and an
+ * agent sending an approved template with its values filled in, in English and in Russian.
+ */
+let crm: CrmPage;
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp';
+const CUSTOMER = '79001234567';
+
+test.beforeAll(async () => {
+  crm = await startCrmPage(dealPage);
+});
+test.afterAll(async () => {
+  await crm.close();
+});
+
+/** A wapi number of the sandbox, authorized at the sandbox's page as the provider's would be. */
+async function wapiChannel(request: APIRequestContext, token: string): Promise<string> {
+  const [created] = await api<{ channel_id: string; url: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'wapi', credentials: {} });
+  expect((await request.get(created!.url)).status()).toBe(200);
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
+  return created!.channel_id;
+}
+
+/** A template submitted on the channel; approved unless `status` says otherwise. */
+async function template(request: APIRequestContext, token: string, channelId: string, name: string, status = 'APPROVED'): Promise<string> {
+  const created = await api<{ id: string }>(request, token, 'POST', `/v2/sandbox/channels/${channelId}/templates`, {
+    name,
+    language: 'en',
+    category: 'UTILITY',
+    components: [
+      { type: 'header', text: 'Order {{1}}' },
+      { type: 'body', text: 'Hello {{2}}, your order {{1}} is ready for pickup.' },
+      { type: 'footer', text: 'Acme store' },
+      { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Thanks' }] },
+    ],
+  });
+  await api(request, token, 'POST', `/v2/sandbox/templates/${created.id}/moderation`, { status });
+  return created.id;
+}
+
+/** Opens the chat frame from a new link (a link is used once) and the chat with `contact` in it. */
+async function openChat(page: Page, request: APIRequestContext, token: string, lang: 'en' | 'ru', contact: string): Promise<FrameLocator> {
+  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global', options: { lang } })).url);
+  await page.setViewportSize({ width: 960, height: 640 });
+  await page.goto(`${crm.origin}/deal/${lang}`);
+  const frame = page.frameLocator('#widget');
+  await frame.getByRole('list', { name: lang === 'en' ? 'Chat list' : 'Список чатов' }).getByRole('listitem').filter({ hasText: contact }).getByRole('button').click();
+  return frame;
+}
+
+test.describe('chat screen on a business-API channel', () => {
+  test('shows the buttons a message carries, and sends an approved template with its values', async ({ page, request, token }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    const channelId = await wapiChannel(request, token);
+    await template(request, token, channelId, 'order_ready');
+    await template(request, token, channelId, 'still_in_review', 'PENDING');
+    const recipient = { chat_type: 'whatsapp', chat_id: CUSTOMER };
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { ...recipient, name: 'Dana', text: 'Is my order ready?' });
+    await api(request, token, 'POST', '/v2/messages', {
+      channel_id: channelId,
+      recipient,
+      text: 'How was the delivery?',
+      keyboard: { buttons: [{ text: 'Good', payload: 'good' }, { text: 'Bad', payload: 'bad' }] },
+    });
+
+    const frame = await openChat(page, request, token, 'en', 'Dana');
+    const messages = frame.getByRole('list', { name: 'Messages' });
+    const asked = messages.getByRole('listitem').filter({ hasText: 'How was the delivery?' });
+    await expect(asked.getByRole('group', { name: 'Buttons under the message' })).toHaveText(/Good\s*Bad/);
+    await shot(page, 'keyboard');
+
+    // The form lists approved templates only, and sends once every value is given.
+    await frame.getByRole('button', { name: 'Send a template message' }).click();
+    const form = frame.getByRole('region', { name: 'Templates' });
+    await expect(form.getByRole('list', { name: 'Approved templates' }).getByRole('listitem')).toHaveCount(1);
+    await form.getByRole('button', { name: /order_ready/ }).click();
+    await expect(form).toContainText('Hello {{2}}, your order {{1}} is ready for pickup.');
+    const send = form.getByRole('button', { name: 'Send template' });
+    await form.getByRole('textbox', { name: 'Value {{1}}' }).fill('A-17');
+    await expect(send).toBeDisabled();
+    await form.getByRole('textbox', { name: 'Value {{2}}' }).fill('Dana');
+    await expect(form).toContainText('Order A-17');
+    await expect(form).toContainText('Hello Dana, your order A-17 is ready for pickup.');
+    await expect(form.getByRole('group', { name: 'Buttons' })).toHaveText('Thanks');
+    await shot(page, 'template-form');
+    await send.click();
+    await expect(form).toBeHidden();
+
+    const sent = messages.getByRole('listitem').filter({ hasText: 'Hello Dana, your order A-17 is ready for pickup.' });
+    await expect(sent.getByRole('img', { name: 'Delivered' })).toBeVisible();
+    await expect(frame.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await shot(page, 'template-sent');
+
+    // Read again from the gateway, the message is a template with the words it filled in.
+    const again = await openChat(page, request, token, 'en', 'Dana');
+    const stored = again.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Order A-17' });
+    await expect(stored).toContainText('Hello Dana, your order A-17 is ready for pickup.');
+    await expect(stored.getByText('Template', { exact: true })).toBeVisible();
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  test('speaks Russian in the template form', async ({ page, request, token }) => {
+    const channelId = await wapiChannel(request, token);
+    await template(request, token, channelId, 'order_ready_ru');
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79007654321', name: 'Olga', text: 'Привет' });
+    const frame = await openChat(page, request, token, 'ru', 'Olga');
+    await frame.getByRole('button', { name: 'Отправить сообщение по шаблону' }).click();
+    const form = frame.getByRole('region', { name: 'Шаблоны' });
+    await form.getByRole('button', { name: /order_ready_ru/ }).click();
+    await expect(form.getByRole('textbox', { name: 'Значение {{1}}' })).toBeFocused();
+    await expect(form).toContainText('Чтобы отправить, заполните все значения.');
+    await expect(form.getByRole('button', { name: 'Отправить шаблон' })).toBeDisabled();
+    await shot(page, 'template-form-ru');
+    await form.getByRole('button', { name: '← Все шаблоны' }).click();
+    await expect(form.getByRole('list', { name: 'Одобренные шаблоны' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+  });
+});
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${SHOTS}/chat-${name}.png` });
+}
