@@ -58,7 +58,7 @@ test.describe('chat screen on a business-API channel', () => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     const channelId = await wapiChannel(request, token);
-    await template(request, token, channelId, 'order_ready');
+    const orderReady = await template(request, token, channelId, 'order_ready');
     await template(request, token, channelId, 'still_in_review', 'PENDING');
     const recipient = { chat_type: 'whatsapp', chat_id: CUSTOMER };
     await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { ...recipient, name: 'Dana', text: 'Is my order ready?' });
@@ -74,6 +74,8 @@ test.describe('chat screen on a business-API channel', () => {
     const asked = messages.getByRole('listitem').filter({ hasText: 'How was the delivery?' });
     await expect(asked.getByRole('group', { name: 'Buttons under the message' })).toHaveText(/Good\s*Bad/);
     await shot(page, 'keyboard');
+    // Dana wrote just now: the reply window is open, nothing to say.
+    await expect(frame.getByText(/only a template can reach them/)).toHaveCount(0);
 
     // The form lists approved templates only, and sends once every value is given.
     await frame.getByRole('button', { name: 'Send a template message' }).click();
@@ -102,6 +104,17 @@ test.describe('chat screen on a business-API channel', () => {
     const stored = again.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Order A-17' });
     await expect(stored).toContainText('Hello Dana, your order A-17 is ready for pickup.');
     await expect(stored.getByText('Template', { exact: true })).toBeVisible();
+
+    // A customer who never wrote can be reached by a template only, and the frame says so before the agent writes.
+    await api(request, token, 'POST', '/v2/messages', {
+      channel_id: channelId,
+      recipient: { chat_type: 'whatsapp', chat_id: '79005550001', crm_contact_name: 'Eve' },
+      template: { id: orderReady, values: ['B-2', 'Eve'] },
+    });
+    await again.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Eve' }).getByRole('button').click();
+    await expect(again.getByText('The customer has not written in the last 24 hours: only a template can reach them now.')).toBeVisible();
+    await expect(again.getByRole('button', { name: 'Send a template message' })).toBeVisible();
+    await shot(page, 'window-closed');
     expect(errors, 'uncaught errors in the page').toEqual([]);
   });
 

@@ -18,5 +18,6 @@ export const avitoRules: TransportRules = {
     two_factor: false,
     can_write_first: false,
     contact_by_username_or_phone: false,
+    reply_window_hours: null,
   },
 };

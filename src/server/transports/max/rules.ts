@@ -18,5 +18,6 @@ export const maxRules: TransportRules = {
     two_factor: false,
     can_write_first: true,
     contact_by_username_or_phone: true,
+    reply_window_hours: null,
   },
 };

@@ -6,7 +6,7 @@ import type { MessagingDriver, OutboundMessage, SendOutcome } from '../../core/m
 import type { Clock } from '../../core/ports.ts';
 import { sandboxChatIdFor, type SandboxStateRepository } from '../../core/sandbox/ports.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 const groupTypes = new Set(['whatsgroup', 'telegroup', 'maxgroup']);
 
 /** Who may not write first, and how each platform words the refusal (GAPS.md "The sandbox"). */
@@ -21,7 +21,7 @@ const failed = (reason: FailureReason): SendOutcome => ({ kind: 'failed', reason
 
 /**
  * Sending into the simulated network. It enforces what only the messenger knows (text length, unknown
- * numbers, blocked customers, bots and instagram not writing first, the business API's 24-hour window) and
+ * numbers, blocked customers, bots and instagram not writing first, the business API's reply window) and
  * delivers at once. Each request id is received once, so a retry after a crash never delivers twice.
  */
 export function sandboxMessagingDriver(deps: {
@@ -38,8 +38,9 @@ export function sandboxMessagingDriver(deps: {
     if (groupTypes.has(m.chatType)) return customer ? null : 'channel_private';
     if (customer?.state === 'missing') return m.chatType === 'telegram' || m.chatType === 'max' ? 'contact_can_not_create' : 'bad_contact';
     if (customer?.state === 'blocked') return 'chat_is_blocked';
-    if (m.transport === 'wapi') {
-      const windowOpen = customer?.lastInboundAt != null && deps.clock.now().getTime() - customer.lastInboundAt.getTime() < DAY_MS;
+    const windowHours = capabilities.reply_window_hours;
+    if (windowHours !== null) {
+      const windowOpen = customer?.lastInboundAt != null && deps.clock.now().getTime() - customer.lastInboundAt.getTime() < windowHours * HOUR_MS;
       return windowOpen || m.template !== null ? null : 'over_24_hour_limit';
     }
     if (!capabilities.can_write_first && !customer?.wroteFirst) return firstContactRefusal[m.transport] ?? 'messages_not_text_first';

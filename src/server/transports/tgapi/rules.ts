@@ -18,5 +18,6 @@ export const tgapiRules: TransportRules = {
     two_factor: true,
     can_write_first: true,
     contact_by_username_or_phone: true,
+    reply_window_hours: null,
   },
 };

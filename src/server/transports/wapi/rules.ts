@@ -21,5 +21,6 @@ export const wapiRules: TransportRules = {
     two_factor: false,
     can_write_first: false,
     contact_by_username_or_phone: false,
+    reply_window_hours: 24,
   },
 };

@@ -1,5 +1,5 @@
 import type { TemplateCategory } from '../../../contract/templates.ts';
-import { catalog } from '../../lib/i18n.ts';
+import { catalog, plural } from '../../lib/i18n.ts';
 
 /** What the chat screen says of keyboards on messages and of the template form. */
 export const templateWords = catalog(
@@ -27,6 +27,8 @@ export const templateWords = catalog(
       fillAll: 'Fill in every value to send.',
       send: 'Send template',
       notSent: 'Not sent.',
+      windowClosed: (hours: number) =>
+        `The customer has not written ${plural('en', hours, { one: 'in the last hour', other: 'in the last # hours' })}: only a template can reach them now.`,
       categories: { MARKETING: 'Marketing', UTILITY: 'Utility', AUTHENTICATION: 'Authentication' } satisfies Record<TemplateCategory, string>,
     },
   },
@@ -55,6 +57,8 @@ export const templateWords = catalog(
         fillAll: 'Чтобы отправить, заполните все значения.',
         send: 'Отправить шаблон',
         notSent: 'Не отправлено.',
+        windowClosed: (hours) =>
+          `Клиент не писал ${plural('ru', hours, { one: 'последний # час', few: 'последние # часа', many: 'последние # часов', other: 'последние # часа' })}: сейчас до него дойдёт только сообщение по шаблону.`,
         categories: { MARKETING: 'Маркетинг', UTILITY: 'Сервисный', AUTHENTICATION: 'Аутентификация' },
       },
     },

@@ -5,7 +5,10 @@ import { useLang } from '../../../lib/i18n.ts';
 import type { ChatContext } from '../context.ts';
 import type { Opened } from '../hooks/use-chat-screen.ts';
 import { useHistory, type HistoryTarget } from '../hooks/use-history.ts';
+import { useMinuteClock } from '../hooks/use-minute-clock.ts';
 import { messageActions } from '../store/actions.ts';
+import { replyWindow } from '../store/reply-window.ts';
+import { templateWords } from '../template-words.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { words } from '../words.ts';
 import { Composer, type Editing } from './Composer.tsx';
@@ -39,6 +42,9 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
   const [actionError, setActionError] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const templatesChannel = caps?.templates ? target.channel_id : null;
+  const windowHours = caps?.reply_window_hours ?? null;
+  const now = useMinuteClock(windowHours !== null);
+  const windowClosed = windowHours !== null && replyWindow(state, windowHours, now) === 'closed';
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
   const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
   const via = chat ? (chat.channel_name ?? transportName(chat.transport, lang)) : transportName(opened.chat.chat_type, lang);
@@ -93,6 +99,7 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
           limit={caps?.text_limit ?? null}
           disabledReason={target.channel_id ? null : w.view.noChannel}
           onOpenTemplates={templatesChannel ? () => setTemplatesOpen(true) : null}
+          notice={windowClosed ? templateWords[lang].templates.windowClosed(windowHours) : null}
         />
       </div>
     </section>

@@ -20,6 +20,8 @@ interface Props {
   disabledReason?: string | null;
   /** Offered where the chat's channel sends business-API templates: opens the template form. */
   onOpenTemplates?: (() => void) | null;
+  /** What the agent should know before writing (the text is still sent: the gateway decides). */
+  notice?: string | null;
 }
 
 /** Grows the box with its text up to the CSS max-height, then it scrolls. */
@@ -30,7 +32,7 @@ function fit(box: HTMLTextAreaElement | null) {
 }
 
 /** The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept. */
-export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates }: Props) {
+export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates, notice }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
@@ -101,6 +103,7 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
         </div>
       )}
       {disabledReason && <p className="gw-composer__note">{disabledReason}</p>}
+      {notice && !editingId && !disabledReason && <p className="gw-composer__note gw-composer__notice">{notice}</p>}
       {tooLong && (
         <p className="gw-composer__note gw-error">
           {w.tooLong(text.length, limit)}
