@@ -64,7 +64,7 @@ export function startWebhooks(wiring: WebhookWiring, options: WebhookOverrides):
     sweepEvery > 0
       ? startDeliverySweep({ store, clock }, sweepEvery, (err) => log.error({ err }, 'webhook sweep failed'), deliveries.wake, (pass) => {
           metrics?.retained(pass);
-          if (pass.deliveryLog + pass.events > 0) log.info(pass, 'rows past their retention deleted');
+          if (pass.deliveryLog + pass.events + pass.uploads > 0) log.info(pass, 'rows past their retention deleted');
         })
       : null;
   return { deliveries, sweeper };

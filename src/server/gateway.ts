@@ -10,6 +10,7 @@ import { linkSigner } from './core/embedding/link-token.ts';
 import { embeddingPolicy } from './core/embedding/policy.ts';
 import type { EventSink } from './core/events/dispatch-event.ts';
 import { downloadLinks } from './core/exports/download-link.ts';
+import { uploadLinks, type UploadDeps } from './core/uploads/uploads.ts';
 import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import type { Config } from './config.ts';
@@ -32,6 +33,7 @@ import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
+import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
@@ -124,6 +126,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const announced = (announcements = announcer(database, origin, (err) => log?.warn({ err }, 'announcing to other processes failed')));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
+      uploadFiles: database.pglite ? uploadFiles(join(config.dataDir, 'uploads')) : null,
       eventsRecorded: (what) => {
         announced.announce(EVENTS_RECORDED);
         if (what.deliveries) announced.announce(DELIVERIES_QUEUED);
@@ -178,6 +181,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       files: exportFiles(join(config.dataDir, 'exports')),
       links: downloadLinks(secretKey, config.publicUrl),
     };
+    const uploads: UploadDeps = { store, clock, links: uploadLinks(secretKey, config.publicUrl) };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
     const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
     const webhookOptions = overrides.webhooks ?? {};
@@ -199,6 +203,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       channels,
       messages,
       exports,
+      uploads,
       sandbox: config.transportMode === 'sandbox',
       urlPolicy,
       resolveHost,
@@ -219,7 +224,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels }, hub);
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
     await workExports(startedBoss, exports);

@@ -7,11 +7,12 @@ describe('gateway metrics', () => {
 
   it('counts the rows retention deleted, by kind', async () => {
     const metrics = gatewayMetrics({ clock: new ManualClock(0), readBacklog: async () => backlog, connectedFrames: () => 0 });
-    metrics.retained({ deliveryLog: 12, events: 5 });
-    metrics.retained({ deliveryLog: 0, events: 2 });
+    metrics.retained({ deliveryLog: 12, events: 5, uploads: 0 });
+    metrics.retained({ deliveryLog: 0, events: 2, uploads: 3 });
     const text = await metrics.registry.metrics();
     expect(text).toContain('gateway_retention_deleted_rows_total{kind="delivery_log"} 12');
     expect(text).toContain('gateway_retention_deleted_rows_total{kind="events"} 7');
+    expect(text).toContain('gateway_retention_deleted_rows_total{kind="uploads"} 3');
   });
 
   it('counts presses left unanswered, by transport and reason', async () => {

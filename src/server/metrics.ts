@@ -106,7 +106,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
 
   const retention = new Counter({
     name: 'gateway_retention_deleted_rows_total',
-    help: 'Rows deleted as past their retention by this process: the delivery log (attempts and finished deliveries) and events.',
+    help: 'Rows deleted as past their retention by this process: the delivery log (attempts and finished deliveries), events and uploads (files agents attached).',
     labelNames: ['kind'] as const,
     registers,
   });
@@ -232,6 +232,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
     retained(pass) {
       retention.inc({ kind: 'delivery_log' }, pass.deliveryLog);
       retention.inc({ kind: 'events' }, pass.events);
+      retention.inc({ kind: 'uploads' }, pass.uploads);
     },
     async webhookAttempts(attempt) {
       attempts.inc({ event: attempt.eventName, outcome: attempt.outcome });

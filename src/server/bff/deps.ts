@@ -3,6 +3,7 @@ import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { TransportRulesRegistry } from '../core/channels/transport-rules.ts';
 import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
+import type { UploadDeps } from '../core/uploads/uploads.ts';
 
 /** Counts a request against a key's window and answers 429 past it (the composition passes the gateway's limiter). */
 export type SessionLimiter = (key: string, request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -13,6 +14,8 @@ export interface BffDeps extends EmbeddingDeps {
   /** The message and channel use-cases /v2 uses too. */
   messages: MessageDeps;
   channels: ChannelDeps;
+  /** Files agents attach to messages. */
+  uploads: UploadDeps;
   /** The built widget; its index.html is the frame page. */
   widgetDir: string | null;
 }

@@ -10,6 +10,7 @@ import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { templateRoutes } from './routes/templates.ts';
+import { uploadRoutes } from './routes/uploads.ts';
 
 /**
  * The frames' API (mounted at /bff). Every route but the link exchange needs `Authorization: Bearer <session
@@ -40,4 +41,5 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(messageRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(templateRoutes, deps);
+  await app.register(uploadRoutes, deps);
 };

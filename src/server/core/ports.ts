@@ -14,6 +14,7 @@ import type { ChatRepository, MessageRepository, SendQueue } from './messages/po
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
 import type { TemplateRepository } from './templates/ports.ts';
+import type { UploadRepository } from './uploads/ports.ts';
 import type { WebhookDeliveryRepository, WebhookSettingsRepository } from './webhooks/ports.ts';
 
 export interface Clock {
@@ -144,6 +145,7 @@ export interface Repositories {
   exports: ExportRepository;
   webhookSettings: WebhookSettingsRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  uploads: UploadRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

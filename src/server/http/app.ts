@@ -8,6 +8,7 @@ import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
 import type { ExportDeps } from '../core/exports/ports.ts';
+import type { UploadDeps } from '../core/uploads/uploads.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
@@ -19,6 +20,7 @@ import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitPlugin } from './rate-limit/plugin.ts';
 import type { WindowCounter } from './rate-limit/window-counter.ts';
 import { downloadRoutes } from './routes/downloads.ts';
+import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
@@ -48,6 +50,8 @@ export interface HttpDeps {
   channels: ChannelDeps;
   messages: MessageDeps;
   exports: ExportDeps;
+  /** Files agents attach in the chat frame, served behind their signed links. */
+  uploads: UploadDeps;
   /** The simulated messenger network is connected: its API and pages are served. */
   sandbox: boolean;
   resolveHost: HostResolver;
@@ -149,6 +153,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   );
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
   await app.register(downloadRoutes, deps.exports);
+  await app.register(fileRoutes, deps.uploads);
   if (deps.messengerHooks) await app.register(messengerHookRoutes, deps.messengerHooks);
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {

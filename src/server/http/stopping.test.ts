@@ -3,6 +3,7 @@ import type { ChannelDeps } from '../core/channels/ports.ts';
 import type { MessageDeps } from '../core/messages/ports.ts';
 import type { ExportDeps } from '../core/exports/ports.ts';
 import type { Store } from '../core/ports.ts';
+import type { UploadDeps } from '../core/uploads/uploads.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { buildHttpApp } from './app.ts';
 import { memoryWindowCounter } from './rate-limit/window-counter.ts';
@@ -18,6 +19,7 @@ describe('a request that arrives while the gateway is stopping', () => {
       channels: {} as ChannelDeps,
       messages: {} as MessageDeps,
       exports: {} as ExportDeps,
+      uploads: {} as UploadDeps,
       sandbox: false,
       resolveHost: async () => [],
       webhookSealer: { seal: () => '', open: () => ({}) },

@@ -255,6 +255,18 @@ export interface ExportsTable {
   expires_at: Date | null;
 }
 
+export interface UploadsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  sha1: string;
+  /** Null where the bytes are kept on disk (the embedded database). */
+  content: Uint8Array | null;
+  created_at: Date;
+}
+
 export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
@@ -277,4 +289,5 @@ export interface DatabaseSchema {
   webhook_settings: WebhookSettingsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  uploads: UploadsTable;
 }

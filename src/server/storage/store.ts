@@ -11,6 +11,8 @@ import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
 import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
+import { uploadRepository } from './repositories/uploads.ts';
+import type { UploadFiles } from './upload-files.ts';
 import { newSendCursor, sendQueueRepository, type SendCursor } from './repositories/send-queue.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { templateRepository } from './repositories/templates.ts';
@@ -31,6 +33,8 @@ export interface StoreOptions {
   singleConnection: boolean;
   /** After a commit that recorded events (and queued webhook deliveries, or not): this process's loops look at once. */
   eventsRecorded?: EventsRecorded;
+  /** Where uploads keep their bytes when not in the database (the embedded one's directory). */
+  uploadFiles?: UploadFiles | null;
 }
 
 /** Where this process's claims go on from, shared by every repository it makes (in a transaction or not). */
@@ -39,8 +43,8 @@ interface ClaimCursors {
   lanes: LaneCursors;
 }
 
-/** `recorded` hears of every statement that records events, before it commits. */
-function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, cursors: ClaimCursors): Repositories {
+/** `recorded` hears of every statement that records events, before it commits; `files` keeps uploads off the database. */
+function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, cursors: ClaimCursors, files: UploadFiles | null): Repositories {
   return {
     accounts: accountRepository(db),
     channels: channelRepository(db),
@@ -61,6 +65,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     exports: exportRepository(db),
     webhookSettings: webhookSettingsRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, cursors.lanes),
+    uploads: uploadRepository(db, files),
   };
 }
 
@@ -68,13 +73,14 @@ export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: Transactiona
   const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
   const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new LaneCursors() };
-  const plain = repositories(db, wake, cursors);
+  const files = options.uploadFiles ?? null;
+  const plain = repositories(db, wake, cursors, files);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */
   const inTransaction = async <T>(work: (repos: Repositories, trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T> => {
     let recorded: { deliveries: boolean } | null = null;
     const result = await db.transaction().execute((trx) =>
       work(
-        repositories(trx, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) }), cursors),
+        repositories(trx, (what) => (recorded = { deliveries: what.deliveries || (recorded?.deliveries ?? false) }), cursors, files),
         trx,
       ),
     );

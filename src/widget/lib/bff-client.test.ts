@@ -27,6 +27,18 @@ describe('the /bff client', () => {
     expect(client.renewalDelay()).toBe(7.5 * 60_000);
   });
 
+  it('sends a file as its own bytes under its own type, an untyped one as bytes', async () => {
+    const answer = { status: 201, body: { data: {}, meta: { timestamp: 0 } } };
+    const { fetch, calls } = fakeFetch([answer, answer]);
+    const client = createBffClient({ baseUrl: 'https://gw.example.com', fetch });
+    const pdf = new Blob(['%PDF'], { type: 'application/pdf' });
+    await client.request('POST', '/uploads?name=a.pdf', pdf);
+    expect((calls[0]!.init.headers as Record<string, string>)['content-type']).toBe('application/pdf');
+    expect(calls[0]!.init.body).toBe(pdf);
+    await client.request('POST', '/uploads?name=b', new Blob(['x']));
+    expect((calls[1]!.init.headers as Record<string, string>)['content-type']).toBe('application/octet-stream');
+  });
+
   it('reports errors in the error model, and a lost session once', async () => {
     const { fetch } = fakeFetch([
       { status: 201, body: { data: { token: 'mgs_t', expires_at: '2030-01-01T00:15:00.000Z' }, meta: { timestamp: 0 } } },

@@ -42,8 +42,10 @@ export function createBffClient(options: BffClientOptions = {}) {
   async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await doFetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    // A file goes as its own bytes under its own type; anything else as JSON.
+    const file = typeof Blob !== 'undefined' && body instanceof Blob ? body : null;
+    if (body !== undefined) headers['content-type'] = file ? file.type || 'application/octet-stream' : 'application/json';
+    const res = await doFetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: file ?? JSON.stringify(body) }) });
     const json = (await res.json().catch(() => ({}))) as EnvelopeOf<T> & Partial<ErrorBody>;
     if (!res.ok) {
       if (res.status === 401 && token) {

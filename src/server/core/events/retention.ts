@@ -1,4 +1,5 @@
 import type { Clock, Store } from '../ports.ts';
+import { UPLOAD_RETENTION_MS } from '../uploads/uploads.ts';
 import { DELIVERY_LOG_RETENTION_MS, pruneDeliveryLog } from '../webhooks/delivery-log.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface RetentionOptions {
 export interface RetentionPass {
   deliveryLog: number;
   events: number;
+  /** Files agents attached in the chat frame. */
+  uploads: number;
 }
 
 /** Runs `prune` until it deletes less than a full batch (nothing more is due), the budget is spent, or stopping. */
@@ -41,7 +44,7 @@ async function inBatches(prune: () => Promise<number>, full: number, options: Re
 
 /**
  * Deletes what is past its retention: the delivery log's attempts and finished deliveries, then the events no
- * delivery refers to any more (those a pass left in the log stay for the next). In
+ * delivery refers to any more (those a pass left in the log stay for the next), then the files agents attached. In
  * batches until none is left, so that a busy gateway's pass keeps up with what it records in the meantime
  * (a pass every hour of up to 200 batches of 5,000 rows per kind).
  */
@@ -52,5 +55,9 @@ export async function applyRetention(deps: RetentionDeps, options: RetentionOpti
   const deliveryLog = await inBatches(() => pruneDeliveryLog(deps, limit), limit, settings);
   const before = new Date(deps.clock.now().getTime() - EVENT_RETENTION_MS);
   const events = await inBatches(() => deps.store.events.prune(before, limit), limit, settings);
-  return { deliveryLog, events };
+  // Files go by the hundred: each row holds up to 20 MB, and one statement should not delete gigabytes.
+  const uploadBatch = Math.min(limit, 100);
+  const keptSince = new Date(deps.clock.now().getTime() - UPLOAD_RETENTION_MS);
+  const uploads = await inBatches(() => deps.store.uploads.prune(keptSince, uploadBatch), uploadBatch, settings);
+  return { deliveryLog, events, uploads };
 }

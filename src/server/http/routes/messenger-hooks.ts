@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
+import { asForeignFile } from '../file-reply.ts';
 import { replacingNul } from '../nul-characters.ts';
 
 export interface MessengerHookDeps {
@@ -73,12 +74,7 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       // A part is never stored: without validators (ETag, Last-Modified) a cache cannot join parts into the file,
       // and one that does not read `content-range` would keep the part as the whole file under this address.
       if (file.contentRange !== undefined) reply.code(206).header('content-range', file.contentRange);
-      // A customer's file is shown in place only when it is a picture, a sound or a video; anything else is a
-      // download, and nothing it holds runs on the gateway's origin.
-      if (!/^(image\/(jpeg|png|webp|gif)|audio\/[\w.+-]+|video\/[\w.+-]+)$/.test(file.contentType)) reply.header('content-disposition', 'attachment');
-      return reply
-        .type(file.contentType)
-        .header('content-security-policy', 'sandbox')
+      return asForeignFile(reply, file.contentType)
         .header('cache-control', file.contentRange === undefined ? 'private, max-age=86400' : 'private, no-store')
         .send(file.stream);
     },

@@ -67,6 +67,8 @@ export const words = catalog(
       placeholder: 'Write a message…',
       send: 'Send',
       save: 'Save',
+      attach: 'Attach a file',
+      fileTooLarge: (name: string, mb: number) => `${name} is larger than ${mb} MB, the most a message can carry here.`,
     },
     history: {
       label: 'Message history',
@@ -167,6 +169,8 @@ export const words = catalog(
         placeholder: 'Напишите сообщение…',
         send: 'Отправить',
         save: 'Сохранить',
+        attach: 'Прикрепить файл',
+        fileTooLarge: (name, mb) => `Файл ${name} больше ${mb} МБ — это предел для сообщения здесь.`,
       },
       history: {
         label: 'История сообщений',

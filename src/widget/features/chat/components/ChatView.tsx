@@ -37,7 +37,7 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
   const lang = useLang();
   const w = words[lang];
   const target = targetOf(opened);
-  const { state, loadOlder, send, sendTemplate, edit, remove, retry } = useHistory(ctx, target, onSent);
+  const { state, loadOlder, send, sendTemplate, sendFile, edit, remove, retry } = useHistory(ctx, target, onSent);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
@@ -100,6 +100,7 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
           disabledReason={target.channel_id ? null : w.view.noChannel}
           onOpenTemplates={templatesChannel ? () => setTemplatesOpen(true) : null}
           notice={windowClosed ? templateWords[lang].templates.windowClosed(windowHours) : null}
+          onSendFile={sendFile}
         />
       </div>
     </section>

@@ -2,6 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { useWords } from '../../../lib/i18n.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import './composer.css';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 /** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
 export interface Editing {
@@ -22,6 +24,8 @@ interface Props {
   onOpenTemplates?: (() => void) | null;
   /** What the agent should know before writing (the text is still sent: the gateway decides). */
   notice?: string | null;
+  /** Sends a file the agent picks; resolves like onSend. */
+  onSendFile?: ((file: File) => Promise<string | null>) | null;
 }
 
 /** Grows the box with its text up to the CSS max-height, then it scrolls. */
@@ -32,13 +36,14 @@ function fit(box: HTMLTextAreaElement | null) {
 }
 
 /** The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept. */
-export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates, notice }: Props) {
+export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates, notice, onSendFile }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
   const errorId = useId();
 
   // Editing puts the message's text in the box; leaving the edit empties it.
@@ -70,6 +75,15 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
       // Give the text back, unless the agent has started another one meanwhile.
       setText((now) => (now === '' ? body : now));
     }
+    box.current?.focus();
+  };
+
+  const attach = async (file: File | undefined) => {
+    if (picker.current) picker.current.value = '';
+    if (!file || !onSendFile) return;
+    setError(null);
+    const refused = await onSendFile(file);
+    if (refused) setError(refused);
     box.current?.focus();
   };
 
@@ -110,6 +124,14 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
         </p>
       )}
       <div className="gw-composer__row">
+        {onSendFile && !editingId && !disabledReason && (
+          <>
+            <button type="button" className="gw-button gw-composer__attach" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
+              <PaperclipIcon />
+            </button>
+            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => void attach(e.target.files?.[0])} />
+          </>
+        )}
         {onOpenTemplates && !editingId && !disabledReason && (
           <button type="button" className="gw-button gw-composer__template" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
             {t.open}

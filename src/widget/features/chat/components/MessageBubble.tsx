@@ -6,6 +6,7 @@ import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 const ticks: Record<ShownStatus, string> = { sending: '🕓', accepted: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 
@@ -86,11 +87,17 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
       {m.direction === 'outbound' && m.author?.name && <span className="gw-bubble__author">{m.author.name}</span>}
       {text !== null && <p className="gw-bubble__text">{text}</p>}
       {m.template && text === null && <p className="gw-bubble__text gw-bubble__text--muted">{w.template}</p>}
-      {m.attachment && (
-        <a className="gw-bubble__file" href={m.attachment.url} target="_blank" rel="noreferrer noopener">
-          📎 {m.attachment.name ?? words[lang].chat.attachment}
-        </a>
-      )}
+      {m.attachment &&
+        // A file still uploading has no address yet: its name alone.
+        (m.attachment.url ? (
+          <a className="gw-bubble__file" href={m.attachment.url} target="_blank" rel="noreferrer noopener">
+            <PaperclipIcon /> {m.attachment.name ?? words[lang].chat.attachment}
+          </a>
+        ) : (
+          <span className="gw-bubble__file gw-bubble__file--uploading">
+            <PaperclipIcon /> {m.attachment.name ?? words[lang].chat.attachment}
+          </span>
+        ))}
       {keyboard && <MessageKeyboard keyboard={keyboard} />}
       <span className="gw-bubble__meta">
         {m.template && !m.deleted && <span className="gw-tag">{words[lang].chat.template}</span>}

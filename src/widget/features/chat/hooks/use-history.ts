@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { ChatType } from '../../../../contract/channels.ts';
 import type { Recipient, TemplateRef } from '../../../../contract/messages.ts';
+import { uploadLimits } from '../../../../contract/uploads.ts';
 import { deleteMessage, editMessage } from '../api/edit-message.ts';
 import { getMessages, historyPageSizes } from '../api/get-messages.ts';
 import { sendMessage } from '../api/send-message.ts';
+import { uploadFile } from '../api/upload-file.ts';
 import type { ChatContext } from '../context.ts';
 import { emptyHistory, historyReducer } from '../store/history.ts';
 import { sameChat, type NamedChat } from '../store/scope.ts';
@@ -19,6 +21,9 @@ export interface HistoryTarget extends NamedChat {
 }
 
 let sends = 0;
+
+/** What the agent sends: words, a template with the words it fills in, or a file to upload first. */
+type Outgoing = { text: string } | { template: TemplateRef; preview: string } | { file: File };
 
 /**
  * The history of one chat (the component using it is keyed by the chat): the newest page first, older pages
@@ -97,24 +102,32 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     );
   }, [client, chatRef]);
 
-  /** Sends a text or a template; resolves to null, or to what to tell the agent when the gateway refused it. */
+  /**
+   * Sends a text, a template or a file; resolves to null, or to what to tell the agent when the gateway refused it.
+   * A file is shown at once by its name, uploaded, then sent as the upload's attachment.
+   */
   const post = useCallback(
-    async (content: { text: string } | { template: TemplateRef; preview: string }): Promise<string | null> => {
+    async (content: Outgoing): Promise<string | null> => {
       const t = targetRef.current;
       if (!t.channel_id) return words[lang()].view.noChannelToSend;
+      if ('file' in content && content.file.size > uploadLimits.maxBytes) {
+        return words[lang()].composer.fileTooLarge(content.file.name, uploadLimits.maxBytes / 1024 / 1024);
+      }
       const key = `local-${++sends}`;
-      // A template is shown at once with the words it fills in, as the gateway will record it.
-      if ('text' in content) dispatch({ type: 'sending', key, text: content.text, now: new Date() });
-      else dispatch({ type: 'sending', key, text: null, template: { ...content.template, text: content.preview }, now: new Date() });
+      const now = new Date();
+      if ('text' in content) dispatch({ type: 'sending', key, text: content.text, now });
+      else if ('template' in content) dispatch({ type: 'sending', key, text: null, template: { ...content.template, text: content.preview }, now });
+      else dispatch({ type: 'sending', key, text: null, attachment: { url: '', name: content.file.name, size: content.file.size }, now });
       const recipient: Recipient = t.chat_id
         ? { chat_type: t.chat_type, chat_id: t.chat_id }
         : t.username
           ? { chat_type: t.chat_type, username: t.username }
           : { chat_type: t.chat_type, phone: t.phone ?? '' };
       try {
-        const body = 'text' in content ? { text: content.text } : { template: content.template };
+        const body =
+          'text' in content ? { text: content.text } : 'template' in content ? { template: content.template } : { attachment: await uploadFile(client, content.file) };
         const result = await sendMessage(client, { channel_id: t.channel_id, recipient, ...body });
-        dispatch({ type: 'sent', key, requestId: result.request_id });
+        dispatch({ type: 'sent', key, requestId: result.request_id, ...('attachment' in body ? { attachment: body.attachment } : {}) });
         onSent?.();
         return null;
       } catch (err) {
@@ -126,6 +139,7 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
   );
   const send = useCallback((text: string) => post({ text }), [post]);
   const sendTemplate = useCallback((template: TemplateRef, preview: string) => post({ template, preview }), [post]);
+  const sendFile = useCallback((file: File) => post({ file }), [post]);
 
   /** Edits or deletes a message; resolves to null, or to what to tell the agent. The change arrives by the stream. */
   const edit = useCallback(
@@ -137,5 +151,5 @@ export function useHistory(ctx: Pick<ChatContext, 'client' | 'onEvent' | 'onResy
     [client],
   );
 
-  return { state, loadOlder, send, sendTemplate, edit, remove, retry: readNewest };
+  return { state, loadOlder, send, sendTemplate, sendFile, edit, remove, retry: readNewest };
 }

@@ -35,8 +35,9 @@ export type HistoryAction =
   | { type: 'added'; payload: Added }
   /** Any stream event: statuses, edits and deletes name only the message, so each is looked for here. */
   | { type: 'event'; event: StreamEvent }
-  | { type: 'sending'; key: string; text: string | null; template?: ChatMessage['template']; now: Date }
-  | { type: 'sent'; key: string; requestId: string }
+  | { type: 'sending'; key: string; text: string | null; template?: ChatMessage['template']; attachment?: ChatMessage['attachment']; now: Date }
+  /** `attachment`: the file's own, once uploaded, in place of the name shown while it was. */
+  | { type: 'sent'; key: string; requestId: string; attachment?: ChatMessage['attachment'] }
   | { type: 'sendFailed'; key: string };
 
 export const emptyHistory = (chatRef: string | null): HistoryState => ({
@@ -167,7 +168,7 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       return { ...state, messages };
     }
     case 'sending':
-      return { ...state, messages: [...state.messages, sending(action.key, action.text, action.now, action.template)] };
+      return { ...state, messages: [...state.messages, sending(action.key, action.text, action.now, action.template, action.attachment)] };
     case 'sent': {
       const i = state.messages.findIndex((m) => m.key === action.key);
       if (i < 0) return state;
@@ -176,7 +177,8 @@ export function historyReducer(state: HistoryState, action: HistoryAction): Hist
       if (j >= 0 && j !== i) return { ...state, messages: state.messages.filter((_, k) => k !== i) };
       const messages = state.messages.slice();
       // Its statuses may have come over the stream before the answer to the send did.
-      messages[i] = withPatches({ ...messages[i]!, request_id: action.requestId, status: laterStatus(messages[i]!.status, 'accepted') }, state.patches);
+      const sent = { ...messages[i]!, request_id: action.requestId, status: laterStatus(messages[i]!.status, 'accepted') };
+      messages[i] = withPatches(action.attachment ? { ...sent, attachment: action.attachment } : sent, state.patches);
       return { ...state, messages };
     }
     case 'sendFailed':

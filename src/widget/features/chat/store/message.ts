@@ -70,8 +70,11 @@ export function fromAddEvent(p: Added, quoted: ChatMessage | undefined): ChatMes
   };
 }
 
-/** A message this frame is sending (its words, or a template with the words it fills in): shown at once, matched later by its request id. */
-export function sending(key: string, text: string | null, now: Date, template: ChatMessage['template'] = null): ChatMessage {
+/**
+ * A message this frame is sending (its words, a template with the words it fills in, or a file: its name while it
+ * uploads): shown at once, matched later by its request id.
+ */
+export function sending(key: string, text: string | null, now: Date, template: ChatMessage['template'] = null, attachment: ChatMessage['attachment'] = null): ChatMessage {
   return {
     key,
     message_id: null,
@@ -80,7 +83,7 @@ export function sending(key: string, text: string | null, now: Date, template: C
     status: 'sending',
     reason: null,
     text,
-    attachment: null,
+    attachment,
     template,
     keyboard: null,
     quoted_message: null,

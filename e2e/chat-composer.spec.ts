@@ -3,8 +3,8 @@ import { api, dealPage, startCrmPage, type CrmPage } from './crm-page.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
- * The chat screen on a business-API (wapi) channel: the buttons a CRM's message put before the customer, and an
- * agent sending an approved template with its values filled in, in English and in Russian.
+ * The chat screen's ways to send beyond words, on a business-API (wapi) channel: the buttons a CRM's message put
+ * before the customer, an approved template with its values filled in (in English and in Russian), and a file.
  */
 let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp';
@@ -53,7 +53,7 @@ async function openChat(page: Page, request: APIRequestContext, token: string, l
   return frame;
 }
 
-test.describe('chat screen on a business-API channel', () => {
+test.describe('chat composer on a business-API channel', () => {
   test('shows the buttons a message carries, and sends an approved template with its values', async ({ page, request, token }) => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
@@ -134,6 +134,30 @@ test.describe('chat screen on a business-API channel', () => {
     await expect(form.getByRole('list', { name: 'Одобренные шаблоны' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(form).toBeHidden();
+  });
+
+  test('attaches a file: shown at once, uploaded, sent, and opened from the history', async ({ page, request, token }) => {
+    const channelId = await wapiChannel(request, token);
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79001110009', name: 'Fay', text: 'Send me the invoice' });
+    const frame = await openChat(page, request, token, 'en', 'Fay');
+    const picker = frame.locator('input[type=file]');
+    const pdf = Buffer.from('%PDF-1.7 invoice 42');
+    await picker.setInputFiles({ name: 'invoice-42.pdf', mimeType: 'application/pdf', buffer: pdf });
+    const sent = frame.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'invoice-42.pdf' });
+    await expect(sent.getByRole('img', { name: 'Delivered' })).toBeVisible();
+    const link = sent.getByRole('link', { name: /invoice-42\.pdf/ });
+    const file = await request.get((await link.getAttribute('href'))!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toBe('application/pdf');
+    expect(await file.body()).toEqual(pdf);
+    const row = frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Fay' });
+    await expect(row).toContainText('You: 📎 invoice-42.pdf');
+    await shot(page, 'file-sent');
+
+    // A file larger than a message may carry is refused in the frame, before anything is uploaded.
+    await picker.setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(20 * 1024 * 1024 + 1) });
+    await expect(frame.getByRole('alert')).toContainText('huge.bin is larger than 20 MB');
+    await expect(frame.getByRole('list', { name: 'Messages' }).getByRole('listitem')).toHaveCount(2);
   });
 });
 
