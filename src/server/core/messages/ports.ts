@@ -236,6 +236,8 @@ export interface MessageDeps {
 export interface MessengerCallback {
   channelId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The address's query, where a platform that signs nothing is given a secret in it (Avito). */
+  query?: Record<string, unknown>;
   body: unknown;
   /**
    * Gives the body of the 2xx answer to a callback that is taken, when the transport has something to say there
