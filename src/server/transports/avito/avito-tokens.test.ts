@@ -138,4 +138,13 @@ describe('the Avito token keeper', () => {
     expect(await refusing.keeper.detached(refusing.sealed())).toBeNull();
     expect(refusing.revoked).toEqual([]);
   });
+
+  it('switches off a channel that holds no Avito tokens (a sandbox run’s code), as one whose authorization was withdrawn', async () => {
+    const clock = new ManualClock();
+    const s = setup(pair(clock, 'acc-0'));
+    const sandboxMade = JSON.stringify({ code: 'sandbox-code' });
+    await expect(s.keeper.access(CHANNEL, sandboxMade)).rejects.toBeInstanceOf(AuthorizationWithdrawn);
+    expect(s.revoked).toEqual([sandboxMade]);
+    expect(s.refreshed).toEqual([]);
+  });
 });

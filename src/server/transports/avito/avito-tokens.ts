@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChannelRepository, CredentialsCipher } from '../../core/channels/ports.ts';
-import { AppError } from '../../core/errors.ts';
 import type { Clock } from '../../core/ports.ts';
 import { untilDeadline } from '../bot-common.ts';
 import { GrantRefused, type TokenGrant } from './avito-api.ts';
@@ -95,7 +94,14 @@ export interface TokenKeeper {
   detached(sealed: string): Promise<AvitoAccess | null>;
 }
 
-const noAuthorization = () => new AppError('CHANNEL_WRONG_STATUS', 'The channel holds no Avito authorization; reconnect it with a new code');
+/**
+ * The channel holds no Avito tokens (made in a sandbox run, whose channels keep their code): it has no authorization
+ * here, as after one withdrawn, and is switched off until a reinit with a code of the gateway's application.
+ */
+async function unauthorized(deps: Pick<TokenKeeperDeps, 'revoked'>, channelId: string, sealed: string | null): Promise<never> {
+  await deps.revoked(channelId, sealed);
+  throw new AuthorizationWithdrawn('The channel holds no Avito authorization; reconnect it with a new code');
+}
 
 export function tokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
   const { cipher, clock } = deps;
@@ -119,7 +125,7 @@ export function tokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
       // Gone (deleted, and being let go of): renewed for this once, nothing stored.
       const current = channel ? channel.credentials : fallback;
       const c = avitoCredentialsOf(cipher, current);
-      if (!c || !current) throw noAuthorization();
+      if (!c || !current) return unauthorized(deps, channelId, current);
       if (c.access_token !== refused && hasTime(c)) return accessOf(c, current);
       const now = clock.now().getTime();
       if (channel && c.renewing_until !== undefined && c.renewing_until > now) {
@@ -163,7 +169,7 @@ export function tokenKeeper(deps: TokenKeeperDeps): TokenKeeper {
   return {
     async access(channelId, sealed, signal) {
       const c = avitoCredentialsOf(cipher, sealed);
-      if (!c || !sealed) throw noAuthorization();
+      if (!c || !sealed) return unauthorized(deps, channelId, sealed);
       return hasTime(c) ? accessOf(c, sealed) : shared(channelId, sealed, null, signal);
     },
     afterRefusal: (channelId, used, signal) => shared(channelId, used.sealed, used.accessToken, signal),
