@@ -39,6 +39,7 @@ export const credentialRefusals = {
   revoked: 'was revoked',
   notAcceptedByTelegram: 'was not accepted by Telegram',
   notAcceptedByMax: 'was not accepted by MAX',
+  notAcceptedByAvito: 'was not accepted by Avito',
   notSandboxBotToken: 'is not a bot token of the form <digits>:<35 characters>',
   notTelegramBotToken: 'is not a bot token of the form <digits>:<letters, digits, _ and ->',
   notMaxBotToken: 'must be at least 20 characters without spaces',

@@ -94,4 +94,13 @@ describe('configuration', () => {
     expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.168.1.1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.1']);
     expect(() => loadConfig({ ...base, TRUST_PROXY: 'the balancer' })).toThrow(/TRUST_PROXY/);
   });
+
+  it('reads the Avito application, both of its keys or neither, and where Avito’s API is', () => {
+    expect(loadConfig({})).toMatchObject({ avito: null, avitoApiUrl: 'https://api.avito.ru' });
+    const config = loadConfig({ AVITO_CLIENT_ID: 'app-id', AVITO_CLIENT_SECRET: 'app-secret', AVITO_API_URL: 'http://127.0.0.1:9000/' });
+    expect(config).toMatchObject({ avito: { clientId: 'app-id', clientSecret: 'app-secret' }, avitoApiUrl: 'http://127.0.0.1:9000' });
+    expect(() => loadConfig({ AVITO_CLIENT_ID: 'app-id' })).toThrow(/AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together/);
+    expect(() => loadConfig({ AVITO_CLIENT_ID: 'app id', AVITO_CLIENT_SECRET: 'app-secret' })).toThrow(/AVITO_CLIENT_ID must be printable/);
+    expect(() => loadConfig({ AVITO_API_URL: 'ftp://avito.example' })).toThrow(/AVITO_API_URL/);
+  });
 });

@@ -24,6 +24,13 @@ export interface Config {
   telegramApiUrl: string;
   /** The MAX Bot API the live maxbot driver calls (an emulator's address in tests). */
   maxApiUrl: string;
+  /**
+   * The gateway's Avito application, whose OAuth codes connect Avito channels (AVITO_CLIENT_ID, AVITO_CLIENT_SECRET);
+   * null without one: live Avito channels are then not connected.
+   */
+  avito: { clientId: string; clientSecret: string } | null;
+  /** The Avito API the live avito driver calls (an emulator's address in tests). */
+  avitoApiUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -103,6 +110,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && !/^[\x21-\x7e]{24,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 24 to 512 printable characters without spaces');
   // A scraper's key must not also administer every account.
   if (metricsToken !== null && metricsToken === partnerApiKey) problems.push('METRICS_TOKEN must differ from PARTNER_API_KEY');
+  // The application's keys go into the body of Avito's token requests: printable, without spaces, and both or neither.
+  const avitoClientId = text('AVITO_CLIENT_ID');
+  const avitoClientSecret = text('AVITO_CLIENT_SECRET');
+  for (const [name, value] of [['AVITO_CLIENT_ID', avitoClientId], ['AVITO_CLIENT_SECRET', avitoClientSecret]] as const) {
+    if (value !== null && !/^[\x21-\x7e]{1,512}$/.test(value)) problems.push(`${name} must be printable characters without spaces`);
+  }
+  if ((avitoClientId === null) !== (avitoClientSecret === null)) problems.push('AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -135,6 +149,8 @@ export function loadConfig(env: Env = process.env): Config {
     transportMode: transportMode === 'live' ? 'live' : 'sandbox',
     telegramApiUrl: (url('TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
+    avito: avitoClientId !== null && avitoClientSecret !== null ? { clientId: avitoClientId, clientSecret: avitoClientSecret } : null,
+    avitoApiUrl: (url('AVITO_API_URL', ['http:', 'https:']) ?? 'https://api.avito.ru').replace(/\/+$/, ''),
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

@@ -15,6 +15,7 @@ import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
+import { loggedRequest } from './http/request-log.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
@@ -42,6 +43,7 @@ import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
 import { liveDrivers, type LiveDrivers } from './transports/live.ts';
+import type { CallLimits } from './transports/call-pacer.ts';
 import { credentialsRevoked } from './core/channels/messenger-events.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
@@ -60,6 +62,8 @@ export interface GatewayOverrides {
   /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
   sinks?: EventSink[];
   webhooks?: WebhookOverrides;
+  /** Avito's pace for the live driver, where a test must not wait for the real one. */
+  avitoLimits?: CallLimits;
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -150,6 +154,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             cipher,
             telegramApiUrl: config.telegramApiUrl,
             maxApiUrl: config.maxApiUrl,
+            avito: config.avito && { ...config.avito, apiUrl: config.avitoApiUrl },
+            channels: store.channels,
+            clock,
+            ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
@@ -217,7 +225,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       trustProxy: config.trustProxy,
       version,
       widgetDir,
-      logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+      logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { req: loggedRequest } },
       embedding,
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),

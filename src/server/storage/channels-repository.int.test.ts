@@ -113,4 +113,19 @@ describe(`channel repository (${databaseKind()})`, () => {
       await holding;
     }
   });
+
+  it('replaces the credentials only over those it was given, never a retired channel’s: of two renewals at once one wins', async () => {
+    const repo = channelRepository(database.db);
+    const c = channel({ credentials: 'v1.first' });
+    await repo.insert(c);
+    const [a, b] = await Promise.all([repo.replaceCredentials(c.id, 'v1.first', 'v1.by-a'), repo.replaceCredentials(c.id, 'v1.first', 'v1.by-b')]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect((await repo.getById(c.id))!.credentials).toBe(a ? 'v1.by-a' : 'v1.by-b');
+    expect(await repo.replaceCredentials(c.id, 'v1.first', 'v1.late')).toBe(false);
+    const winner = a ? 'v1.by-a' : 'v1.by-b';
+    await repo.retire(accountA, c.id, new Date());
+    expect(await repo.replaceCredentials(c.id, winner, 'v1.after-deletion')).toBe(false);
+    const row = await database.db.selectFrom('channels').select('credentials').where('id', '=', c.id).executeTakeFirst();
+    expect(row?.credentials).toBe(winner);
+  });
 });

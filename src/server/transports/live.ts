@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
 import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
-import type { ChannelRecord, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
+import type { ChannelRecord, ChannelRepository, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
+import { systemClock, type Clock } from '../core/ports.ts';
 import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 import { callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 import { pressAnswerer } from './maxbot/bot-answers.ts';
@@ -18,6 +19,12 @@ import { pacesGroupChats, telegramLimits } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 import { sourceAgent } from './file-source.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
+import { avitoAccounts } from './avito/avito-account.ts';
+import { avitoApi, type AvitoApplication } from './avito/avito-api.ts';
+import { avitoLimits, avitoMessaging, connectAvito, disconnectAvito, type AvitoDriverDeps } from './avito/avito-driver.ts';
+import { avitoUpdateHook } from './avito/avito-hook.ts';
+import { avitoSubscriptionRegistrar } from './avito/avito-subscription.ts';
+import { tokenKeeper } from './avito/avito-tokens.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -27,6 +34,17 @@ export interface LiveDriverOptions {
   cipher: CredentialsCipher;
   telegramApiUrl: string;
   maxApiUrl: string;
+  /**
+   * The gateway's Avito application (AVITO_CLIENT_ID, AVITO_CLIENT_SECRET, AVITO_API_URL): without it Avito channels
+   * are not connected (and those connected before fail their sends as unavailable).
+   */
+  avito?: AvitoApplication | null;
+  /** Where renewed credentials are stored (Avito's rotating tokens): the channels, compared and swapped. */
+  channels?: Pick<ChannelRepository, 'getById' | 'replaceCredentials'>;
+  /** When tokens expire (Avito's). */
+  clock?: Clock;
+  /** Avito's pace, where a test must not wait for the real one. */
+  avitoLimits?: CallLimits;
   /** Whether files a send names may be fetched from loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopbackFiles?: boolean;
   /** A platform no longer takes a channel's credentials (`sealed`, as stored): the channel is switched off. */
@@ -51,14 +69,23 @@ interface LiveTransport {
   registrar: HookRegistrar;
 }
 
-type LiveTransportName = 'telegram' | 'maxbot';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito';
 
-/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live). */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot'];
+/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's needs the gateway's application. */
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito'];
 
+/**
+ * A transport this gateway cannot connect is refused by the `transport` field, whatever the reason: no live driver, or
+ * (Avito) no application configured. Not a 503: nothing passes by trying again; the operator must configure the
+ * gateway, and the channels frame does not offer the transport meanwhile.
+ */
 const notLive = (transport: Transport) =>
   validationError(
-    [{ field: 'transport', message: `has no live driver in this version (live: ${liveTransports.join(', ')})` }],
+    [
+      transport === 'avito'
+        ? { field: 'transport', message: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set' }
+        : { field: 'transport', message: `has no live driver in this version (live: ${liveTransports.join(', ')})` },
+    ],
     `${transport} channels cannot be connected on this gateway`,
   );
 
@@ -109,7 +136,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   const telegramPacer = pacerOf('telegram', telegramLimits, pacesGroupChats);
   const maxPacer = pacerOf('maxbot', maxLimits, () => true);
 
-  const table: Record<LiveTransportName, LiveTransport> = {
+  const table: Partial<Record<LiveTransportName, LiveTransport>> = {
     telegram: {
       connect: (channelId, credentials, previous) => connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous),
       disconnect: (channel) => disconnectTelegramBot(telegram, channel.credentials),
@@ -156,6 +183,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       },
     },
   };
+  if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
   return {
@@ -183,16 +211,56 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     hooks(messages) {
       const updates: Record<string, MessengerHook> = {};
       const files: Record<string, MessengerFileOpener> = {};
-      for (const transport of liveTransports) {
-        const hooks = table[transport].hooks(messages);
+      for (const [transport, live] of Object.entries(table)) {
+        const hooks = live.hooks(messages);
         updates[transport] = hooks.update;
         if (hooks.files) files[transport] = hooks.files;
       }
       return { updates, files };
     },
-    registrars: liveTransports.map((transport) => table[transport].registrar),
+    registrars: Object.values(table).map((live) => live.registrar),
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/**
+ * Avito: an account connected by its OAuth code, its tokens kept and renewed (avito-tokens.ts), its calls in its
+ * pace, its messages posted to the channel's hook with the channel's secret in the address.
+ */
+function avitoTransport(
+  options: LiveDriverOptions,
+  app: AvitoApplication,
+  hookSecret: (channelId: string) => string,
+  filesAgent: AvitoDriverDeps['filesAgent'],
+  pacer: CallPacer,
+): LiveTransport {
+  if (!options.channels) throw new Error('the Avito driver stores renewed tokens: give it the channels');
+  const api = avitoApi(app);
+  const clock = options.clock ?? systemClock;
+  const tokens = tokenKeeper({
+    cipher: options.cipher,
+    clock,
+    channels: options.channels,
+    refresh: (refreshToken) => api.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    revoked: options.revoked,
+  });
+  const accounts = avitoAccounts({ api, tokens, pacer, revoked: options.revoked });
+  const deps: AvitoDriverDeps = {
+    api,
+    accounts,
+    clock,
+    publicUrl: options.publicUrl,
+    hookSecret,
+    filesAgent,
+    allowLoopbackFiles: options.allowLoopbackFiles ?? false,
+  };
+  return {
+    connect: (channelId, credentials, previous) => connectAvito(deps, channelId, String(credentials.code), previous),
+    disconnect: (channel) => disconnectAvito(deps, channel),
+    messaging: avitoMessaging(deps),
+    registrar: avitoSubscriptionRegistrar(deps, accounts, options.previousPublicUrl ?? null),
+    hooks: (messages) => ({ update: avitoUpdateHook({ messages, hookSecret: deps.hookSecret }) }),
   };
 }

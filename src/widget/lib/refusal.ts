@@ -18,6 +18,7 @@ const ruDetails: Readonly<Record<CredentialRefusal, string>> = {
   'was revoked': 'отозван',
   'was not accepted by Telegram': 'Telegram его не принял',
   'was not accepted by MAX': 'MAX его не принял',
+  'was not accepted by Avito': 'Авито его не принял',
   'is not a bot token of the form <digits>:<35 characters>': 'это не токен бота (вида <цифры>:<35 символов>)',
   'is not a bot token of the form <digits>:<letters, digits, _ and ->': 'это не токен бота (вида <цифры>:<буквы, цифры, _ и ->)',
   'must be at least 20 characters without spaces': 'не короче 20 символов, без пробелов',

@@ -37,6 +37,9 @@ async function askMessenger(
 const sealed = (deps: ChannelDeps, credentials: Record<string, unknown>): string | null =>
   Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
 
+/** What is kept of the credentials: those given, or what the platform exchanged them for (an OAuth code's tokens). */
+const kept = (outcome: Accepted, given: Record<string, unknown>): Record<string, unknown> => (outcome.kind === 'ready' && outcome.credentials) || given;
+
 /** What follows an accepted connection: a first QR, or nothing more to do. */
 async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord, outcome: Accepted): Promise<ChannelRecord> {
   if (outcome.kind !== 'qr') return channel;
@@ -73,7 +76,7 @@ export async function createChannel(
     authUrl: null,
     tier: null,
     paid: true,
-    credentials: sealed(deps, input.credentials),
+    credentials: sealed(deps, kept(outcome, input.credentials)),
     qr: null,
     pairing: null,
     createdAt: now,
@@ -107,7 +110,7 @@ export async function reinitChannel(
   const outcome = await askMessenger(deps, channelId, existing.transport, credentials, existing);
   return withChannel(deps, accountId, channelId, async (tx, channel) => {
     const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
-      credentials: sealed(deps, credentials),
+      credentials: sealed(deps, kept(outcome, credentials)),
       qr: null,
       pairing: null,
       ...profileChanges(outcome),

@@ -56,13 +56,23 @@ export interface ChannelRepository {
   remove(accountId: string, id: string): Promise<void>;
   /** Hides the channel from the API while its chats and messages stay for history and export. */
   retire(accountId: string, id: string, at: Date): Promise<void>;
+  /**
+   * Stores `next` as the channel's sealed credentials only if it still holds `expected` (a compare-and-swap, outside
+   * any transaction): false when they changed meanwhile or the channel is gone. For credentials a platform renews
+   * (an OAuth pair that rotates), so that of processes renewing at once one wins and the others read its pair.
+   */
+  replaceCredentials(id: string, expected: string, next: string): Promise<boolean>;
 }
 
 /** What the messenger answers when a channel is connected or reconnected. */
 export type ConnectOutcome =
   | { kind: 'qr' }
-  /** `hookFingerprint`: what connecting registered with the platform for the channel's updates (live bots). */
-  | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string }
+  /**
+   * `hookFingerprint`: what connecting registered with the platform for the channel's updates (live bots).
+   * `credentials`: what is kept in place of those given, where the platform exchanged them (a one-time authorization
+   * code for its tokens); sealed like any credentials.
+   */
+  | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string; credentials?: Record<string, unknown> }
   | { kind: 'redirect'; url: string }
   | { kind: 'refused'; field: string; message: string };
 

@@ -90,6 +90,8 @@ export interface MessageRepository {
    */
   /** `lock`: with a row lock, in the caller's transaction (an edit that changes it). */
   findByMessengerId(chatRef: string, messengerMessageId: string, lock?: 'for update'): Promise<MessageRecord | undefined>;
+  /** The chat's sends not answered yet (still `accepted`: waiting, or being handed to the messenger now), in their order. */
+  unsent(chatRef: string): Promise<MessageRecord[]>;
   /**
    * The chat moved from the messenger id `formerChatId` to another, which numbers its messages afresh: each number
    * of its history becomes `<formerChatId>/<number>` (see isMovedMessengerId), so that it names no message of the chat as
@@ -234,6 +236,8 @@ export interface MessageDeps {
 export interface MessengerCallback {
   channelId: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The address's query, where a platform that signs nothing is given a secret in it (Avito). */
+  query?: Record<string, unknown>;
   body: unknown;
   /**
    * Gives the body of the 2xx answer to a callback that is taken, when the transport has something to say there

@@ -15,7 +15,8 @@ const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): 
 
 /**
  * `POST /hooks/<transport>/<channel id>`: where a real platform posts a channel's updates (the address its live
- * driver registered when the channel was connected). No token: each transport checks the channel's own secret.
+ * driver registered when the channel was connected). No token: each transport checks the channel's own secret, in a
+ * header, or in the address's query where the platform signs nothing and takes no secret of its own (Avito).
  * A 2xx tells the platform the update is taken, so it is sent only once the update is recorded (or not wanted);
  * its body is what the transport had to answer (`respond`), `{ok: true}` otherwise.
  */
@@ -38,7 +39,13 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       const hook = byTransport(deps.updates, request.params.transport);
       if (!hook) return reply.code(404).send({ error: 'NOT_FOUND', description: 'No such hook' });
       let answer: Record<string, unknown> | undefined;
-      const outcome = await hook({ channelId: request.params.channel_id, headers: request.headers, body: request.body, respond: (body) => void (answer = body) });
+      const outcome = await hook({
+        channelId: request.params.channel_id,
+        headers: request.headers,
+        query: request.query as Record<string, unknown>,
+        body: request.body,
+        respond: (body) => void (answer = body),
+      });
       if (outcome === 'unauthorized') return reply.code(401).send({ error: 'UNAUTHORIZED', description: 'The channel’s secret did not match' });
       if (outcome === 'unavailable') return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', description: 'The channel cannot take updates now; send again later' });
       return reply.code(200).send(answer ?? { ok: true });

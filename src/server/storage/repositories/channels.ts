@@ -91,5 +91,16 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
     async retire(accountId, id, at) {
       await db.updateTable('channels').set({ deleted_at: at, updated_at: at }).where('id', '=', id).where('account_id', '=', accountId).execute();
     },
+    async replaceCredentials(id, expected, next) {
+      // One statement: a concurrent writer holding the row is waited for, and the condition is checked on what it left.
+      const stored = await db
+        .updateTable('channels')
+        .set({ credentials: next })
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null)
+        .where('credentials', '=', expected)
+        .executeTakeFirst();
+      return Number(stored.numUpdatedRows) > 0;
+    },
   };
 }

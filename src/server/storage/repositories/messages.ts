@@ -89,6 +89,11 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
       const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
       return row && toMessageRecord(row);
     },
+    async unsent(chatRef) {
+      // The send queue's partial index holds exactly these rows, in the chat's order.
+      const rows = await db.selectFrom('messages').selectAll().where('chat_ref', '=', chatRef).where('status', '=', 'accepted').where('request_id', 'is not', null).orderBy('seq').execute();
+      return rows.map(toMessageRecord);
+    },
     async markMovedFrom(chatRef, formerChatId) {
       // One statement through the (chat_ref, messenger_message_id) index; the '/' test keeps numbers marked already.
       await sql`
