@@ -34,8 +34,11 @@ async function askMessenger(
   return outcome;
 }
 
-const sealed = (deps: ChannelDeps, credentials: Record<string, unknown>): string | null =>
-  Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
+/** What the channel keeps: the credentials the messenger gave in exchange for those given, else those given. */
+const sealed = (deps: ChannelDeps, given: Record<string, unknown>, outcome: Accepted): string | null => {
+  const credentials = outcome.kind === 'ready' && outcome.credentials ? outcome.credentials : given;
+  return Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
+};
 
 /** What follows an accepted connection: a first QR, or nothing more to do. */
 async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord, outcome: Accepted): Promise<ChannelRecord> {
@@ -73,7 +76,7 @@ export async function createChannel(
     authUrl: null,
     tier: null,
     paid: true,
-    credentials: sealed(deps, input.credentials),
+    credentials: sealed(deps, input.credentials, outcome),
     qr: null,
     pairing: null,
     createdAt: now,
@@ -107,7 +110,7 @@ export async function reinitChannel(
   const outcome = await askMessenger(deps, channelId, existing.transport, credentials, existing);
   return withChannel(deps, accountId, channelId, async (tx, channel) => {
     const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
-      credentials: sealed(deps, credentials),
+      credentials: sealed(deps, credentials, outcome),
       qr: null,
       pairing: null,
       ...profileChanges(outcome),

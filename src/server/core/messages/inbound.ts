@@ -20,6 +20,11 @@ export interface ArrivingMessage {
   messengerMessageId: string;
   /** The messenger's number of a message of the chat this one answers (the message whose button was pressed). */
   quotedMessengerId?: string;
+  /**
+   * The platform's copy of a message the account sent (an echo), which may be one the gateway is sending right now
+   * and has not recorded the platform's number of yet: see platformReports, which holds it back meanwhile.
+   */
+  echo?: boolean;
 }
 
 /**
