@@ -24,6 +24,15 @@ export interface Config {
   telegramApiUrl: string;
   /** The MAX Bot API the live maxbot driver calls (an emulator's address in tests). */
   maxApiUrl: string;
+  /** Meta's Graph API the live Instagram driver calls, without its version (an emulator's address in tests). */
+  graphApiUrl: string;
+  /**
+   * The Meta app's secret (it signs the webhooks Meta posts, and proves the gateway's calls are the app's) and the
+   * verify token its webhook was set up with in Meta's app dashboard. Set together; without them no Instagram
+   * channel connects live.
+   */
+  instagramAppSecret: string | null;
+  instagramVerifyToken: string | null;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -103,6 +112,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== null && !/^[\x21-\x7e]{24,512}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be 24 to 512 printable characters without spaces');
   // A scraper's key must not also administer every account.
   if (metricsToken !== null && metricsToken === partnerApiKey) problems.push('METRICS_TOKEN must differ from PARTNER_API_KEY');
+  const instagramAppSecret = text('INSTAGRAM_APP_SECRET');
+  if (instagramAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramAppSecret)) problems.push('INSTAGRAM_APP_SECRET must be 16 to 256 printable characters without spaces');
+  const instagramVerifyToken = text('INSTAGRAM_VERIFY_TOKEN');
+  if (instagramVerifyToken !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramVerifyToken)) problems.push('INSTAGRAM_VERIFY_TOKEN must be 16 to 256 printable characters without spaces');
+  if ((instagramAppSecret === null) !== (instagramVerifyToken === null)) problems.push('INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN must be set together');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -135,6 +149,9 @@ export function loadConfig(env: Env = process.env): Config {
     transportMode: transportMode === 'live' ? 'live' : 'sandbox',
     telegramApiUrl: (url('TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org').replace(/\/+$/, ''),
     maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
+    graphApiUrl: (url('GRAPH_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+    instagramAppSecret,
+    instagramVerifyToken,
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

@@ -80,12 +80,13 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
 
 /**
  * A gateway of the live drivers listening on a port of its own, whose PUBLIC_URL is that address: the platforms'
- * emulators post their updates to it over real HTTP. `env` names the platforms' addresses and keys.
+ * emulators post their updates to it over real HTTP. `env` names the platforms' addresses and keys; `overrides` are
+ * a test gateway's (a clock of the test's own).
  */
-export async function startLiveGateway(env: Record<string, string>): Promise<{ t: TestGateway; base: string }> {
+export async function startLiveGateway(env: Record<string, string>, overrides: Omit<TestGatewayOptions, 'env'> = {}): Promise<{ t: TestGateway; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await startTestGateway({ env: { TRANSPORT_MODE: 'live', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, ...env } });
+  const t = await startTestGateway({ ...overrides, env: { TRANSPORT_MODE: 'live', PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, ...env } });
   await t.gateway.listen();
   return { t, base };
 }

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
 import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
-import type { ChannelRecord, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
+import type { ChannelRecord, ChannelRepository, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
-import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
+import type { PeerDirectory } from '../core/messages/peers.ts';
+import type { MessageDeps, MessagingDriver, MessengerAppHook, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 import { callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 import { pressAnswerer } from './maxbot/bot-answers.ts';
 import { connectMaxBot, disconnectMaxBot, maxBotMessaging, maxLimits, type MaxBotDeps } from './maxbot/bot-driver.ts';
@@ -17,6 +18,11 @@ import { telegramUpdateHook } from './telegram/bot-hook.ts';
 import { pacesGroupChats, telegramLimits } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 import { sourceAgent } from './file-source.ts';
+import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './instapi/account.ts';
+import { connectInstagram, letGoOfPage } from './instapi/connect.ts';
+import { instagramMessaging } from './instapi/messaging.ts';
+import { instagramSubscriptionRegistrar } from './instapi/subscription.ts';
+import { instagramAppHook } from './instapi/webhook.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
 
 export interface LiveDriverOptions {
@@ -34,6 +40,17 @@ export interface LiveDriverOptions {
   /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
   onAnswerFailed?(transport: string, reason: string): void;
   /**
+   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (INSTAGRAM_APP_SECRET and
+   * INSTAGRAM_VERIFY_TOKEN); without it instAPI channels are not connected live.
+   */
+  instagram?: {
+    graphUrl: string;
+    appSecret: string;
+    verifyToken: string;
+    peers: PeerDirectory;
+    channels: Pick<ChannelRepository, 'listByMessengerId'>;
+  } | null;
+  /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
    * `warn` hears that Redis failed (those calls are then paced by this process).
    */
@@ -45,20 +62,27 @@ interface LiveTransport {
   connect(channelId: string, credentials: Record<string, unknown>, previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>): Promise<ConnectOutcome>;
   disconnect(channel: Pick<ChannelRecord, 'id' | 'credentials'>): Promise<void>;
   messaging: MessagingDriver;
-  /** What reads the platform's callbacks, and opens the customers' files behind the gateway's links (if it gives any). */
-  hooks(messages: MessageDeps): { update: MessengerHook; files?: MessengerFileOpener };
+  /**
+   * What reads the platform's callbacks (to each channel's address, `update`, or to the app's one address, `app`,
+   * served at `/hooks/<name>`), and opens the customers' files behind the gateway's links (if it gives any).
+   */
+  hooks(messages: MessageDeps): { update?: MessengerHook; files?: MessengerFileOpener; app?: { name: string; hook: MessengerAppHook } };
   /** Registers the channels' hooks again where they were registered under other settings. */
   registrar: HookRegistrar;
 }
 
-type LiveTransportName = 'telegram' | 'maxbot';
+type LiveTransportName = 'telegram' | 'maxbot' | 'instAPI';
 
-/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live). */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot'];
+/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live); instAPI once its Meta app is set up. */
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'instAPI'];
 
-const notLive = (transport: Transport) =>
+const notLive = (transport: Transport, live: readonly string[]) =>
   validationError(
-    [{ field: 'transport', message: `has no live driver in this version (live: ${liveTransports.join(', ')})` }],
+    [
+      transport === 'instAPI'
+        ? { field: 'transport', message: 'is not set up on this gateway (INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN)' }
+        : { field: 'transport', message: `has no live driver in this version (live: ${live.join(', ')})` },
+    ],
     `${transport} channels cannot be connected on this gateway`,
   );
 
@@ -68,7 +92,7 @@ const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does no
 export interface LiveDrivers {
   connect: ConnectDriver;
   messaging: MessagingDriver;
-  hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
+  hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener>; apps: Record<string, MessengerAppHook> };
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
@@ -102,14 +126,14 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // and the hook refresh. Across processes through Redis when it is set, else per process.
   const shared = options.sharedPace ?? null;
   const redis = shared ? paceConnection(shared.redisUrl) : null;
-  const pacerOf = (transport: LiveTransportName, limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer => {
+  const pacerOf = (paced: LiveTransportName | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer => {
     const local = callPacer(limits, pacesChat);
-    return redis && shared ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${transport}`, limits, pacesChat, fallback: local, warn: shared.warn }) : local;
+    return redis && shared ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${paced}`, limits, pacesChat, fallback: local, warn: shared.warn }) : local;
   };
   const telegramPacer = pacerOf('telegram', telegramLimits, pacesGroupChats);
   const maxPacer = pacerOf('maxbot', maxLimits, () => true);
 
-  const table: Record<LiveTransportName, LiveTransport> = {
+  const table: Partial<Record<LiveTransportName, LiveTransport>> = {
     telegram: {
       connect: (channelId, credentials, previous) => connectTelegramBot(telegram, channelId, String(credentials.telegram_token), previous),
       disconnect: (channel) => disconnectTelegramBot(telegram, channel.credentials),
@@ -156,16 +180,18 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       },
     },
   };
+  if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
+  const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
   return {
     connect: {
       connects: (transport) => liveOf(transport) !== undefined,
       async connect({ channelId, transport, credentials, previous }) {
-        const live = liveOf(transport);
-        if (!live) throw notLive(transport);
-        const outcome = await live.connect(channelId, credentials, previous);
-        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: live.registrar.fingerprint } : outcome;
+        const driver = liveOf(transport);
+        if (!driver) throw notLive(transport, live);
+        const outcome = await driver.connect(channelId, credentials, previous);
+        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
       renderQr: () => Promise.reject(noSuchStep()),
@@ -177,22 +203,44 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
     messaging: {
       send: (m) => liveOf(m.transport)?.messaging.send(m) ?? Promise.resolve({ kind: 'failed', reason: 'message_channel_unavailable' }),
-      edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport)),
-      remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport)),
+      edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport, live)),
+      remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport, live)),
     },
     hooks(messages) {
       const updates: Record<string, MessengerHook> = {};
       const files: Record<string, MessengerFileOpener> = {};
-      for (const transport of liveTransports) {
-        const hooks = table[transport].hooks(messages);
-        updates[transport] = hooks.update;
+      const apps: Record<string, MessengerAppHook> = {};
+      for (const transport of live) {
+        const hooks = table[transport]!.hooks(messages);
+        if (hooks.update) updates[transport] = hooks.update;
         if (hooks.files) files[transport] = hooks.files;
+        if (hooks.app) apps[hooks.app.name] = hooks.app.hook;
       }
-      return { updates, files };
+      return { updates, files, apps };
     },
-    registrars: liveTransports.map((transport) => table[transport].registrar),
+    registrars: live.map((transport) => table[transport]!.registrar),
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/**
+ * Instagram through Meta's Graph API: connecting checks the credentials and subscribes the page, sends go through
+ * the page, and Meta's webhooks come to the app's one address, `/hooks/instagram`. Customers' files are Meta's CDN
+ * addresses, handed on as they are (they hold no token). Each account's calls are paced, audio and video sends a
+ * second time on their own budget.
+ */
+function instagramTransport(
+  deps: Omit<InstagramDeps, 'timeoutMs' | 'sendBudgetMs'>,
+  pacerOf: (paced: 'instAPI' | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean) => CallPacer,
+): LiveTransport {
+  const pacers = { account: pacerOf('instAPI', instagramLimits, () => false), media: pacerOf('instAPI-media', instagramMediaLimits, () => false) };
+  return {
+    connect: (channelId, credentials, previous) => connectInstagram(deps, pacers, channelId, credentials, previous),
+    disconnect: (channel) => letGoOfPage(deps, pacers, channel.id, channel.credentials),
+    messaging: instagramMessaging(deps, pacers),
+    registrar: instagramSubscriptionRegistrar(deps, pacers),
+    hooks: (messages) => ({ app: { name: 'instagram', hook: instagramAppHook({ ...deps, messages, pacers }) } }),
   };
 }

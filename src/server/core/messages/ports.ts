@@ -279,6 +279,8 @@ export interface MessengerAppCallback {
  * challenge), and its updates, answered as a MessengerHook's are (`accepted` only once all is recorded).
  */
 export interface MessengerAppHook {
+  /** The transport whose channels the platform's posts are for. */
+  readonly transport: Transport;
   /** The challenge to answer when the platform's check carries the token the app was set up with, else null. */
   verify(query: Record<string, unknown>): string | null;
   receive(callback: MessengerAppCallback): Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;
