@@ -6,7 +6,7 @@ import { request } from 'undici';
  * they are set in the app dashboard, the check Meta makes of the address when it is saved (a GET with `hub.*`), and
  * posts of an account's events, signed with the app secret in `X-Hub-Signature-256` as Meta signs them. A post
  * answered otherwise than 2xx is posted again, as Meta does (here every `retryEveryMs`, up to `retries` times), in
- * the background; `settled()` waits for those still trying.
+ * the background; `settled()` waits for every post under way, and those still to be tried again.
  */
 
 export interface WebhookPoster {
@@ -23,7 +23,7 @@ export interface WebhookPoster {
   postEvents(accountId: string, events: Record<string, unknown>[], options?: { retry?: boolean }): Promise<number>;
   /** Every post made, with its answer, in the order made (retries included). */
   posts: { body: unknown; status: number }[];
-  /** Waits until no post is being tried again any more. */
+  /** Waits until no post is under way, nor waiting to be tried again. */
   settled(): Promise<void>;
 }
 
@@ -36,7 +36,19 @@ export function webhookPoster(appSecret: string, options: { retries?: number; re
 
   const sign = (raw: string) => `sha256=${createHmac('sha256', appSecret).update(raw).digest('hex')}`;
 
-  async function postOnce(body: unknown, signature?: string | null): Promise<number> {
+  /** Every post under way is waited for by `settled()`, not only those tried again. */
+  function postOnce(body: unknown, signature?: string | null): Promise<number> {
+    const posting = postNow(body, signature);
+    const tracked = posting.then(
+      () => {},
+      () => {},
+    );
+    trying.add(tracked);
+    void tracked.finally(() => trying.delete(tracked));
+    return posting;
+  }
+
+  async function postNow(body: unknown, signature?: string | null): Promise<number> {
     if (!callback) throw new Error('no callback address is set up');
     const raw = JSON.stringify(body);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
