@@ -12,12 +12,14 @@ const OTHER_PAGE = {
   instagram: { id: '17841400000000002', username: 'acme.outlet', name: 'Acme Outlet' },
 };
 
+const METRICS_TOKEN = 'metrics-token-of-the-instagram-test-01';
+
 describe(`live instagram: connecting, and Meta's webhook address (${databaseKind()})`, () => {
   let s: InstagramSetup;
   let channelId: string;
 
   beforeAll(async () => {
-    s = await startInstagramSetup();
+    s = await startInstagramSetup({ env: { METRICS_TOKEN } });
     s.graph.addPage(OTHER_PAGE);
   });
   afterAll(async () => {
@@ -117,6 +119,9 @@ describe(`live instagram: connecting, and Meta's webhook address (${databaseKind
     });
     // Signed over other bytes (one space more): refused, though it says the same.
     expect(signed.status).toBe(401);
+    const metrics = (await s.t.call('GET', '/metrics', { token: METRICS_TOKEN })).body;
+    expect(metrics).toMatch(/^gateway_messenger_updates_total\{transport="instAPI",outcome="unauthorized"\} 4$/m);
+    expect(metrics).toMatch(/^gateway_messenger_updates_total\{transport="instAPI",outcome="accepted"\} 1$/m);
   });
 
   it('moves the channel to another account on reinit: the page before lets the app go', async () => {
