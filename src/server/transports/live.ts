@@ -101,8 +101,10 @@ export interface LiveDrivers {
 
 /**
  * The real platforms behind the same ports as the sandbox: connecting, messaging, and the callbacks the platforms
- * post to `/hooks/<transport>/<channel id>`, each transport from a table of its own. A transport without a live
- * driver is refused when a channel of it is created; one left from a sandbox run fails its sends as unavailable.
+ * post to `/hooks/<transport>/<channel id>` (or, for a platform that posts every account's to one address of the
+ * app's, to `/hooks/<name>`), each transport from a table of its own. A transport without a live driver (or, for
+ * Instagram, without its Meta app set up) is refused when a channel of it is created; one left from a sandbox run
+ * fails its sends as unavailable.
  */
 export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
