@@ -58,6 +58,14 @@ describe('the Instagram page subscription registrar, against a local Graph API',
     expect(graph.subscribedFields(PAGE.id)).toBeNull();
   });
 
+  it('switches off a channel without a page token (connected in a sandbox run), asking Meta nothing', async () => {
+    const calls = graph.calls.length;
+    const sandboxMade = { ...channel, credentials: JSON.stringify({ username: 'shop', page_id: '1', inst_id: '17841', user_token: 'EAAB' }) };
+    expect(await registrar().refresh(sandboxMade, live())).toBe('revoked');
+    expect(revoked).toHaveBeenCalledWith(CHANNEL, sandboxMade.credentials);
+    expect(graph.calls.length).toBe(calls);
+  });
+
   it('switches the channel off when Meta no longer takes the page’s token', async () => {
     graph.revoke(PAGE.token);
     expect(await registrar().refresh(channel, live())).toBe('revoked');

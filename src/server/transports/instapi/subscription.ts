@@ -1,6 +1,6 @@
 import type { HookRegistrar } from '../../core/channels/hook-refresh.ts';
 import { hookFingerprint } from '../hook-fingerprint.ts';
-import { pacedPage, pageOf, type InstagramDeps } from './account.ts';
+import { pacedPage, pageOf, type InstagramDeps, type PageCredentials } from './account.ts';
 import { letGoOfPage, PAGE_FIELDS } from './connect.ts';
 import { isTokenRefused } from './graph-failures.ts';
 import type { Pacers } from './people.ts';
@@ -18,8 +18,15 @@ export function instagramSubscriptionRegistrar(deps: InstagramDeps, pacers: Pace
     transport: 'instAPI',
     fingerprint,
     async refresh(channel, signal) {
+      let page: PageCredentials;
       try {
-        const page = pageOf(deps.cipher, channel.credentials);
+        page = pageOf(deps.cipher, channel.credentials);
+      } catch {
+        // No page token (a channel connected in a sandbox run): nothing Meta would take; off until a reinit.
+        await deps.revoked?.(channel.id, channel.credentials);
+        return 'revoked';
+      }
+      try {
         await pacedPage(deps, pacers, page, { signal }).call('POST', `/${page.page_id}/subscribed_apps`, { query: { subscribed_fields: PAGE_FIELDS.join(',') } });
         return 'registered';
       } catch (err) {
