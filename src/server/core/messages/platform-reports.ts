@@ -39,9 +39,11 @@ async function recordDelete(tx: TransactionScope, deps: Pick<MessageDeps, 'clock
 
 /**
  * Whether an echo must wait: the platform's copy of one of the account's messages that is not recorded by its
- * number, in a chat with a send under way. It may be that very send, whose answer (and number) the gateway has not
- * recorded yet; recorded now it would be a second message. Sent again later, it is found by its number, or, when
- * it was written elsewhere (the platform's own app), recorded then.
+ * number, in a chat with a send under way (a sender holds it: the platform has it, or its answer is still to be
+ * recorded). It may be that very send, whose answer (and number) the gateway has not recorded yet; recorded now it
+ * would be a second message. Sent again later, it is found by its number, or, when it was written elsewhere (the
+ * platform's own app), recorded then. A send waiting for its turn or its retry holds nothing: the platform has not
+ * taken it, so no echo of it can come; and a wait lasts no longer than a send's lease.
  */
 async function echoMustWait(tx: TransactionScope, channel: ChannelRecord, message: ArrivingMessage): Promise<boolean> {
   if (!message.echo) return false;
@@ -50,7 +52,7 @@ async function echoMustWait(tx: TransactionScope, channel: ChannelRecord, messag
   // The parts of one message (`<number>:<part>`) wait together, or are recorded together.
   const number = message.messengerMessageId.split(':')[0]!;
   if ((await tx.messages.findWithParts(chat.id, number)).length > 0) return false;
-  return tx.messages.hasUnsent(chat.id);
+  return tx.messages.hasSendUnderWay(chat.id);
 }
 
 /**

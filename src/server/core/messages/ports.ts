@@ -101,8 +101,11 @@ export interface MessageRepository {
    * latest read outbound message before it (those were read with it).
    */
   outboundUnreadThrough(chatRef: string, throughId: string, limit: number): Promise<MessageRecord[]>;
-  /** Whether a send of the chat is accepted and not yet answered by the messenger (waiting, or under way). */
-  hasUnsent(chatRef: string): Promise<boolean>;
+  /**
+   * Whether a sender holds one of the chat's sends now (its lease has not run out): it is with the messenger, or its
+   * answer is still to be recorded. A send waiting for its turn or its retry is not under way.
+   */
+  hasSendUnderWay(chatRef: string): Promise<boolean>;
   /**
    * The chat moved from the messenger id `formerChatId` to another, which numbers its messages afresh: each number
    * of its history becomes `<formerChatId>/<number>` (see isMovedMessengerId), so that it names no message of the chat as

@@ -116,17 +116,13 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
         for update of m`.execute(db);
       return rows.map(toMessageRecord);
     },
-    async hasUnsent(chatRef) {
-      // Through messages_unsent_idx.
-      const row = await db
-        .selectFrom('messages')
-        .select('id')
-        .where('chat_ref', '=', chatRef)
-        .where('status', '=', 'accepted')
-        .where('request_id', 'is not', null)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+    async hasSendUnderWay(chatRef) {
+      // Through messages_unsent_idx; leases are in database time, as the send queue takes them.
+      const { rows } = await sql<{ id: string }>`
+        select id from messages
+        where chat_ref = ${chatRef} and status = 'accepted' and request_id is not null and send_lease_until > now()
+        limit 1`.execute(db);
+      return rows.length > 0;
     },
     async markMovedFrom(chatRef, formerChatId) {
       // One statement through the (chat_ref, messenger_message_id) index; the '/' test keeps numbers marked already.
