@@ -125,14 +125,17 @@ describe(`live instagram: sending, echoes, reads, refusals (${databaseKind()})`,
 
   const toOleg = async (text: string) => {
     const res = await s.t.call('POST', '/v2/messages', { token: s.token, body: { channel_id: channelId, recipient: { chat_type: 'instagram', chat_id: 'Oleg_Shop' }, text } });
-    return { status: res.statusCode, requestId: (res.json().data as { request_id?: string } | null)?.request_id ?? '' };
+    const data = res.json().data as { request_id?: string; chat_id?: string } | null;
+    return { status: res.statusCode, requestId: data?.request_id ?? '', chatId: data?.chat_id };
   };
 
   it('tries a throttled send again no sooner than Meta says its calls are taken again', async () => {
     const usage = JSON.stringify({ [PAGE.id]: [{ type: 'messenger', call_count: 100, total_cputime: 40, total_time: 60, estimated_time_to_regain_access: 2 }] });
     s.graph.failNext(`POST /${PAGE.id}/messages`, 1, { code: 613, message: 'Calls to this api have exceeded the rate limit.', headers: { 'x-business-use-case-usage': usage } });
     const refusedAt = clock.now().getTime();
-    const { requestId } = await toOleg('Ваш заказ готов');
+    const { requestId, chatId } = await toOleg('Ваш заказ готов');
+    // Kept in Oleg's chat, though the CRM wrote his name otherwise: Instagram's names are compared without case.
+    expect(chatId).toBe('oleg_shop');
     const due = await eventually(async () => {
       const { rows } = await sql<{ send_after: Date | null }>`select send_after from messages where request_id = ${requestId}`.execute(s.t.gateway.database.db);
       return rows[0]?.send_after ?? undefined;
@@ -140,10 +143,15 @@ describe(`live instagram: sending, echoes, reads, refusals (${databaseKind()})`,
     expect(due.getTime() - refusedAt).toBe(2 * 60_000);
     clock.advance(2 * 60_000);
     s.t.gateway.wakeSends();
-    // Sent to Oleg, though the CRM wrote his name otherwise: Instagram's names are compared without case.
     expect(await settled(s.t, requestId, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
     expect(sends().at(-1)!.body).toMatchObject({ recipient: { id: OLEG.igsid } });
     expect(await statusTrail(s.t, requestId)).toEqual(['sent']);
+    // Its echo is found in that chat, not recorded again.
+    await s.graph.webhooks.settled();
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from chats where channel_id = ${channelId} and lower(chat_id) = 'oleg_shop'`.execute(s.t.gateway.database.db);
+    expect(rows[0]!.n).toBe(1);
+    const { rows: copies } = await sql<{ n: number }>`select count(*)::int as n from messages where messenger_message_id = ${await midOf(requestId)}`.execute(s.t.gateway.database.db);
+    expect(copies[0]!.n).toBe(1);
   });
 
   it('fails a send Instagram does not take as the interface says, without asking Meta where it knows already', async () => {
