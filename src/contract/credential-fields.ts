@@ -45,6 +45,12 @@ export const credentialRefusals = {
   notMaxBotToken: 'must be at least 20 characters without spaces',
   notAuthorizationCode: 'is not an authorization code',
   atSignInUsername: 'must not contain @',
+  notAcceptedByMeta: 'was not accepted by Meta',
+  notNumericId: 'must be digits only',
+  lacksInstagramPermissions: 'lacks the permissions instagram_basic, instagram_manage_messages and pages_manage_metadata',
+  notManagedPage: 'is not a Facebook page this user token manages',
+  notLinkedInstagramAccount: 'is not the Instagram account linked to this page',
+  notInstagramAccountName: 'is not the name of this Instagram account',
 } as const;
 
 export type CredentialRefusal = (typeof credentialRefusals)[keyof typeof credentialRefusals];

@@ -39,6 +39,9 @@ describe('configuration', () => {
       TRANSPORT_MODE: 'live',
       TELEGRAM_API_URL: 'https://tg-proxy.example.com/',
       MAX_API_URL: 'https://max-proxy.example.com/',
+      GRAPH_API_URL: 'https://graph-proxy.example.com/',
+      INSTAGRAM_APP_SECRET: '0123456789abcdef0123456789abcdef',
+      INSTAGRAM_VERIFY_TOKEN: 'verify-me-please-42',
       METRICS_TOKEN: 'm'.repeat(32),
     });
     expect(config).toMatchObject({
@@ -55,11 +58,22 @@ describe('configuration', () => {
       transportMode: 'live',
       telegramApiUrl: 'https://tg-proxy.example.com',
       maxApiUrl: 'https://max-proxy.example.com',
+      graphApiUrl: 'https://graph-proxy.example.com',
+      instagramAppSecret: '0123456789abcdef0123456789abcdef',
+      instagramVerifyToken: 'verify-me-please-42',
       metricsToken: 'm'.repeat(32),
     });
     expect(loadConfig({}).metricsToken).toBeNull();
     expect(loadConfig({}).telegramApiUrl).toBe('https://api.telegram.org');
     expect(loadConfig({}).maxApiUrl).toBe('https://platform-api2.max.ru');
+    expect(loadConfig({})).toMatchObject({ graphApiUrl: 'https://graph.facebook.com', instagramAppSecret: null, instagramVerifyToken: null });
+  });
+
+  it('takes the Meta app’s secret and webhook verify token together, or neither', () => {
+    expect(() => loadConfig({ INSTAGRAM_APP_SECRET: '0123456789abcdef0123456789abcdef' })).toThrow(/INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN must be set together/);
+    expect(() => loadConfig({ INSTAGRAM_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ INSTAGRAM_APP_SECRET: 'short', INSTAGRAM_VERIFY_TOKEN: 'has spaces in it, see' })).toThrow(/INSTAGRAM_APP_SECRET must be[\s\S]*INSTAGRAM_VERIFY_TOKEN must be/);
+    expect(() => loadConfig({ GRAPH_API_URL: 'ftp://graph.example.com' })).toThrow(/GRAPH_API_URL must use http: or https:/);
   });
 
   it('reports every bad value at once, by name', () => {

@@ -31,6 +31,15 @@ export interface Config {
   avito: { clientId: string; clientSecret: string } | null;
   /** The Avito API the live avito driver calls (an emulator's address in tests). */
   avitoApiUrl: string;
+  /** Meta's Graph API the live Instagram driver calls, without its version (an emulator's address in tests). */
+  graphApiUrl: string;
+  /**
+   * The Meta app's secret (it signs the webhooks Meta posts, and proves the gateway's calls are the app's) and the
+   * verify token its webhook was set up with in Meta's app dashboard. Set together; without them no Instagram
+   * channel connects live.
+   */
+  instagramAppSecret: string | null;
+  instagramVerifyToken: string | null;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -117,6 +126,11 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== null && !/^[\x21-\x7e]{1,512}$/.test(value)) problems.push(`${name} must be printable characters without spaces`);
   }
   if ((avitoClientId === null) !== (avitoClientSecret === null)) problems.push('AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together');
+  const instagramAppSecret = text('INSTAGRAM_APP_SECRET');
+  if (instagramAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramAppSecret)) problems.push('INSTAGRAM_APP_SECRET must be 16 to 256 printable characters without spaces');
+  const instagramVerifyToken = text('INSTAGRAM_VERIFY_TOKEN');
+  if (instagramVerifyToken !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramVerifyToken)) problems.push('INSTAGRAM_VERIFY_TOKEN must be 16 to 256 printable characters without spaces');
+  if ((instagramAppSecret === null) !== (instagramVerifyToken === null)) problems.push('INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN must be set together');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -151,6 +165,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
     avito: avitoClientId !== null && avitoClientSecret !== null ? { clientId: avitoClientId, clientSecret: avitoClientSecret } : null,
     avitoApiUrl: (url('AVITO_API_URL', ['http:', 'https:']) ?? 'https://api.avito.ru').replace(/\/+$/, ''),
+    graphApiUrl: (url('GRAPH_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+    instagramAppSecret,
+    instagramVerifyToken,
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

@@ -30,6 +30,7 @@ import { startWebhooks, type WebhookOverrides } from './gateway-webhooks.ts';
 import { emptyPass, type HookRefreshPass } from './core/channels/hook-refresh.ts';
 import { HOOK_REFRESH_EVERY_MS, logPass, startHookRefresh } from './jobs/workers/refresh-hooks.ts';
 import { hookRegistrationRepository } from './storage/repositories/hook-registrations.ts';
+import { peerDirectory } from './storage/repositories/messenger-peers.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
@@ -158,6 +159,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             channels: store.channels,
             clock,
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
+            // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
+            instagram:
+              config.instagramAppSecret && config.instagramVerifyToken
+                ? { graphUrl: config.graphApiUrl, appSecret: config.instagramAppSecret, verifyToken: config.instagramVerifyToken, peers: peerDirectory(database.db), channels: store.channels }
+                : null,
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
@@ -227,7 +233,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       widgetDir,
       logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { req: loggedRequest } },
       embedding,
-      ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates) } : hooks } : {}),
+      ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
     });
     log = app.log;

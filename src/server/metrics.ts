@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { TransientSendError, type MessagingDriver, type MessengerHook } from './core/messages/ports.ts';
+import { TransientSendError, type MessagingDriver, type MessengerAppHook, type MessengerHook } from './core/messages/ports.ts';
 import type { Clock } from './core/ports.ts';
 import type { RetentionPass } from './core/events/retention.ts';
 import type { AttemptObserver, WebhookSender } from './core/webhooks/delivery.ts';
@@ -18,6 +18,8 @@ export interface GatewayMetrics {
   registry: Registry;
   messaging(driver: MessagingDriver): MessagingDriver;
   hooks(updates: Record<string, MessengerHook>): Record<string, MessengerHook>;
+  /** The same for the platforms that post every account's updates to one address of the app's (counted by the transport's name). */
+  appHooks(apps: Record<string, MessengerAppHook>): Record<string, MessengerAppHook>;
   webhookSender(sender: WebhookSender): WebhookSender;
   webhookAttempts: AttemptObserver;
   /** A retention pass ended, having deleted these rows. */
@@ -213,6 +215,26 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
               updates.inc({ transport, outcome: 'error' });
               throw err;
             }
+          },
+        ]),
+      ),
+    appHooks: (apps) =>
+      Object.fromEntries(
+        Object.entries(apps).map(([name, hook]): [string, MessengerAppHook] => [
+          name,
+          {
+            transport: hook.transport,
+            verify: (query) => hook.verify(query),
+            async receive(callback) {
+              try {
+                const outcome = await hook.receive(callback);
+                updates.inc({ transport: hook.transport, outcome });
+                return outcome;
+              } catch (err) {
+                updates.inc({ transport: hook.transport, outcome: 'error' });
+                throw err;
+              }
+            },
           },
         ]),
       ),

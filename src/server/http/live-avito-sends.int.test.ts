@@ -67,10 +67,15 @@ describe(`live avito sends (${databaseKind()})`, () => {
     expect((await stream.since()).map((e) => e.name)).toEqual(['message.status_update']);
     expect(await outboundWith('Да, продаётся.')).toBe(1);
 
-    // Reported before the send's answer, while the send is still in flight: the same.
+    // Reported before the send's answer, while the send is under way: not taken yet (503), and once posted again
+    // after the answer is recorded, found by its number.
     avito.echoSends('before');
+    const answered = avito.echoAnswers.length;
     const raced = await send({ text: 'Можно посмотреть завтра.' });
     expect(await outcome(raced)).toBe('sent');
+    await avito.settle();
+    expect(avito.echoAnswers.slice(answered)[0]).toBe(503);
+    expect(avito.echoAnswers.at(-1)).toBe(200);
     expect((await stream.since()).map((e) => e.name)).toEqual(['message.status_update']);
     expect(await outboundWith('Можно посмотреть завтра.')).toBe(1);
     avito.echoSends('after');

@@ -110,6 +110,15 @@ export interface ChannelsTable {
   hook_lease_until: Date | null;
 }
 
+/** Who is behind a chat where the platform addresses people by an id of its own (Instagram's IGSID behind an account name). */
+export interface MessengerPeersTable {
+  channel_id: string;
+  peer_id: string;
+  handle: string | null;
+  name: string | null;
+  checked_at: Date;
+}
+
 export interface SandboxPhonesTable {
   phone: string;
   two_factor_password: string | null;
@@ -278,6 +287,7 @@ export interface DatabaseSchema {
   crm_users: CrmUsersTable;
   crm_contacts: CrmContactsTable;
   channels: ChannelsTable;
+  messenger_peers: MessengerPeersTable;
   sandbox_phones: SandboxPhonesTable;
   sandbox_revoked_tokens: { token_hash: string };
   accounts: AccountsTable;

@@ -50,6 +50,8 @@ export interface AvitoEmulator {
   block(chatId: string): void;
   /** Avito reports the account's sends to its subscriptions after answering them (the default), before, or not at all. */
   echoSends(when: 'after' | 'before' | 'off'): void;
+  /** How the gateway answered each report of a send, in order (posted again after a 5xx). */
+  echoAnswers: number[];
   /** Makes the next calls of a route (`send`, `sendImage`, `upload`, `subscribe`, `token`…) fail: 429 asking to wait `retryAfter` s, or another status. */
   failNext(route: string, times: number, status?: number, retryAfter?: number): void;
   /** A customer (`authorId`) writes in a chat of the account: posted to its subscriptions; the last status. */
@@ -90,6 +92,7 @@ export async function startAvitoEmulator(app: { clientId: string; clientSecret: 
   const calls: AvitoCall[] = [];
   const uploads: { contentType: string; body: string }[] = [];
   const posting = new Set<Promise<unknown>>();
+  const echoAnswers: number[] = [];
   let echo: 'after' | 'before' | 'off' = 'after';
   let next = 1;
   let base = '';
@@ -112,13 +115,34 @@ export async function startAvitoEmulator(app: { clientId: string; clientSecret: 
   const reported = (userId: number, chatId: string, authorId: number, message: { id: string; type: string; content: unknown }) =>
     envelope({ ...message, chat_id: chatId, user_id: userId, author_id: authorId, created: seconds(), chat_type: 'u2i', item_id: 1768287444, published_at: clock.now().toISOString() });
 
-  /** A send's report to the account's subscriptions: awaited before answering, or posted after, as the test asked. */
+  const track = (work: Promise<unknown>) => {
+    posting.add(work);
+    void work.finally(() => posting.delete(work));
+  };
+
+  /**
+   * A send's report to the account's subscriptions: awaited before answering, or posted after, as the test asked. A
+   * report the gateway does not take (a 5xx: the send is still under way there) is posted again, as a platform posts
+   * a notification that failed, a few times, each once the one before was answered.
+   */
   async function report(userId: number, chatId: string, message: { id: string; type: string; content: unknown }): Promise<void> {
     if (echo === 'off' || (subscriptions.get(userId) ?? []).length === 0) return;
-    const posted = notify(userId, reported(userId, chatId, userId, message)).catch(() => 0);
-    if (echo === 'before') return void (await posted);
-    posting.add(posted);
-    void posted.finally(() => posting.delete(posted));
+    const body = reported(userId, chatId, userId, message);
+    const post = async () => {
+      const status = await notify(userId, body).catch(() => 0);
+      echoAnswers.push(status);
+      return status;
+    };
+    if (echo === 'after') return track(post());
+    if ((await post()) < 500) return;
+    track(
+      (async () => {
+        for (let tries = 1; tries < 20; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if ((await post()) < 500) return;
+        }
+      })(),
+    );
   }
 
   async function answer(method: string, path: string, authorization: string | undefined, body: Record<string, unknown>, raw: Buffer, contentType: string): Promise<Answer> {
@@ -218,6 +242,7 @@ export async function startAvitoEmulator(app: { clientId: string; clientSecret: 
       return notify(userId, reported(userId, chatId, authorId, { id: id ?? `msg-${next++}`, type, content }));
     },
     notify,
+    echoAnswers,
     async settle() {
       while (posting.size > 0) await Promise.all([...posting]);
     },

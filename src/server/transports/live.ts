@@ -5,7 +5,8 @@ import type { ChannelRecord, ChannelRepository, ConnectDriver, ConnectOutcome, C
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
 import { systemClock, type Clock } from '../core/ports.ts';
-import type { MessageDeps, MessagingDriver, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
+import type { PeerDirectory } from '../core/messages/peers.ts';
+import type { MessageDeps, MessagingDriver, MessengerAppHook, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 import { callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 import { pressAnswerer } from './maxbot/bot-answers.ts';
 import { connectMaxBot, disconnectMaxBot, maxBotMessaging, maxLimits, type MaxBotDeps } from './maxbot/bot-driver.ts';
@@ -18,6 +19,11 @@ import { telegramUpdateHook } from './telegram/bot-hook.ts';
 import { pacesGroupChats, telegramLimits } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 import { sourceAgent } from './file-source.ts';
+import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './instapi/account.ts';
+import { connectInstagram, letGoOfPage } from './instapi/connect.ts';
+import { instagramMessaging } from './instapi/messaging.ts';
+import { instagramSubscriptionRegistrar } from './instapi/subscription.ts';
+import { instagramAppHook } from './instapi/webhook.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
 import { avitoAccounts } from './avito/avito-account.ts';
 import { avitoApi, type AvitoApplication } from './avito/avito-api.ts';
@@ -52,6 +58,17 @@ export interface LiveDriverOptions {
   /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
   onAnswerFailed?(transport: string, reason: string): void;
   /**
+   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (INSTAGRAM_APP_SECRET and
+   * INSTAGRAM_VERIFY_TOKEN); without it instAPI channels are not connected live.
+   */
+  instagram?: {
+    graphUrl: string;
+    appSecret: string;
+    verifyToken: string;
+    peers: PeerDirectory;
+    channels: Pick<ChannelRepository, 'listByMessengerId'>;
+  } | null;
+  /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
    * `warn` hears that Redis failed (those calls are then paced by this process).
    */
@@ -63,29 +80,37 @@ interface LiveTransport {
   connect(channelId: string, credentials: Record<string, unknown>, previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>): Promise<ConnectOutcome>;
   disconnect(channel: Pick<ChannelRecord, 'id' | 'credentials'>): Promise<void>;
   messaging: MessagingDriver;
-  /** What reads the platform's callbacks, and opens the customers' files behind the gateway's links (if it gives any). */
-  hooks(messages: MessageDeps): { update: MessengerHook; files?: MessengerFileOpener };
+  /**
+   * What reads the platform's callbacks (to each channel's address, `update`, or to the app's one address, `app`,
+   * served at `/hooks/<name>`), and opens the customers' files behind the gateway's links (if it gives any).
+   */
+  hooks(messages: MessageDeps): { update?: MessengerHook; files?: MessengerFileOpener; app?: { name: string; hook: MessengerAppHook } };
   /** Registers the channels' hooks again where they were registered under other settings. */
   registrar: HookRegistrar;
 }
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI';
 
-/** The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's needs the gateway's application. */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito'];
+/**
+ * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
+ * application is configured, Instagram's once it is set up as a Meta app.
+ */
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI'];
+
+/** What a transport the gateway's configuration leaves out lacks. */
+const notConfigured: Partial<Record<Transport, string>> = {
+  avito: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set',
+  instAPI: 'is not set up on this gateway (INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN)',
+};
 
 /**
  * A transport this gateway cannot connect is refused by the `transport` field, whatever the reason: no live driver, or
- * (Avito) no application configured. Not a 503: nothing passes by trying again; the operator must configure the
- * gateway, and the channels frame does not offer the transport meanwhile.
+ * its platform's application not configured. Not a 503: nothing passes by trying again; the operator must configure
+ * the gateway, and the channels frame does not offer the transport meanwhile.
  */
-const notLive = (transport: Transport) =>
+const notLive = (transport: Transport, live: readonly string[]) =>
   validationError(
-    [
-      transport === 'avito'
-        ? { field: 'transport', message: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set' }
-        : { field: 'transport', message: `has no live driver in this version (live: ${liveTransports.join(', ')})` },
-    ],
+    [{ field: 'transport', message: notConfigured[transport] ?? `has no live driver in this version (live: ${live.join(', ')})` }],
     `${transport} channels cannot be connected on this gateway`,
   );
 
@@ -95,7 +120,7 @@ const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does no
 export interface LiveDrivers {
   connect: ConnectDriver;
   messaging: MessagingDriver;
-  hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener> };
+  hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener>; apps: Record<string, MessengerAppHook> };
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
@@ -104,8 +129,10 @@ export interface LiveDrivers {
 
 /**
  * The real platforms behind the same ports as the sandbox: connecting, messaging, and the callbacks the platforms
- * post to `/hooks/<transport>/<channel id>`, each transport from a table of its own. A transport without a live
- * driver is refused when a channel of it is created; one left from a sandbox run fails its sends as unavailable.
+ * post to `/hooks/<transport>/<channel id>` (or, for a platform that posts every account's to one address of the
+ * app's, to `/hooks/<name>`), each transport from a table of its own. A transport without a live driver (or, for
+ * Instagram, without its Meta app set up) is refused when a channel of it is created; one left from a sandbox run
+ * fails its sends as unavailable.
  */
 export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // Each secret from a key of its own, derived from SECRET_KEY as the gateway's other keys are.
@@ -129,9 +156,9 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   // and the hook refresh. Across processes through Redis when it is set, else per process.
   const shared = options.sharedPace ?? null;
   const redis = shared ? paceConnection(shared.redisUrl) : null;
-  const pacerOf = (transport: LiveTransportName, limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer => {
+  const pacerOf = (paced: LiveTransportName | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean): CallPacer => {
     const local = callPacer(limits, pacesChat);
-    return redis && shared ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${transport}`, limits, pacesChat, fallback: local, warn: shared.warn }) : local;
+    return redis && shared ? sharedCallPacer({ redis, keyPrefix: `${PACE_KEY_PREFIX}:${paced}`, limits, pacesChat, fallback: local, warn: shared.warn }) : local;
   };
   const telegramPacer = pacerOf('telegram', telegramLimits, pacesGroupChats);
   const maxPacer = pacerOf('maxbot', maxLimits, () => true);
@@ -184,16 +211,18 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
   };
   if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
+  if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
+  const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
   return {
     connect: {
       connects: (transport) => liveOf(transport) !== undefined,
       async connect({ channelId, transport, credentials, previous }) {
-        const live = liveOf(transport);
-        if (!live) throw notLive(transport);
-        const outcome = await live.connect(channelId, credentials, previous);
-        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: live.registrar.fingerprint } : outcome;
+        const driver = liveOf(transport);
+        if (!driver) throw notLive(transport, live);
+        const outcome = await driver.connect(channelId, credentials, previous);
+        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
       renderQr: () => Promise.reject(noSuchStep()),
@@ -205,20 +234,22 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
     messaging: {
       send: (m) => liveOf(m.transport)?.messaging.send(m) ?? Promise.resolve({ kind: 'failed', reason: 'message_channel_unavailable' }),
-      edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport)),
-      remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport)),
+      edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport, live)),
+      remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport, live)),
     },
     hooks(messages) {
       const updates: Record<string, MessengerHook> = {};
       const files: Record<string, MessengerFileOpener> = {};
-      for (const [transport, live] of Object.entries(table)) {
-        const hooks = live.hooks(messages);
-        updates[transport] = hooks.update;
+      const apps: Record<string, MessengerAppHook> = {};
+      for (const transport of live) {
+        const hooks = table[transport]!.hooks(messages);
+        if (hooks.update) updates[transport] = hooks.update;
         if (hooks.files) files[transport] = hooks.files;
+        if (hooks.app) apps[hooks.app.name] = hooks.app.hook;
       }
-      return { updates, files };
+      return { updates, files, apps };
     },
-    registrars: Object.values(table).map((live) => live.registrar),
+    registrars: live.map((transport) => table[transport]!.registrar),
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
@@ -262,5 +293,25 @@ function avitoTransport(
     messaging: avitoMessaging(deps),
     registrar: avitoSubscriptionRegistrar(deps, accounts, options.previousPublicUrl ?? null),
     hooks: (messages) => ({ update: avitoUpdateHook({ messages, hookSecret: deps.hookSecret }) }),
+  };
+}
+
+/**
+ * Instagram through Meta's Graph API: connecting checks the credentials and subscribes the page, sends go through
+ * the page, and Meta's webhooks come to the app's one address, `/hooks/instagram`. Customers' files are Meta's CDN
+ * addresses, handed on as they are (they hold no token). Each account's calls are paced, audio and video sends a
+ * second time on their own budget.
+ */
+function instagramTransport(
+  deps: Omit<InstagramDeps, 'timeoutMs' | 'sendBudgetMs'>,
+  pacerOf: (paced: 'instAPI' | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean) => CallPacer,
+): LiveTransport {
+  const pacers = { account: pacerOf('instAPI', instagramLimits, () => false), media: pacerOf('instAPI-media', instagramMediaLimits, () => false) };
+  return {
+    connect: (channelId, credentials, previous) => connectInstagram(deps, pacers, channelId, credentials, previous),
+    disconnect: (channel) => letGoOfPage(deps, pacers, channel.id, channel.credentials),
+    messaging: instagramMessaging(deps, pacers),
+    registrar: instagramSubscriptionRegistrar(deps, pacers),
+    hooks: (messages) => ({ app: { name: 'instagram', hook: instagramAppHook({ ...deps, messages, pacers }) } }),
   };
 }

@@ -24,6 +24,13 @@ const ruDetails: Readonly<Record<CredentialRefusal, string>> = {
   'must be at least 20 characters without spaces': 'не короче 20 символов, без пробелов',
   'is not an authorization code': 'это не код авторизации',
   'must not contain @': 'без символа @',
+  'was not accepted by Meta': 'Meta его не приняла',
+  'must be digits only': 'только цифры',
+  'lacks the permissions instagram_basic, instagram_manage_messages and pages_manage_metadata':
+    'не хватает разрешений instagram_basic, instagram_manage_messages и pages_manage_metadata',
+  'is not a Facebook page this user token manages': 'это не страница Facebook, которой управляет этот токен',
+  'is not the Instagram account linked to this page': 'это не аккаунт Instagram, привязанный к этой странице',
+  'is not the name of this Instagram account': 'это не имя этого аккаунта Instagram',
 };
 const isKnownRefusal = (message: string): message is CredentialRefusal => Object.hasOwn(ruDetails, message);
 

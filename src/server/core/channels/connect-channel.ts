@@ -34,11 +34,15 @@ async function askMessenger(
   return outcome;
 }
 
-const sealed = (deps: ChannelDeps, credentials: Record<string, unknown>): string | null =>
-  Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
+/**
+ * What the channel keeps: the credentials the messenger gave in exchange for those given (an OAuth code's tokens,
+ * a page's token for a user's), else those given.
+ */
+const sealed = (deps: ChannelDeps, given: Record<string, unknown>, outcome: Accepted): string | null => {
+  const credentials = outcome.kind === 'ready' && outcome.credentials ? outcome.credentials : given;
+  return Object.keys(credentials).length > 0 ? deps.cipher.seal(credentials) : null;
+};
 
-/** What is kept of the credentials: those given, or what the platform exchanged them for (an OAuth code's tokens). */
-const kept = (outcome: Accepted, given: Record<string, unknown>): Record<string, unknown> => (outcome.kind === 'ready' && outcome.credentials) || given;
 
 /** What follows an accepted connection: a first QR, or nothing more to do. */
 async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord, outcome: Accepted): Promise<ChannelRecord> {
@@ -76,7 +80,7 @@ export async function createChannel(
     authUrl: null,
     tier: null,
     paid: true,
-    credentials: sealed(deps, kept(outcome, input.credentials)),
+    credentials: sealed(deps, input.credentials, outcome),
     qr: null,
     pairing: null,
     createdAt: now,
@@ -110,7 +114,7 @@ export async function reinitChannel(
   const outcome = await askMessenger(deps, channelId, existing.transport, credentials, existing);
   return withChannel(deps, accountId, channelId, async (tx, channel) => {
     const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
-      credentials: sealed(deps, kept(outcome, credentials)),
+      credentials: sealed(deps, credentials, outcome),
       qr: null,
       pairing: null,
       ...profileChanges(outcome),

@@ -50,6 +50,11 @@ export interface ChannelRepository {
   getByIdForUpdate(id: string): Promise<ChannelRecord | undefined>;
   /** The same without a lock: a read that changes nothing (outside a transaction, where a lock would end at once). */
   getById(id: string): Promise<ChannelRecord | undefined>;
+  /**
+   * The channels of a transport that are the messenger's account `messengerId` (a platform posting every account's
+   * updates to one address names the account only), most recently changed first.
+   */
+  listByMessengerId(transport: Transport, messengerId: string): Promise<ChannelRecord[]>;
   list(accountId: string): Promise<ChannelRecord[]>;
   update(channel: ChannelRecord): Promise<void>;
   /** Deletes the channel row; its chats and messages go with it. */
@@ -69,8 +74,8 @@ export type ConnectOutcome =
   | { kind: 'qr' }
   /**
    * `hookFingerprint`: what connecting registered with the platform for the channel's updates (live bots).
-   * `credentials`: what is kept in place of those given, where the platform exchanged them (a one-time authorization
-   * code for its tokens); sealed like any credentials.
+   * `credentials`: what the channel keeps instead of what it was given (a platform's token of its own, exchanged for
+   * the one given, which is then not kept); sealed as given credentials are.
    */
   | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string; credentials?: Record<string, unknown> }
   | { kind: 'redirect'; url: string }

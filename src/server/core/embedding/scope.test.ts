@@ -31,6 +31,7 @@ const card = session({
     { chat_type: 'telegram', username: 'Bob' },
     { chat_type: 'max', phone: '79990000001' },
     { chat_type: 'whatsapp', chat_id: '79990000002' },
+    { chat_type: 'instagram', chat_id: 'Anna.K' },
   ],
 });
 const global = session({});
@@ -47,6 +48,8 @@ describe('what a session may see', () => {
     [{ chat_type: 'whatsapp', chat_id: '79990000002' }, true],
     [{ chat_type: 'viber', chat_id: '79990000002' }, false],
     [{ chat_type: 'whatsapp', chat_id: '79990000003' }, false],
+    [{ chat_type: 'instagram', chat_id: 'anna.k' }, true],
+    [{ chat_type: 'instagram', chat_id: 'anna.kk' }, false],
   ] as const)('a card session and the chat %j: %s', (chat, allowed) => {
     expect(chatInScope(card, chat)).toBe(allowed);
     expect(visibleTo(card, message(A, chat))).toBe(allowed);

@@ -1,5 +1,6 @@
 import type { ChatType } from '../../../contract/channels.ts';
 import type { ChatRef } from '../../../contract/iframe-links.ts';
+import { chatIdAsKept } from '../messages/recipient.ts';
 import type { EventRecord } from '../ports.ts';
 import type { EmbedSessionRecord } from './ports.ts';
 
@@ -14,7 +15,7 @@ export interface ChatIdentity {
 /** Every key a chat can be recognised by; two identities name the same chat when their keys meet. */
 export function chatKeys(chat: ChatIdentity): string[] {
   const keys: string[] = [];
-  if (chat.chat_id) keys.push(`${chat.chat_type}:id:${chat.chat_id}`);
+  if (chat.chat_id) keys.push(`${chat.chat_type}:id:${chatIdAsKept(chat.chat_type, chat.chat_id)}`);
   if (chat.username) keys.push(`${chat.chat_type}:username:${chat.username.replace(/^@/, '').toLowerCase()}`);
   if (chat.phone) keys.push(`${chat.chat_type}:phone:${chat.phone.replace(/\D/g, '')}`);
   return keys;

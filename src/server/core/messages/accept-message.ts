@@ -76,5 +76,6 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   };
   if (deps.accepts) await deps.accepts.commit(draft);
   else await storeDrafts(deps, [draft]);
-  return { request_id: requestId, chat_id: recipient.chatId, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
+  // The interface echoes the request's chat_id; the chat keeps it as checkRecipient gives it (an Instagram name in lower case).
+  return { request_id: requestId, chat_id: body.recipient.chat_id ?? null, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
 }

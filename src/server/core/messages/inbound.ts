@@ -21,16 +21,11 @@ export interface ArrivingMessage {
   /** The messenger's number of a message of the chat this one answers (the message whose button was pressed). */
   quotedMessengerId?: string;
   /**
-   * The platform reports the account's own messages, the gateway's sends among them, and may report a send before
-   * the send's answer is recorded: an outbound message with the content of a send still in flight in its chat is
-   * that send's report (the send records the number), not a message written elsewhere.
+   * The platform's copy of a message the account sent (an echo), which may be one the gateway is sending right now
+   * and has not recorded the platform's number of yet: see platformReports, which holds it back meanwhile.
    */
-  mayEchoSend?: boolean;
+  echo?: boolean;
 }
-
-/** Whether a reported message says what a send says: the same words, or (platforms give a file another address) both a file. */
-const sameContent = (send: MessageRecord, arriving: ArrivingMessage): boolean =>
-  send.text !== null ? send.text === arriving.text : send.attachment !== null && arriving.attachment !== null;
 
 /**
  * A message the messenger reports: a customer wrote, or the account's owner wrote from the phone. The chat is
@@ -86,9 +81,6 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
   const now = deps.clock.now();
   const by = arriving.username !== null ? { username: arriving.username } : arriving.phone !== null ? { phone: arriving.phone } : null;
   const byId = await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId);
-  // Looked for before the number is: a send whose answer is recorded between the two reads is found by one of them.
-  const echoed = byId && arriving.mayEchoSend && arriving.direction === 'outbound' ? (await tx.messages.unsent(byId.id)).find((m) => sameContent(m, arriving)) : undefined;
-  if (echoed) return { message_id: echoed.id, chat_id: arriving.chatId };
   // The messenger may report a message again when its answer was lost: the first report's message stands. Only a
   // chat known by the messenger's id can hold it (one waiting for a username or phone has heard nothing yet).
   const again = byId ? await tx.messages.findByMessengerId(byId.id, arriving.messengerMessageId) : undefined;

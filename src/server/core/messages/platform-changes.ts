@@ -48,7 +48,7 @@ export interface ChatMove {
  * the API locks it. A message never recorded, or deleted, stays as it is, as does one edited since; words added to a
  * recorded message that had none arrive.
  */
-async function recordEdit(tx: TransactionScope, deps: MessageDeps, channel: ChannelRecord, edit: ReportedEdit): Promise<void> {
+export async function recordEdit(tx: TransactionScope, deps: MessageDeps, channel: ChannelRecord, edit: ReportedEdit): Promise<void> {
   const chat = await tx.chats.findByMessengerId(channel.id, edit.chatType, edit.chatId);
   if (!chat) return;
   const before = await tx.messages.findByMessengerId(chat.id, edit.messengerMessageId, 'for update');

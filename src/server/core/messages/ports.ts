@@ -90,8 +90,22 @@ export interface MessageRepository {
    */
   /** `lock`: with a row lock, in the caller's transaction (an edit that changes it). */
   findByMessengerId(chatRef: string, messengerMessageId: string, lock?: 'for update'): Promise<MessageRecord | undefined>;
-  /** The chat's sends not answered yet (still `accepted`: waiting, or being handed to the messenger now), in their order. */
-  unsent(chatRef: string): Promise<MessageRecord[]>;
+  /**
+   * The message the messenger numbered so and the parts recorded of it apart (`<number>:<part>`: a file of several,
+   * its words), locked for update: a message the customer took back goes with all its parts.
+   */
+  findWithParts(chatRef: string, messengerMessageId: string): Promise<MessageRecord[]>;
+  /**
+   * The chat's outbound messages that the messenger took (`sent` or `delivered`) and that are not read, up to and
+   * including the message `throughId`, oldest first, at most `limit`, locked for update; none older than the chat's
+   * latest read outbound message before it (those were read with it).
+   */
+  outboundUnreadThrough(chatRef: string, throughId: string, limit: number): Promise<MessageRecord[]>;
+  /**
+   * Whether a sender holds one of the chat's sends now (its lease has not run out): it is with the messenger, or its
+   * answer is still to be recorded. A send waiting for its turn or its retry is not under way.
+   */
+  hasSendUnderWay(chatRef: string): Promise<boolean>;
   /**
    * The chat moved from the messenger id `formerChatId` to another, which numbers its messages afresh: each number
    * of its history becomes `<formerChatId>/<number>` (see isMovedMessengerId), so that it names no message of the chat as
@@ -252,6 +266,30 @@ export interface MessengerCallback {
  * it now, being connected or switched off: the messenger should send it again later).
  */
 export type MessengerHook = (callback: MessengerCallback) => Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;
+
+/**
+ * A platform's call to the one address of the gateway's app on it, where it posts every connected account's updates
+ * (Meta's webhooks for Instagram), as HTTP received it: the body byte for byte, since the platform's signature is
+ * over those bytes.
+ */
+export interface MessengerAppCallback {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+  /** The body read as JSON, NUL characters replaced as in every platform's update; undefined when it is not JSON. */
+  json(): unknown;
+}
+
+/**
+ * What reads a platform's calls to the app's address: its check that the address is the app's (a GET with a
+ * challenge), and its updates, answered as a MessengerHook's are (`accepted` only once all is recorded).
+ */
+export interface MessengerAppHook {
+  /** The transport whose channels the platform's posts are for. */
+  readonly transport: Transport;
+  /** The challenge to answer when the platform's check carries the token the app was set up with, else null. */
+  verify(query: Record<string, unknown>): string | null;
+  receive(callback: MessengerAppCallback): Promise<'accepted' | 'ignored' | 'unauthorized' | 'unavailable'>;
+}
 
 /** A file a customer sent, as the gateway hands it on under its own link: all of it, or the part a client asked for. */
 export interface MessengerFile {

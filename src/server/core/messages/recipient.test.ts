@@ -51,6 +51,11 @@ describe('recipient rules', () => {
     ]);
   });
 
+  it('keeps an instagram name in lower case, as Instagram compares names', () => {
+    expect(checkRecipient(instApiRules.capabilities, { chat_type: 'instagram', chat_id: 'Anna.K' }).chatId).toBe('anna.k');
+    expect(checkRecipient(telegramRules.capabilities, { chat_type: 'telegram', chat_id: 'AbC' }).chatId).toBe('AbC');
+  });
+
   it('refuses an instagram name with @', () => {
     expect(fieldsOf(() => checkRecipient(instApiRules.capabilities, { chat_type: 'instagram', chat_id: '@shop' }))).toEqual([
       { field: 'recipient.chat_id', message: 'must not start with @' },

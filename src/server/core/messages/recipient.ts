@@ -29,6 +29,12 @@ const INSTAGRAM = /^[A-Za-z0-9._]{1,30}$/;
 const byNameOrPhone = new Set(['telegram', 'max']);
 const byNumber = new Set(['whatsapp', 'viber']);
 
+/**
+ * A chat id as the gateway keeps it: an Instagram account name in lower case, as Instagram shows names and compares
+ * them (`Anna.K` and `anna.k` are one account, and one chat); any other id as it is.
+ */
+export const chatIdAsKept = (chatType: Recipient['chat_type'], chatId: string): string => (chatType === 'instagram' ? chatId.toLowerCase() : chatId);
+
 export interface CheckedRecipient {
   chatType: Recipient['chat_type'];
   chatId: string | null;
@@ -64,5 +70,5 @@ export function checkRecipient(capabilities: TransportCapabilities, recipient: R
     problem('phone', 'must be an international number: digits only, no plus, with a valid country code');
   }
   if (fields.length > 0) throw validationError(fields);
-  return { chatType, chatId: chatId ?? null, username: username ?? null, phone: phone ?? null, name: recipient.crm_contact_name ?? null };
+  return { chatType, chatId: chatId === undefined ? null : chatIdAsKept(chatType, chatId), username: username ?? null, phone: phone ?? null, name: recipient.crm_contact_name ?? null };
 }

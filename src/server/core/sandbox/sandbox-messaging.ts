@@ -6,6 +6,7 @@ import { AppError, validationError } from '../errors.ts';
 import { messageArrived } from '../messages/inbound.ts';
 import { assertTextFits, changeable, editing } from '../messages/edit-delete.ts';
 import { platformEdited } from '../messages/platform-changes.ts';
+import { chatIdAsKept } from '../messages/recipient.ts';
 import type { MessageDeps } from '../messages/ports.ts';
 import { messageNotFound, messageStatusReported } from '../messages/receipts.ts';
 import { sandboxChatIdFor } from './ports.ts';
@@ -22,7 +23,7 @@ async function counterpart(deps: MessageDeps, accountId: string, channelId: stri
   if (to.chat_id === undefined && to.username === undefined && to.phone === undefined) {
     throw validationError([{ field: 'chat_id', message: 'one of chat_id, username or phone is required' }]);
   }
-  return { channel, chatId: to.chat_id ?? sandboxChatIdFor(to) };
+  return { channel, chatId: to.chat_id !== undefined ? chatIdAsKept(to.chat_type, to.chat_id) : sandboxChatIdFor(to) };
 }
 
 /** `POST /v2/sandbox/channels/{id}/inbound`: a customer writes to the channel (or, as `outbound`, the owner from the phone). */

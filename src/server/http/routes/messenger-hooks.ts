@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
+import type { MessengerAppHook, MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
 import { asForeignFile } from '../file-reply.ts';
 import { replacingNul } from '../nul-characters.ts';
+import { messengerAppHookRoutes } from './messenger-app-hooks.ts';
 
 export interface MessengerHookDeps {
   /** By transport: what reads a platform's callbacks (live drivers only). */
   updates: Readonly<Record<string, MessengerHook>>;
   /** By transport: what opens the files customers sent, behind the gateway's links. */
   files: Readonly<Record<string, MessengerFileOpener>>;
+  /** By name: what reads a platform's posts to the app's one address, `/hooks/<name>` (Meta's, for Instagram). */
+  apps?: Readonly<Record<string, MessengerAppHook>>;
 }
 
 const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): T | undefined => (Object.hasOwn(table, transport) ? table[transport] : undefined);
@@ -21,6 +24,8 @@ const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): 
  * its body is what the transport had to answer (`respond`), `{ok: true}` otherwise.
  */
 export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> = async (app, deps) => {
+  // A context of their own: they keep the body's bytes, for the platform's signature over them.
+  if (deps.apps && Object.keys(deps.apps).length > 0) await app.register(messengerAppHookRoutes, { apps: deps.apps });
   // A platform's update keeps its words with U+FFFD for each NUL, which PostgreSQL cannot store: refusing it would
   // only make the platform send it again. Rewritten in the text, in one pass, before it is parsed (and before the
   // channel's secret is checked: the body comes from anyone). A parser of these routes' own.

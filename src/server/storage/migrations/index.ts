@@ -17,6 +17,7 @@ import * as followUpBounds from './0015_follow_up_bounds.ts';
 import * as messengerMessageIndex from './0016_messenger_message_index.ts';
 import * as hookRegistrations from './0017_hook_registrations.ts';
 import * as uploads from './0018_uploads.ts';
+import * as messengerPeers from './0019_messenger_peers.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016_messenger_message_index': messengerMessageIndex,
   '0017_hook_registrations': hookRegistrations,
   '0018_uploads': uploads,
+  '0019_messenger_peers': messengerPeers,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -78,6 +78,16 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
       const row = await visible().where('id', '=', id).executeTakeFirst();
       return row && toChannelRecord(row);
     },
+    async listByMessengerId(transport, messengerId) {
+      // Through channels_messenger_id_idx.
+      const rows = await visible()
+        .where('transport', '=', transport)
+        .where('messenger_id', '=', messengerId)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toChannelRecord);
+    },
     async list(accountId) {
       const rows = await visible().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
       return rows.map(toChannelRecord);

@@ -89,10 +89,40 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
       const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
       return row && toMessageRecord(row);
     },
-    async unsent(chatRef) {
-      // The send queue's partial index holds exactly these rows, in the chat's order.
-      const rows = await db.selectFrom('messages').selectAll().where('chat_ref', '=', chatRef).where('status', '=', 'accepted').where('request_id', 'is not', null).orderBy('seq').execute();
+    async findWithParts(chatRef, messengerMessageId) {
+      // Through the (chat_ref, messenger_message_id) index: the number itself, and the range of `<number>:…`.
+      const rows = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('chat_ref', '=', chatRef)
+        .where((w) => w.or([w('messenger_message_id', '=', messengerMessageId), sql<boolean>`starts_with(messenger_message_id, ${`${messengerMessageId}:`})`]))
+        .orderBy('seq')
+        .forUpdate()
+        .execute();
       return rows.map(toMessageRecord);
+    },
+    async outboundUnreadThrough(chatRef, throughId, limit) {
+      // Through the (chat_ref, seq) index, backwards from the message read: the latest one read before it bounds the scan.
+      const { rows } = await sql<Selectable<MessagesTable>>`
+        with through as (select seq from messages where id = ${throughId} and chat_ref = ${chatRef}),
+        last_read as (
+          select coalesce(max(m.seq), 0) as seq from messages m, through
+          where m.chat_ref = ${chatRef} and m.direction = 'outbound' and m.status = 'read' and m.seq <= through.seq)
+        select m.* from messages m, through, last_read
+        where m.chat_ref = ${chatRef} and m.direction = 'outbound' and m.status in ('sent', 'delivered')
+          and m.seq <= through.seq and m.seq > last_read.seq
+        order by m.seq
+        limit ${limit}
+        for update of m`.execute(db);
+      return rows.map(toMessageRecord);
+    },
+    async hasSendUnderWay(chatRef) {
+      // Through messages_unsent_idx; leases are in database time, as the send queue takes them.
+      const { rows } = await sql<{ id: string }>`
+        select id from messages
+        where chat_ref = ${chatRef} and status = 'accepted' and request_id is not null and send_lease_until > now()
+        limit 1`.execute(db);
+      return rows.length > 0;
     },
     async markMovedFrom(chatRef, formerChatId) {
       // One statement through the (chat_ref, messenger_message_id) index; the '/' test keeps numbers marked already.

@@ -20,7 +20,7 @@ describe('Avito’s notifications as the gateway records them', () => {
   });
 
   it('records the account’s own message as outbound, which may be a send of the gateway’s', () => {
-    expect(reportOf(posted({ author_id: ACCOUNT, content: { text: 'Здравствуйте' } }))!.arriving).toMatchObject({ direction: 'outbound', mayEchoSend: true });
+    expect(reportOf(posted({ author_id: ACCOUNT, content: { text: 'Здравствуйте' } }))!.arriving).toMatchObject({ direction: 'outbound', echo: true });
   });
 
   it('records a link by its words, else its address', () => {

@@ -1,5 +1,6 @@
 import type { Attachment } from '../../../contract/messages.ts';
-import { platformReported, type ArrivingMessage } from '../../core/messages/inbound.ts';
+import type { ArrivingMessage } from '../../core/messages/inbound.ts';
+import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps, MessengerHook } from '../../core/messages/ports.ts';
 import { sameSecret, typeByName } from '../bot-common.ts';
 
@@ -102,7 +103,7 @@ export function reportOf(update: unknown): AvitoReport | null {
       attachment,
       direction: own ? 'outbound' : 'inbound',
       messengerMessageId: m.id,
-      ...(own ? { mayEchoSend: true } : {}),
+      ...(own ? { echo: true } : {}),
     },
   };
 }
@@ -126,7 +127,7 @@ export function avitoUpdateHook(deps: { messages: MessageDeps; hookSecret(channe
     const channel = await deps.messages.store.channels.getById(channelId);
     if (!channel) return 'unavailable';
     if (channel.messengerId !== report.account) return 'ignored';
-    const outcome = await platformReported(deps.messages, channelId, [report.arriving]);
+    const outcome = await platformReports(deps.messages, channelId, [{ kind: 'message', message: report.arriving }]);
     return outcome === 'recorded' ? 'accepted' : outcome === 'switched_off' ? 'ignored' : 'unavailable';
   };
 }

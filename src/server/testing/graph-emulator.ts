@@ -1,0 +1,226 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
+
+/**
+ * A local stand-in for Meta's Graph API as Instagram messaging through a Facebook page uses it, for the live
+ * driver's tests: users' tokens and the permissions they granted, pages with their tokens and linked Instagram
+ * accounts, the pages' subscriptions of the app, people's profiles, and the Send API, answered as Meta answers
+ * (`{error: {message, type, code, error_subcode}}` when refused; refusals on demand). Tokens come as
+ * `Authorization: Bearer`, each call with its `appsecret_proof`. Its webhook side (webhooks) posts what customers
+ * do as Meta does, and an echo of every message the Send API sends: before answering the send (`echoes`), as Meta
+ * may, or after, or not at all. Files a send names are fetched by Meta: here, only those it hosts are found.
+ */
+
+export interface GraphCall {
+  token: string;
+  method: string;
+  /** Without the version, which is in `version`. */
+  path: string;
+  version: string;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface EmulatedPage {
+  id: string;
+  name: string;
+  token: string;
+  instagram?: { id: string; username: string; name: string };
+}
+
+type MetaError = { status?: number; code: number; subcode?: number; message: string; headers?: Record<string, string> };
+
+export interface GraphEmulator {
+  url: string;
+  appSecret: string;
+  calls: GraphCall[];
+  webhooks: WebhookPoster;
+  addUser(token: string, user: { permissions: string[]; pages: string[] }): void;
+  addPage(page: EmulatedPage): void;
+  /** Who a customer is, as the User Profile API says, or the error it answers for them. */
+  addPerson(igsid: string, profile: { username?: string; name?: string } | { error: MetaError }): void;
+  /** The fields a page subscribed the app to; null when it has not. */
+  subscribedFields(pageId: string): string[] | null;
+  /** The token no longer works: every call with it is refused with 190. */
+  revoke(token: string): void;
+  /** The customer blocked the account: sends are refused with 551. */
+  block(igsid: string): void;
+  /** The customer's last message is older than 24 hours: sends are refused as outside the window. */
+  closeWindow(igsid: string): void;
+  /** A file a CRM names in a send, at an address Meta can fetch. */
+  hostFile(name: string): string;
+  /** The next `times` calls of `METHOD /path` (its version left out, ids as they are) are refused so. */
+  failNext(route: string, times: number, error: MetaError): void;
+  /** When the echo of a message the Send API sends is posted: before the send is answered, after, or never. */
+  echoes: 'before-answer' | 'after-answer' | 'none';
+  /** The messages the Send API took, by mid, as they were asked for. */
+  sent: Map<string, { pageId: string; body: Record<string, unknown> }>;
+  /** A customer writes to an account (they may be written to from now on); the post's first status and the mid. */
+  customerWrites(accountId: string, igsid: string, message: Record<string, unknown>, mid?: string): Promise<{ status: number; mid: string }>;
+  /** Any other event of a customer (a read, an unsend, an edit, a reaction), posted as Meta posts it. */
+  customerEvent(accountId: string, igsid: string, event: Record<string, unknown>): Promise<number>;
+  /** The account's owner writes in Instagram's own app: Meta posts its echo. */
+  ownerWrites(accountId: string, igsid: string, text: string): Promise<{ status: number; mid: string }>;
+  close(): Promise<void>;
+}
+
+const err = (status: number, code: number, message: string, subcode?: number, headers?: Record<string, string>) => ({
+  status,
+  body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf' } },
+  ...(headers ? { headers } : {}),
+});
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcdef'): Promise<GraphEmulator> {
+  const users = new Map<string, { permissions: string[]; pages: string[] }>();
+  const pages = new Map<string, EmulatedPage>();
+  const people = new Map<string, { username?: string; name?: string } | { error: MetaError }>();
+  const subscriptions = new Map<string, string[]>();
+  const revoked = new Set<string>();
+  const blocked = new Set<string>();
+  const closed = new Set<string>();
+  /** Who wrote to which account: `<account id>/<igsid>`. */
+  const conversations = new Set<string>();
+  const files = new Set<string>();
+  const failures = new Map<string, { times: number; error: MetaError }>();
+  const calls: GraphCall[] = [];
+  const sent = new Map<string, { pageId: string; body: Record<string, unknown> }>();
+  const known = new Set<string>();
+  const webhooks = webhookPoster(appSecret);
+  let next = 1;
+  let base = '';
+  const newMid = () => Buffer.from(`ig_message_item:1:IGMessageThread:${next++}`).toString('base64');
+  const proofOf = (token: string) => createHmac('sha256', appSecret).update(token).digest('hex');
+  const pageOfToken = (token: string) => [...pages.values()].find((p) => p.token === token);
+
+  const emulator: GraphEmulator = {
+    url: '',
+    appSecret,
+    calls,
+    webhooks,
+    echoes: 'after-answer',
+    sent,
+    addUser: (token, user) => void users.set(token, user),
+    addPage: (page) => void pages.set(page.id, page),
+    addPerson: (igsid, profile) => void people.set(igsid, profile),
+    subscribedFields: (pageId) => subscriptions.get(pageId) ?? null,
+    revoke: (token) => void revoked.add(token),
+    block: (igsid) => void blocked.add(igsid),
+    closeWindow: (igsid) => void closed.add(igsid),
+    hostFile: (name) => {
+      files.add(name);
+      return `${base}/files/${encodeURIComponent(name)}`;
+    },
+    failNext: (route, times, error) => void failures.set(route, { times, error }),
+    async customerWrites(accountId, igsid, message, mid = newMid()) {
+      conversations.add(`${accountId}/${igsid}`);
+      known.add(mid);
+      const status = await webhooks.postEvents(accountId, [{ sender: { id: igsid }, recipient: { id: accountId }, timestamp: Date.now(), message: { mid, ...message } }]);
+      return { status, mid };
+    },
+    customerEvent: (accountId, igsid, event) => webhooks.postEvents(accountId, [{ sender: { id: igsid }, recipient: { id: accountId }, timestamp: Date.now(), ...event }]),
+    async ownerWrites(accountId, igsid, text) {
+      const mid = newMid();
+      known.add(mid);
+      const status = await webhooks.postEvents(accountId, [{ sender: { id: accountId }, recipient: { id: igsid }, timestamp: Date.now(), message: { mid, text, is_echo: true } }]);
+      return { status, mid };
+    },
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+
+  type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+
+  async function answer(call: GraphCall, proof: string | undefined): Promise<Answer> {
+    const { token, method, path, query, body } = call;
+    if (revoked.has(token) || (!users.has(token) && !pageOfToken(token))) return err(400, 190, 'Error validating access token: The session has been invalidated.', 460);
+    if (proof !== proofOf(token)) return err(400, 100, 'Invalid appsecret_proof provided in the API argument');
+    const failing = failures.get(`${method} ${path}`);
+    if (failing && failing.times > 0) {
+      failing.times--;
+      const e = failing.error;
+      return err(e.status ?? 400, e.code, e.message, e.subcode, e.headers);
+    }
+    const user = users.get(token);
+    const segments = path.split('/').filter(Boolean);
+    if (method === 'GET' && path === '/me/permissions' && user) {
+      return { status: 200, body: { data: user.permissions.map((permission) => ({ permission, status: 'granted' })) } };
+    }
+    if (method === 'GET' && segments.length === 1 && user) {
+      const page = pages.get(segments[0]!);
+      if (!page || !user.pages.includes(page.id)) return err(400, 100, `Unsupported get request. Object with ID '${segments[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+      return { status: 200, body: { id: page.id, name: page.name, access_token: page.token, ...(page.instagram ? { instagram_business_account: page.instagram } : {}) } };
+    }
+    const page = pageOfToken(token);
+    if (!page) return err(400, 200, 'Requires a page access token');
+    if (segments[1] === 'subscribed_apps' && segments[0] === page.id) {
+      if (method === 'POST') subscriptions.set(page.id, (query.subscribed_fields ?? '').split(','));
+      if (method === 'DELETE') subscriptions.delete(page.id);
+      return { status: 200, body: { success: true } };
+    }
+    if (method === 'POST' && segments[1] === 'messages' && segments[0] === page.id) return send(page, body);
+    if (method === 'GET' && segments.length === 1) {
+      const person = people.get(segments[0]!);
+      if (!person) return err(400, 100, 'No matching user found', 2018001);
+      if ('error' in person) return err(person.error.status ?? 400, person.error.code, person.error.message, person.error.subcode);
+      return { status: 200, body: { ...person, id: segments[0] } };
+    }
+    return err(400, 100, `Unsupported ${method} request`);
+  }
+
+  async function send(page: EmulatedPage, body: Record<string, unknown>): Promise<Answer> {
+    const account = page.instagram!.id;
+    const recipient = (body.recipient as { id?: string } | undefined)?.id ?? '';
+    const message = (body.message ?? {}) as { text?: string; attachment?: { type: string; payload: { url: string } } };
+    if (!conversations.has(`${account}/${recipient}`)) return err(400, 100, 'No matching user found', 2018001);
+    if (blocked.has(recipient)) return err(400, 551, 'This person isn’t available right now.');
+    if (closed.has(recipient)) return err(400, 10, 'This message is sent outside of allowed window.', 2534022);
+    if (message.text !== undefined && Buffer.byteLength(message.text) > 1000) return err(400, 100, '(#100) Length of param message[text] must be less than or equal to 1000');
+    if (message.attachment) {
+      const { pathname } = new URL(message.attachment.payload.url);
+      if (!pathname.startsWith('/files/') || !files.has(decodeURIComponent(pathname.slice('/files/'.length)))) return err(400, 100, '(#100) Failed to fetch the file from the url', 2018008);
+    }
+    const quoted = (body.reply_to as { mid?: string } | undefined)?.mid;
+    if (quoted !== undefined && !known.has(quoted)) return err(400, 100, '(#100) Param reply_to[mid] is not a valid message id');
+    const mid = newMid();
+    known.add(mid);
+    sent.set(mid, { pageId: page.id, body });
+    const echo = {
+      sender: { id: account },
+      recipient: { id: recipient },
+      timestamp: Date.now(),
+      message: { mid, is_echo: true, ...(message.text !== undefined ? { text: message.text } : { attachments: [{ type: message.attachment!.type, payload: { url: message.attachment!.payload.url } }] }) },
+    };
+    if (emulator.echoes === 'before-answer') await webhooks.postEvents(account, [echo]);
+    if (emulator.echoes === 'after-answer') setImmediate(() => void webhooks.postEvents(account, [echo]).catch(() => {}));
+    return { status: 200, body: { recipient_id: recipient, message_id: mid } };
+  }
+
+  const server: Server = createServer((req, res) => {
+    void readBody(req).then(async (raw) => {
+      const url = new URL(req.url ?? '/', 'http://emulator');
+      const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
+      if (!versioned) return void res.writeHead(404).end();
+      const query = Object.fromEntries(url.searchParams);
+      const { appsecret_proof: proof, ...rest } = query;
+      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      const call: GraphCall = { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query: rest, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      calls.push(call);
+      const result = await answer(call, proof);
+      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
+    }, () => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  emulator.url = base;
+  return emulator;
+}

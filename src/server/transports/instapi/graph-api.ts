@@ -1,0 +1,149 @@
+import { createHmac } from 'node:crypto';
+import { request } from 'undici';
+
+/**
+ * The few calls of Meta's Graph API the Instagram driver makes (Instagram messaging through a Facebook page, with
+ * Facebook Login), at a configurable base URL: https://graph.facebook.com in production, a local emulator in tests.
+ * The access token goes in the Authorization header (Meta's own examples send `Authorization: Bearer` to
+ * graph.facebook.com), so no URL holds it; each call carries `appsecret_proof`, the HMAC-SHA256 of the token under
+ * the app's secret, which Meta checks when the app requires it and accepts otherwise.
+ */
+
+/**
+ * The one Graph API version every call names. Meta keeps a version about two years after the next one comes out,
+ * and a version's webhooks and answers are what this driver was written against: it is moved on deliberately, here.
+ */
+export const GRAPH_API_VERSION = 'v24.0';
+
+/** A refusal of the Graph API: its `{error: {message, type, code, error_subcode, is_transient}}` with the HTTP status. */
+export class GraphApiError extends Error {
+  readonly status: number;
+  /** Meta's error code (190 token, 4/17/32/613/80002 rate limits, 100 parameter, 10 and 200 permission…); 0 when none was given. */
+  readonly code: number;
+  readonly subcode: number | null;
+  /** Meta said the failure may pass (`is_transient`). */
+  readonly transient: boolean;
+  /** How long Meta asked to wait: a Retry-After header, or the longest `estimated_time_to_regain_access` of its usage headers. */
+  readonly retryAfterMs: number | null;
+
+  constructor(status: number, said: { message: string; code: number; subcode: number | null; transient: boolean }, retryAfterMs: number | null = null) {
+    super(said.message || `HTTP ${status}`);
+    this.name = 'GraphApiError';
+    this.status = status;
+    this.code = said.code;
+    this.subcode = said.subcode;
+    this.transient = said.transient;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** The API could not be reached, or answered with something that is not the API's answer. */
+export class GraphApiUnreachable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GraphApiUnreachable';
+  }
+}
+
+export type GraphMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface GraphCallOptions {
+  query?: Record<string, string>;
+  body?: unknown;
+  timeoutMs?: number;
+  /** Ends the call where it stands (a send's deadline): it fails as GraphApiUnreachable. */
+  signal?: AbortSignal;
+}
+
+export interface GraphApi {
+  call<T>(method: GraphMethod, path: string, options?: GraphCallOptions): Promise<T>;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * How long Meta asked to wait: seconds (or a date) in Retry-After, else the longest `estimated_time_to_regain_access`
+ * (minutes) in X-Business-Use-Case-Usage, which Meta sends on the Business Use Case rate limits pages and Instagram
+ * accounts are counted under. Null when it said neither.
+ */
+export function waitFromHeaders(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | null {
+  const retryAfter = header(headers['retry-after']);
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+    const at = Date.parse(retryAfter);
+    if (!Number.isNaN(at)) return Math.max(0, at - now);
+  }
+  const usage = header(headers['x-business-use-case-usage']);
+  if (!usage) return null;
+  let minutes: number | null = null;
+  try {
+    const parsed = JSON.parse(usage) as unknown;
+    for (const entries of isObject(parsed) ? Object.values(parsed) : []) {
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        const regain = isObject(entry) ? entry.estimated_time_to_regain_access : undefined;
+        if (typeof regain === 'number' && Number.isFinite(regain) && regain > 0) minutes = Math.max(minutes ?? 0, regain);
+      }
+    }
+  } catch {
+    return null;
+  }
+  return minutes === null ? null : minutes * 60_000;
+}
+
+/** Meta's error object, as far as it is read. */
+function errorOf(answer: unknown): { message: string; code: number; subcode: number | null; transient: boolean } | null {
+  const error = isObject(answer) && isObject(answer.error) ? answer.error : null;
+  if (!error) return null;
+  return {
+    message: typeof error.message === 'string' ? error.message : '',
+    code: typeof error.code === 'number' ? error.code : 0,
+    subcode: typeof error.error_subcode === 'number' ? error.error_subcode : null,
+    transient: error.is_transient === true,
+  };
+}
+
+/** The proof that a call with `token` is the app's: HMAC-SHA256 of the token under the app secret, in hex (Meta's definition). */
+export const appSecretProof = (token: string, appSecret: string): string => createHmac('sha256', appSecret).update(token).digest('hex');
+
+/** Calls with one access token (a user's or a page's). JSON in and out; the token never reaches a URL or a log. */
+export function graphApi(baseUrl: string, token: string, appSecret: string, timeoutMs = 15_000): GraphApi {
+  const base = `${baseUrl.replace(/\/+$/, '')}/${GRAPH_API_VERSION}`;
+  const proof = appSecretProof(token, appSecret);
+  return {
+    async call<T>(method: GraphMethod, path: string, options: GraphCallOptions = {}): Promise<T> {
+      const query = new URLSearchParams({ ...options.query, appsecret_proof: proof }).toString();
+      const limit = options.timeoutMs ?? timeoutMs;
+      let status: number;
+      let headers: Record<string, string | string[] | undefined>;
+      let answer: unknown;
+      try {
+        const res = await request(`${base}${path}?${query}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+          headersTimeout: limit,
+          bodyTimeout: limit,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        status = res.statusCode;
+        headers = res.headers;
+        const text = await res.body.text();
+        try {
+          answer = text ? (JSON.parse(text) as unknown) : {};
+        } catch {
+          answer = undefined;
+        }
+      } catch (err) {
+        // Only the method, the path and the kind of failure are said: never the request itself.
+        throw new GraphApiUnreachable(`Graph API ${method} ${path} failed: ${err instanceof Error ? err.name : 'error'}`);
+      }
+      const error = errorOf(answer);
+      if (error) throw new GraphApiError(status, error, waitFromHeaders(headers));
+      // A proxy's error page, say: no Graph answer at all.
+      if (status < 200 || status > 299 || answer === undefined) throw new GraphApiUnreachable(`Graph API ${method} ${path} answered ${status} without an answer of the API`);
+      return answer as T;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { createHmac } from 'node:crypto';
+import type { MessengerPeer } from '../../core/messages/peers.ts';
+import { platformReports } from '../../core/messages/platform-reports.ts';
+import type { MessageDeps, MessengerAppHook } from '../../core/messages/ports.ts';
+import { sameSecret } from '../bot-common.ts';
+import type { InstagramDeps } from './account.ts';
+import { PeerLookupFailed, peerResolver, type Pacers } from './people.ts';
+import { happeningsOf, isMetaId, reportsOf } from './webhook-events.ts';
+
+type Outcome = 'accepted' | 'ignored' | 'unavailable';
+
+/** Meta's signature of a webhook: `sha256=` and the hex HMAC-SHA256 of the body's bytes under the app secret (documented). */
+export const signatureOf = (rawBody: Buffer, appSecret: string): string => `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+
+/** The worse of two entries' outcomes: one that must come again makes the whole post come again. */
+const worse = (a: Outcome, b: Outcome): Outcome => (a === 'unavailable' || b === 'unavailable' ? 'unavailable' : a === 'accepted' || b === 'accepted' ? 'accepted' : 'ignored');
+
+/**
+ * Meta's webhooks for Instagram, at the app's one callback address (`/hooks/instagram`), where Meta posts the
+ * events of every account the app serves, batched: each `entry` is one account's (its id, the channel's
+ * `messenger_id`), routed to the channel that has it. A post is answered only once all it says is recorded: Meta
+ * posts it again until a 200 (at once, then less and less often; a callback failing for hours may cost the app its
+ * subscription). So a post whose signature (`X-Hub-Signature-256`, over the raw bytes, compared in constant time) is
+ * not the app's is a 401 before anything is read; and an entry of an account no channel has (not stored yet, deleted,
+ * or never connected here) or of a channel switched off is taken and dropped, never failed: one account's failure
+ * would fail every other account's events in the same post, and a failing callback would put the whole app at risk.
+ * Only what passes is asked for again (503): a new customer's name Meta could not give now, and an echo of the
+ * account's own message while a send of its chat is under way (see platformReports). An entry's events are recorded
+ * in one transaction; those recorded before a 503 are found again when Meta posts the entry again.
+ */
+export function instagramAppHook(deps: InstagramDeps & { messages: MessageDeps; pacers: Pacers }): MessengerAppHook {
+  const people = peerResolver(deps, deps.pacers, deps.messages.clock);
+
+  async function receiveEntry(entry: unknown): Promise<Outcome> {
+    if (typeof entry !== 'object' || entry === null) return 'ignored';
+    const { id: accountId, messaging } = entry as { id?: unknown; messaging?: unknown };
+    if (!isMetaId(accountId)) return 'ignored';
+    const happenings = happeningsOf(accountId, messaging);
+    if (happenings.length === 0) return 'ignored';
+    // One account belongs in one channel: should two hold it, the active one connected (or changed) last takes it.
+    const channel = (await deps.channels.listByMessengerId('instAPI', accountId)).find((c) => c.state.status === 'active');
+    if (!channel) return 'ignored';
+    const named = new Map<string, MessengerPeer>();
+    for (const peerId of new Set(happenings.map((h) => h.peerId))) {
+      // Meta is asked who a person is only for what they wrote (or the account wrote to them): a read or a
+      // deletion concerns messages recorded, and so a person known already.
+      const ask = happenings.some((h) => h.peerId === peerId && h.kind === 'message');
+      let person: MessengerPeer | null | 'revoked';
+      try {
+        person = await people.resolve(channel, peerId, ask);
+      } catch (err) {
+        if (err instanceof PeerLookupFailed) return 'unavailable';
+        throw err;
+      }
+      if (person === 'revoked') return 'ignored';
+      if (person) named.set(peerId, person);
+    }
+    const reports = reportsOf(happenings, named);
+    if (reports.length === 0) return 'ignored';
+    const outcome = await platformReports(deps.messages, channel.id, reports);
+    return outcome === 'recorded' ? 'accepted' : outcome === 'switched_off' ? 'ignored' : 'unavailable';
+  }
+
+  return {
+    transport: 'instAPI',
+    verify(query) {
+      // Meta's check of the callback address, when it is saved in the app dashboard (documented).
+      const challenge = query['hub.challenge'];
+      if (query['hub.mode'] !== 'subscribe' || typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 256) return null;
+      return sameSecret(query['hub.verify_token'], deps.verifyToken) ? challenge : null;
+    },
+    async receive({ headers, rawBody, json }) {
+      if (!sameSecret(headers['x-hub-signature-256'], signatureOf(rawBody, deps.appSecret))) return 'unauthorized';
+      const body = json();
+      if (typeof body !== 'object' || body === null) return 'ignored';
+      const { object, entry } = body as { object?: unknown; entry?: unknown };
+      // Other objects (a page's own Messenger events, should the app be subscribed to them) are not this driver's.
+      if (object !== 'instagram' || !Array.isArray(entry)) return 'ignored';
+      let outcome: Outcome = 'ignored';
+      for (const one of entry) outcome = worse(outcome, await receiveEntry(one));
+      return outcome;
+    },
+  };
+}
