@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { systemClock, type Clock } from '../core/ports.ts';
 import { avitoAuthority, type Grant } from './avito-emulator-auth.ts';
 import { serveFile } from './file-server.ts';
+import { buffer as bodyBytes } from 'node:stream/consumers';
 
 /**
  * A local stand-in for Avito's API (developers.avito.ru: "Авторизация", "Информация о пользователе", "Мессенджер") for
@@ -66,14 +67,6 @@ export interface AvitoEmulator {
 
 const TEXT_LIMIT = 1000;
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 const ok = (body: unknown): Answer => ({ status: 200, body });
@@ -207,7 +200,7 @@ export async function startAvitoEmulator(app: { clientId: string; clientSecret: 
       const file = files.get(decodeURIComponent(url.pathname.slice('/files/'.length)));
       return file ? serveFile(req, res, file, false) : void res.writeHead(404).end();
     }
-    void readBody(req)
+    void bodyBytes(req)
       .then(async (raw) => {
         const contentType = String(req.headers['content-type'] ?? '');
         let body: Record<string, unknown> = {};

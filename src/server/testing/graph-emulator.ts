@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
+import { text as bodyText } from 'node:stream/consumers';
 
 /**
  * A local stand-in for Meta's Graph API as Instagram messaging through a Facebook page uses it, for the live
@@ -72,14 +73,6 @@ const err = (status: number, code: number, message: string, subcode?: number, he
   ...(headers ? { headers } : {}),
 });
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcdef'): Promise<GraphEmulator> {
   const users = new Map<string, { permissions: string[]; pages: string[] }>();
@@ -206,7 +199,7 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
   }
 
   const server: Server = createServer((req, res) => {
-    void readBody(req).then(async (raw) => {
+    void bodyText(req).then(async (raw) => {
       const url = new URL(req.url ?? '/', 'http://emulator');
       const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
       if (!versioned) return void res.writeHead(404).end();

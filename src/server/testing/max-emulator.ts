@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
+import { buffer as bodyBytes } from 'node:stream/consumers';
 
 /**
  * A local stand-in for the MAX Bot API (https://dev.max.ru/docs-api), for the live driver's tests: the methods the
@@ -88,14 +89,6 @@ export interface MaxEmulator {
 
 const TEXT_LIMIT = 4000;
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 export async function startMaxEmulator(): Promise<MaxEmulator> {
   const bots = new Map<string, EmulatedBot>();
@@ -225,7 +218,7 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
       if (!file) return void res.writeHead(404).end();
       return serveFile(req, res, file, rangesIgnored);
     }
-    void readBody(req).then((raw) => {
+    void bodyBytes(req).then((raw) => {
       const upload = /^\/upload\/(\w+)$/.exec(url.pathname);
       if (req.method === 'POST' && upload) {
         const type = pendingUploads.get(upload[1]!);

@@ -126,3 +126,23 @@ export const botKeyOf = (token: string): string => createHash('sha256').update(t
 
 /** Where a platform posts a channel's updates, under which the channel's file links also live. */
 export const hookUrl = (publicUrl: string, transport: string, channelId: string): string => `${publicUrl}/hooks/${transport}/${channelId}`;
+
+/** Seconds (or an HTTP date) in a Retry-After header, as milliseconds; null when it says neither. */
+export function retryAfterOf(header: string | string[] | undefined): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/** A platform's answer read as JSON: an empty one as `{}`, one that is not JSON as undefined. */
+export function parsedAnswer(text: string): unknown {
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { request } from 'undici';
+import { parsedAnswer, retryAfterOf } from '../bot-common.ts';
 
 /**
  * The few methods of Avito's API the gateway calls (developers.avito.ru: "Авторизация", "Информация о пользователе",
@@ -73,25 +74,6 @@ export interface AvitoApi {
   grant(grant: Record<string, string>, signal?: AbortSignal): Promise<TokenGrant>;
 }
 
-/** Seconds (or an HTTP date) in a Retry-After header, as milliseconds. */
-function retryAfterOf(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-function parsed(text: string): unknown {
-  if (!text) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
 /** Avito's words for a refusal: `{error: {message}}` (the API), `{error, error_description}` (OAuth), or `{message}`. */
@@ -126,7 +108,7 @@ export function avitoApi(app: AvitoApplication, timeoutMs = 15_000): AvitoApi {
         ...(signal ? { signal } : {}),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, retryAfterMs: retryAfterOf(res.headers['retry-after']), answer: parsed(text) };
+      return { status: res.statusCode, retryAfterMs: retryAfterOf(res.headers['retry-after']), answer: parsedAnswer(text) };
     } catch (err) {
       throw new AvitoApiUnreachable(`Avito API ${method} ${path} failed: ${err instanceof Error ? err.name : 'error'}`);
     }

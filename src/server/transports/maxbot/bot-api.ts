@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { parsedAnswer, retryAfterOf } from '../bot-common.ts';
 
 /**
  * The few MAX Bot API methods the gateway calls (https://dev.max.ru/docs-api), at a configurable base URL:
@@ -118,25 +119,6 @@ interface ErrorAnswer {
   success?: unknown;
 }
 
-/** Seconds (or an HTTP date) in a Retry-After header, as milliseconds. */
-function retryAfterOf(header: string | string[] | undefined): number | null {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}
-
-function parsed(text: string): unknown {
-  if (!text) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** One bot's API: JSON in and out, the token in the Authorization header. The token never reaches a log. */
 export function maxApi(baseUrl: string, token: string, timeoutMs = 15_000): MaxApi {
   const base = baseUrl.replace(/\/+$/, '');
@@ -159,7 +141,7 @@ export function maxApi(baseUrl: string, token: string, timeoutMs = 15_000): MaxA
         status = res.statusCode;
         retryAfterMs = retryAfterOf(res.headers['retry-after']);
         const text = await res.body.text();
-        answer = parsed(text);
+        answer = parsedAnswer(text);
       } catch (err) {
         // Only the method, the path and the kind of failure are said: never the request itself.
         throw new MaxApiUnreachable(`MAX Bot API ${method} ${path} failed: ${err instanceof Error ? err.name : 'error'}`);
