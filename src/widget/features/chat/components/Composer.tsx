@@ -4,6 +4,7 @@ import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import './composer.css';
 import { PaperclipIcon } from './PaperclipIcon.tsx';
+import { TemplateIcon } from './TemplateIcon.tsx';
 
 /** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
 export interface Editing {
@@ -134,7 +135,8 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
         )}
         {onOpenTemplates && !editingId && !disabledReason && (
           <button type="button" className="gw-button gw-composer__template" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
-            {t.open}
+            <TemplateIcon />
+            <span className="gw-composer__template-label">{t.open}</span>
           </button>
         )}
         <textarea
