@@ -117,4 +117,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ AVITO_CLIENT_ID: 'app id', AVITO_CLIENT_SECRET: 'app-secret' })).toThrow(/AVITO_CLIENT_ID must be printable/);
     expect(() => loadConfig({ AVITO_API_URL: 'ftp://avito.example' })).toThrow(/AVITO_API_URL/);
   });
+
+  it('bounds what an account may upload in a day, 1 GB unless UPLOAD_DAILY_LIMIT_MB says otherwise', () => {
+    expect(loadConfig({}).uploadDailyLimitBytes).toBe(1024 * 1024 * 1024);
+    expect(loadConfig({ UPLOAD_DAILY_LIMIT_MB: '5' }).uploadDailyLimitBytes).toBe(5 * 1024 * 1024);
+    expect(loadConfig({ UPLOAD_DAILY_LIMIT_MB: '0' }).uploadDailyLimitBytes).toBe(0);
+    expect(() => loadConfig({ UPLOAD_DAILY_LIMIT_MB: '-1' })).toThrow(/UPLOAD_DAILY_LIMIT_MB/);
+  });
 });

@@ -44,6 +44,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
   sandboxLatencyMs: number;
+  /** Bytes of files one account's agents may upload in 24 hours (UPLOAD_DAILY_LIMIT_MB); 0: none. */
+  uploadDailyLimitBytes: number;
   /**
    * Which proxies' X-Forwarded-For to believe for the caller's address (per-address limits): none, all, a
    * number of hops, or a list of addresses and CIDR ranges.
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
   };
   if (problems.length > 0) throw new ConfigError(problems);

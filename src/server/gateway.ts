@@ -195,7 +195,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       files: exportFiles(join(config.dataDir, 'exports')),
       links: downloadLinks(secretKey, config.publicUrl),
     };
-    const uploads: UploadDeps = { store, clock, links: uploadLinks(secretKey, config.publicUrl) };
+    const uploads: UploadDeps = { store, clock, links: uploadLinks(secretKey, config.publicUrl), dailyLimitBytes: config.uploadDailyLimitBytes };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
     const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
     const webhookOptions = overrides.webhooks ?? {};

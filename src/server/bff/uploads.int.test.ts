@@ -11,6 +11,9 @@ import { ManualClock } from '../testing/manual-clock.ts';
 import { activeChannel, settled } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
 
+/** An account's bytes a day in these tests: room for the other tests' small files; two halves fill it. */
+const DAILY_LIMIT_BYTES = 2 * 1024 * 1024;
+
 describe(`files agents attach in the chat frame (${databaseKind()})`, () => {
   const clock = new ManualClock(Date.now());
   let t: TestGateway;
@@ -24,7 +27,7 @@ describe(`files agents attach in the chat frame (${databaseKind()})`, () => {
   const fetchLink = (url: string) => t.call('GET', url.replace(/^https?:\/\/[^/]+/, ''));
 
   beforeAll(async () => {
-    t = await startTestGateway({ clock });
+    t = await startTestGateway({ clock, env: { UPLOAD_DAILY_LIMIT_MB: String(DAILY_LIMIT_BYTES / 1024 / 1024) } });
     a = await t.newAccount('A');
     channelId = await activeChannel(t, channelClient(t, a.token), 'whatsapp');
     frame = await openFrame(t, a.token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
@@ -99,8 +102,26 @@ describe(`files agents attach in the chat frame (${databaseKind()})`, () => {
     expect(history.json().data.messages.at(-1).attachment).toEqual(attachment);
   });
 
+  it('refuses a file that would take the account past its bytes of the last 24 hours, and takes it again a day later', async () => {
+    const other = await t.newAccount('B');
+    const theirs = await openFrame(t, other.token, 'chats', { user: { id: 'agent-9' }, scope: 'global' });
+    const half = randomBytes(DAILY_LIMIT_BYTES / 2);
+    expect((await upload('a.bin', 'application/octet-stream', half, theirs)).statusCode).toBe(201);
+    expect((await upload('b.bin', 'application/octet-stream', half, theirs)).statusCode).toBe(201);
+    const over = await upload('c.bin', 'application/octet-stream', Buffer.from('x'), theirs);
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ error: 'UPLOAD_QUOTA_EXCEEDED', data: { limit_bytes: DAILY_LIMIT_BYTES, used_bytes: DAILY_LIMIT_BYTES } });
+    // Another account's room is its own.
+    expect((await upload('mine.txt', 'text/plain', Buffer.from('x'))).statusCode).toBe(201);
+    clock.advance(24 * 60 * 60 * 1000 + 1_000);
+    const later = await openFrame(t, other.token, 'chats', { user: { id: 'agent-9' }, scope: 'global' });
+    expect((await upload('c.bin', 'application/octet-stream', Buffer.from('x'), later)).statusCode).toBe(201);
+  });
+
   it('keeps files for their retention, then answers 404 and deletes them', async () => {
-    const kept = (await upload('old.txt', 'text/plain', Buffer.from('old'))).json().data as Attachment;
+    // A frame opened now: the time the tests before moved on may have ended the first one's session.
+    const current = await openFrame(t, a.token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
+    const kept = (await upload('old.txt', 'text/plain', Buffer.from('old'), current)).json().data as Attachment;
     clock.advance(UPLOAD_RETENTION_MS - 1_000);
     expect((await fetchLink(kept.url)).statusCode).toBe(200);
     // The frame's session ended long ago: the next file comes from a frame opened now.

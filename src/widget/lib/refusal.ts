@@ -77,6 +77,7 @@ const words = catalog<{
         TEMPLATE_NOT_APPROVED: 'Шаблон ещё не одобрен',
         PAYLOAD_TOO_LARGE: 'Слишком большой объём данных',
         TOO_MANY_REQUESTS: 'Слишком много запросов, попробуйте чуть позже',
+        UPLOAD_QUOTA_EXCEEDED: 'Исчерпан суточный лимит загрузки файлов',
         INTERNAL_ERROR: 'Внутренняя ошибка шлюза',
         SERVICE_UNAVAILABLE: 'Шлюз временно недоступен, попробуйте чуть позже',
       },

@@ -14,6 +14,8 @@ export interface UploadRepository {
   insert(upload: UploadRecord, content: Buffer): Promise<void>;
   /** The upload and its bytes, whichever account it is of (its signed link is the proof). */
   open(id: string): Promise<{ upload: UploadRecord; content: Buffer } | undefined>;
+  /** Bytes the account uploaded since `since`. */
+  bytesSince(accountId: string, since: Date): Promise<number>;
   /** Deletes up to `limit` uploads made before `before`; returns how many. */
   prune(before: Date, limit: number): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Attachment } from '../../../contract/messages.ts';
 import { uploadLimits } from '../../../contract/uploads.ts';
-import { validationError } from '../errors.ts';
+import { AppError, validationError } from '../errors.ts';
 import { deriveKey } from '../keys.ts';
 import type { Clock, Store } from '../ports.ts';
 import type { UploadRecord } from './ports.ts';
@@ -10,7 +10,11 @@ export interface UploadDeps {
   store: Pick<Store, 'uploads'>;
   clock: Clock;
   links: UploadLinks;
+  /** Bytes one account may upload in 24 hours (UPLOAD_DAILY_LIMIT_MB): what keeps the gateway's storage in bounds. */
+  dailyLimitBytes: number;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How long uploads are kept (their links answer 404 after it). */
 export const UPLOAD_RETENTION_MS = uploadLimits.keptDays * 24 * 60 * 60 * 1000;
@@ -44,9 +48,17 @@ const mediaType = (given: string | undefined): string => {
   return /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/.test(type) && type.length <= 128 ? type : 'application/octet-stream';
 };
 
-/** Keeps a file an agent attached and gives the attachment a send names it by. An empty file is refused. */
+/**
+ * Keeps a file an agent attached and gives the attachment a send names it by. An empty file is refused, and so is
+ * one that would take the account past its bytes of the last 24 hours (a soft bound: uploads at the same instant may
+ * each find room).
+ */
 export async function storeUpload(deps: UploadDeps, accountId: string, file: { name: string; type: string | undefined; content: Buffer }): Promise<Attachment> {
   if (file.content.length === 0) throw validationError([{ field: 'body', message: 'must not be empty' }], 'The file is empty');
+  const used = await deps.store.uploads.bytesSince(accountId, new Date(deps.clock.now().getTime() - DAY_MS));
+  if (used + file.content.length > deps.dailyLimitBytes) {
+    throw new AppError('UPLOAD_QUOTA_EXCEEDED', 'The account uploaded as much as it may in 24 hours', { limit_bytes: deps.dailyLimitBytes, used_bytes: used });
+  }
   const upload: UploadRecord = {
     id: randomUUID(),
     accountId,

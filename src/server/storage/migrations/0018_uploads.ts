@@ -18,6 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null
     )`.execute(db);
   await sql`create index uploads_created_at_idx on uploads (created_at)`.execute(db);
+  // An account's bytes of the last day, summed before each upload.
+  await sql`create index uploads_account_created_at_idx on uploads (account_id, created_at)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -31,6 +31,15 @@ export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles 
       const upload: UploadRecord = { id: r.id, accountId: r.account_id, name: r.name, mimetype: r.mimetype, size: r.size, sha1: r.sha1, createdAt: r.created_at };
       return { upload, content };
     },
+    async bytesSince(accountId, since) {
+      const row = await db
+        .selectFrom('uploads')
+        .select((e) => e.fn.coalesce(e.fn.sum<string>('size'), e.val('0')).as('bytes'))
+        .where('account_id', '=', accountId)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.bytes);
+    },
     async prune(before, limit) {
       // The oldest first, a batch at a time (the retention pass repeats it), through the index on created_at.
       const { rows } = await sql<{ id: string }>`
