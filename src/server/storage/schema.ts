@@ -247,7 +247,7 @@ export interface TemplatesTable {
   language: string;
   category: string;
   status: string;
-  components: ColumnType<unknown, string, never>;
+  components: ColumnType<unknown, string, string>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

@@ -36,6 +36,10 @@ import type { Store } from '../core/ports.ts';
 import { whatsappLimits, type WhatsAppDeps } from './wapi/account.ts';
 import { connectWhatsApp, letGoOfAccount, whatsappSignupReturn } from './wapi/connect.ts';
 import { whatsappSubscriptionRegistrar } from './wapi/subscription.ts';
+import { whatsappMedia } from './wapi/media.ts';
+import { refreshTemplates, whatsappAccountChanges } from './wapi/account-changes.ts';
+import { whatsappMessaging } from './wapi/messaging.ts';
+import { whatsappAppHook } from './wapi/webhook.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -83,7 +87,7 @@ export interface LiveDriverOptions {
     appSecret: string;
     verifyToken: string;
     signupConfigId: string;
-    store: Pick<Store, 'templates' | 'transaction' | 'channels'>;
+    store: Store;
   } | null;
   /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
@@ -246,6 +250,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       store,
       clock: options.clock ?? systemClock,
       revoked: options.revoked,
+      filesAgent,
     };
     table.wapi = whatsappTransport(deps, pacerOf('wapi', whatsappLimits, () => false));
   }
@@ -360,17 +365,17 @@ function instagramTransport(
  * WhatsApp, `/hooks/whatsapp`. Each number's calls are paced.
  */
 function whatsappTransport(deps: WhatsAppDeps, pacer: CallPacer): LiveTransport {
-  const registrar = whatsappSubscriptionRegistrar(deps, pacer);
+  const registrar = whatsappSubscriptionRegistrar(deps, pacer, (channelId, signal) => refreshTemplates(deps, pacer, channelId, signal));
+  const media = whatsappMedia(deps, pacer);
   return {
     connect: async (channelId) => connectWhatsApp(deps, channelId),
     disconnect: (channel) => letGoOfAccount(deps, pacer, channel.id, channel.credentials),
-    messaging: {
-      send: async () => ({ kind: 'failed', reason: 'message_channel_unavailable' }),
-      edit: () => Promise.reject(new AppError('CHANNEL_INVALID_TRANSPORT_FOR_EDITING', 'Messages of wapi channels cannot be edited')),
-      remove: () => Promise.reject(new AppError('CHANNEL_INVALID_TRANSPORT_FOR_DELETION', 'Messages of wapi channels cannot be deleted')),
-    },
+    messaging: whatsappMessaging(deps, pacer),
     registrar,
     authorization: whatsappSignupReturn(deps, pacer, registrar.fingerprint),
-    hooks: () => ({}),
+    hooks: (messages) => ({
+      app: { name: 'whatsapp', hook: whatsappAppHook({ ...deps, messages, mediaLink: media.link, accountChange: whatsappAccountChanges(deps, pacer) }) },
+      files: ({ channelId, fileId, signature, range }) => media.open(channelId, fileId, signature, range),
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { ChannelRepository, CredentialsCipher } from '../../core/channels/ports.ts';
 import type { Clock, Store } from '../../core/ports.ts';
 import { DeadlinePassed, untilDeadline } from '../bot-common.ts';
@@ -24,10 +25,12 @@ export interface WhatsAppDeps {
   /** Meta's posts name a number or an account, not a channel: channels are found by them. */
   channels: Pick<ChannelRepository, 'listByMessengerId' | 'listByMessengerAccountId' | 'getById'>;
   /** The templates a send names (their name and language), and those the account's are read into. */
-  store: Pick<Store, 'templates' | 'transaction' | 'channels'>;
+  store: Store;
   clock: Clock;
   /** Meta no longer takes the channel's token: the channel is switched off (unless its credentials changed since). */
   revoked?(channelId: string, sealed: string | null): Promise<void>;
+  /** The guarded agent the files of customers and sends are fetched through (undici's own where unset, in unit tests). */
+  filesAgent?: Dispatcher;
   timeoutMs?: number;
   /** How long a send may take in all (SEND_BUDGET_MS unless a test says). */
   sendBudgetMs?: number;

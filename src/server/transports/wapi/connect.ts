@@ -7,6 +7,8 @@ import { GraphApiError, GraphApiUnreachable, graphApi } from '../meta/graph-api.
 import { isMetaId, numberOf, pacedNumber, type NumberCredentials, type WhatsAppDeps } from './account.ts';
 import { isTokenRefused } from './cloud-failures.ts';
 import { phoneDigits, tierOf } from './number-profile.ts';
+import { accountTemplates } from './templates.ts';
+import { syncChannelTemplates } from '../../core/templates/templates.ts';
 import { checkState, newState, returnAddress, signupUrl, stateOf } from './signup.ts';
 
 /**
@@ -144,6 +146,11 @@ async function grantOf(deps: WhatsAppDeps, pacer: Pacer, channel: ChannelRecord,
   // Another account in the channel's place (a reinit): the one before stops posting here, unless another channel has it.
   const before = numberOf(deps.cipher, channel.credentials);
   if (before && before.waba_id !== found.wabaId) await letGoOfAccount(deps, pacer, channel.id, channel.credentials).catch(() => {});
+  // The account's templates, listed with the channel from the start; should Meta fail to give them now, the hook
+  // refresh and Meta's moderation webhooks bring them later.
+  await accountTemplates(api, found.wabaId)
+    .then((listed) => syncChannelTemplates(deps, channel.id, listed))
+    .catch(() => {});
   const phone = phoneDigits(found.number.display_phone_number);
   const name = typeof found.number.verified_name === 'string' && found.number.verified_name ? found.number.verified_name : phone;
   return {
