@@ -131,6 +131,8 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
     expect(list.interactive.action.sections[0]!.rows[0]).toEqual({ id: 'slot-0', title: '9:00' });
     const withFile = await send({ attachment: { url: s.meta.hostFile('map.png') }, keyboard: { buttons: [{ text: 'Ok', payload: 'ok' }] } });
     expect(withFile.warnings).toEqual(['keyboard: not sent: business-API buttons go with a text only, not with a file or a template']);
+    expect(await settled(s.t, withFile.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(sends().at(-1)!.body).toMatchObject({ type: 'image', image: { link: s.meta.hostFile('map.png') } });
 
     // The customer presses a button: its words, quoting the message it was on.
     const stream = eventStream(s.t.gateway.database, s.accountId);

@@ -85,7 +85,7 @@ describe(`live whatsapp: connecting by Embedded Signup (${databaseKind()})`, () 
     expect(JSON.stringify(await channel(channelId))).not.toContain(token);
     // The business token travels in the Authorization header of the number's calls, never in their address.
     const numberCalls = s.meta.calls.filter((c) => c.token === token);
-    expect(numberCalls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /${WABA_ID}/phone_numbers`, `POST /${WABA_ID}/subscribed_apps`, `POST /${NUMBER.id}/register`]);
+    expect(numberCalls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /${WABA_ID}/phone_numbers`, `POST /${WABA_ID}/subscribed_apps`, `POST /${NUMBER.id}/register`, `GET /${WABA_ID}/message_templates`]);
     expect(new Set(s.meta.calls.map((c) => c.version))).toEqual(new Set(['v24.0']));
 
     // The same state again: the channel is connected already, and stays as it is.
