@@ -40,8 +40,10 @@ describe('configuration', () => {
       TELEGRAM_API_URL: 'https://tg-proxy.example.com/',
       MAX_API_URL: 'https://max-proxy.example.com/',
       GRAPH_API_URL: 'https://graph-proxy.example.com/',
-      INSTAGRAM_APP_SECRET: '0123456789abcdef0123456789abcdef',
-      INSTAGRAM_VERIFY_TOKEN: 'verify-me-please-42',
+      META_APP_SECRET: '0123456789abcdef0123456789abcdef',
+      META_VERIFY_TOKEN: 'verify-me-please-42',
+      META_APP_ID: '1234567890123456',
+      WHATSAPP_SIGNUP_CONFIG_ID: '987654321098765',
       METRICS_TOKEN: 'm'.repeat(32),
     });
     expect(config).toMatchObject({
@@ -59,20 +61,31 @@ describe('configuration', () => {
       telegramApiUrl: 'https://tg-proxy.example.com',
       maxApiUrl: 'https://max-proxy.example.com',
       graphApiUrl: 'https://graph-proxy.example.com',
-      instagramAppSecret: '0123456789abcdef0123456789abcdef',
-      instagramVerifyToken: 'verify-me-please-42',
+      metaAppSecret: '0123456789abcdef0123456789abcdef',
+      metaVerifyToken: 'verify-me-please-42',
+      metaAppId: '1234567890123456',
+      whatsappSignupConfigId: '987654321098765',
       metricsToken: 'm'.repeat(32),
     });
     expect(loadConfig({}).metricsToken).toBeNull();
     expect(loadConfig({}).telegramApiUrl).toBe('https://api.telegram.org');
     expect(loadConfig({}).maxApiUrl).toBe('https://platform-api2.max.ru');
-    expect(loadConfig({})).toMatchObject({ graphApiUrl: 'https://graph.facebook.com', instagramAppSecret: null, instagramVerifyToken: null });
+    expect(loadConfig({})).toMatchObject({ graphApiUrl: 'https://graph.facebook.com', metaAppSecret: null, metaVerifyToken: null, metaAppId: null, whatsappSignupConfigId: null });
+  });
+
+  it('takes the app’s id and the Embedded Signup configuration together, digits, and only with the app’s secret', () => {
+    const app = { META_APP_SECRET: '0123456789abcdef0123456789abcdef', META_VERIFY_TOKEN: 'verify-me-please-42' };
+    expect(() => loadConfig({ ...app, META_APP_ID: '1234567890' })).toThrow(/META_APP_ID and WHATSAPP_SIGNUP_CONFIG_ID must be set together/);
+    expect(() => loadConfig({ ...app, WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ ...app, META_APP_ID: 'acme', WHATSAPP_SIGNUP_CONFIG_ID: '5-5' })).toThrow(/META_APP_ID must be[\s\S]*WHATSAPP_SIGNUP_CONFIG_ID must be/);
+    expect(() => loadConfig({ META_APP_ID: '1234567890', WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toThrow(/META_APP_ID needs META_APP_SECRET and META_VERIFY_TOKEN/);
+    expect(loadConfig({ ...app, META_APP_ID: '1234567890', WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toMatchObject({ metaAppId: '1234567890', whatsappSignupConfigId: '55' });
   });
 
   it('takes the Meta app’s secret and webhook verify token together, or neither', () => {
-    expect(() => loadConfig({ INSTAGRAM_APP_SECRET: '0123456789abcdef0123456789abcdef' })).toThrow(/INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN must be set together/);
-    expect(() => loadConfig({ INSTAGRAM_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(/must be set together/);
-    expect(() => loadConfig({ INSTAGRAM_APP_SECRET: 'short', INSTAGRAM_VERIFY_TOKEN: 'has spaces in it, see' })).toThrow(/INSTAGRAM_APP_SECRET must be[\s\S]*INSTAGRAM_VERIFY_TOKEN must be/);
+    expect(() => loadConfig({ META_APP_SECRET: '0123456789abcdef0123456789abcdef' })).toThrow(/META_APP_SECRET and META_VERIFY_TOKEN must be set together/);
+    expect(() => loadConfig({ META_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(/must be set together/);
+    expect(() => loadConfig({ META_APP_SECRET: 'short', META_VERIFY_TOKEN: 'has spaces in it, see' })).toThrow(/META_APP_SECRET must be[\s\S]*META_VERIFY_TOKEN must be/);
     expect(() => loadConfig({ GRAPH_API_URL: 'ftp://graph.example.com' })).toThrow(/GRAPH_API_URL must use http: or https:/);
   });
 

@@ -31,15 +31,18 @@ export interface Config {
   avito: { clientId: string; clientSecret: string } | null;
   /** The Avito API the live avito driver calls (an emulator's address in tests). */
   avitoApiUrl: string;
-  /** Meta's Graph API the live Instagram driver calls, without its version (an emulator's address in tests). */
+  /** Meta's Graph API the live Instagram and WhatsApp drivers call, without its version (an emulator's address in tests). */
   graphApiUrl: string;
   /**
-   * The Meta app's secret (it signs the webhooks Meta posts, and proves the gateway's calls are the app's) and the
-   * verify token its webhook was set up with in Meta's app dashboard. Set together; without them no Instagram
-   * channel connects live.
+   * The one Meta app both Meta products are served through: its secret (it signs the webhooks Meta posts, and proves
+   * the gateway's calls are the app's) and the verify token its webhooks were set up with in Meta's app dashboard,
+   * set together (without them neither Instagram nor WhatsApp connects live); and, for WhatsApp's Embedded Signup,
+   * the app's id and the signup's configuration (Facebook Login for Business), set together too.
    */
-  instagramAppSecret: string | null;
-  instagramVerifyToken: string | null;
+  metaAppSecret: string | null;
+  metaVerifyToken: string | null;
+  metaAppId: string | null;
+  whatsappSignupConfigId: string | null;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -128,11 +131,18 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== null && !/^[\x21-\x7e]{1,512}$/.test(value)) problems.push(`${name} must be printable characters without spaces`);
   }
   if ((avitoClientId === null) !== (avitoClientSecret === null)) problems.push('AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together');
-  const instagramAppSecret = text('INSTAGRAM_APP_SECRET');
-  if (instagramAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramAppSecret)) problems.push('INSTAGRAM_APP_SECRET must be 16 to 256 printable characters without spaces');
-  const instagramVerifyToken = text('INSTAGRAM_VERIFY_TOKEN');
-  if (instagramVerifyToken !== null && !/^[\x21-\x7e]{16,256}$/.test(instagramVerifyToken)) problems.push('INSTAGRAM_VERIFY_TOKEN must be 16 to 256 printable characters without spaces');
-  if ((instagramAppSecret === null) !== (instagramVerifyToken === null)) problems.push('INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN must be set together');
+  const metaAppSecret = text('META_APP_SECRET');
+  if (metaAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(metaAppSecret)) problems.push('META_APP_SECRET must be 16 to 256 printable characters without spaces');
+  const metaVerifyToken = text('META_VERIFY_TOKEN');
+  if (metaVerifyToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metaVerifyToken)) problems.push('META_VERIFY_TOKEN must be 16 to 256 printable characters without spaces');
+  if ((metaAppSecret === null) !== (metaVerifyToken === null)) problems.push('META_APP_SECRET and META_VERIFY_TOKEN must be set together');
+  // Meta's ids are digits; both go into the address of Meta's login dialog.
+  const metaAppId = text('META_APP_ID');
+  if (metaAppId !== null && !/^\d{1,32}$/.test(metaAppId)) problems.push('META_APP_ID must be the Meta app’s id (digits)');
+  const whatsappSignupConfigId = text('WHATSAPP_SIGNUP_CONFIG_ID');
+  if (whatsappSignupConfigId !== null && !/^\d{1,32}$/.test(whatsappSignupConfigId)) problems.push('WHATSAPP_SIGNUP_CONFIG_ID must be the Embedded Signup configuration’s id (digits)');
+  if ((metaAppId === null) !== (whatsappSignupConfigId === null)) problems.push('META_APP_ID and WHATSAPP_SIGNUP_CONFIG_ID must be set together');
+  if (metaAppId !== null && metaAppSecret === null) problems.push('META_APP_ID needs META_APP_SECRET and META_VERIFY_TOKEN');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -168,8 +178,10 @@ export function loadConfig(env: Env = process.env): Config {
     avito: avitoClientId !== null && avitoClientSecret !== null ? { clientId: avitoClientId, clientSecret: avitoClientSecret } : null,
     avitoApiUrl: (url('AVITO_API_URL', ['http:', 'https:']) ?? 'https://api.avito.ru').replace(/\/+$/, ''),
     graphApiUrl: (url('GRAPH_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
-    instagramAppSecret,
-    instagramVerifyToken,
+    metaAppSecret,
+    metaVerifyToken,
+    metaAppId,
+    whatsappSignupConfigId,
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

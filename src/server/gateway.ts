@@ -161,8 +161,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
             // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
             instagram:
-              config.instagramAppSecret && config.instagramVerifyToken
-                ? { graphUrl: config.graphApiUrl, appSecret: config.instagramAppSecret, verifyToken: config.instagramVerifyToken, peers: peerDirectory(database.db), channels: store.channels }
+              config.metaAppSecret && config.metaVerifyToken
+                ? { graphUrl: config.graphApiUrl, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, peers: peerDirectory(database.db), channels: store.channels }
+                : null,
+            // WhatsApp once the same Meta app also has its id and an Embedded Signup configuration.
+            whatsapp:
+              config.metaAppSecret && config.metaVerifyToken && config.metaAppId && config.whatsappSignupConfigId
+                ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, signupConfigId: config.whatsappSignupConfigId, store }
                 : null,
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
@@ -207,7 +212,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     let stopping = false;
     const hub = (realtime = createRealtimeHub({ store, clock, redisUrl: config.redisUrl, log: { warn: (obj, msg) => log?.warn(obj, msg) } }));
     const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
-    const hooks = live?.hooks(messages);
+    const hooks = live && { ...live.hooks(messages), authorizations: live.authorizations };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     const app = await buildHttpApp({
       store,

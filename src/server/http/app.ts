@@ -37,6 +37,7 @@ import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
 import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
+import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
 import { markMayHoldNul, mayHoldNul } from './nul-characters.ts';
 import { validatorCompiler } from './validation.ts';
@@ -155,6 +156,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(downloadRoutes, deps.exports);
   await app.register(fileRoutes, deps.uploads);
   if (deps.messengerHooks) await app.register(messengerHookRoutes, deps.messengerHooks);
+  const returns = deps.messengerHooks?.authorizations;
+  if (returns && Object.keys(returns).length > 0) await app.register(authorizationReturnRoutes, { returns, channels: deps.channels });
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
     await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });

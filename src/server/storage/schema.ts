@@ -108,6 +108,8 @@ export interface ChannelsTable {
   hook_fingerprint: string | null;
   /** Until when a process that is registering the channel's hook again holds it. */
   hook_lease_until: Date | null;
+  /** The platform's account the channel's own belongs to (a WhatsApp number's WhatsApp Business Account). */
+  messenger_account_id: ColumnType<string | null, string | null | undefined, string | null | undefined>;
 }
 
 /** Who is behind a chat where the platform addresses people by an id of its own (Instagram's IGSID behind an account name). */
@@ -245,7 +247,7 @@ export interface TemplatesTable {
   language: string;
   category: string;
   status: string;
-  components: ColumnType<unknown, string, never>;
+  components: ColumnType<unknown, string, string>;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }

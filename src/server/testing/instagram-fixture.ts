@@ -35,7 +35,7 @@ export async function startInstagramSetup(options: { clock?: Clock; env?: Record
   graph.addPage(PAGE);
   for (const person of [ANNA, OLEG]) graph.addPerson(person.igsid, { username: person.username, name: person.name });
   const { t, base } = await startLiveGateway(
-    { GRAPH_API_URL: graph.url, INSTAGRAM_APP_SECRET: APP_SECRET, INSTAGRAM_VERIFY_TOKEN: VERIFY_TOKEN, ...options.env },
+    { GRAPH_API_URL: graph.url, META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: VERIFY_TOKEN, ...options.env },
     options.clock ? { clock: options.clock } : {},
   );
   graph.webhooks.setCallback(`${base}/hooks/instagram`, VERIFY_TOKEN);

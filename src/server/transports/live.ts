@@ -31,6 +31,15 @@ import { avitoLimits, avitoMessaging, connectAvito, disconnectAvito, type AvitoD
 import { avitoUpdateHook } from './avito/avito-hook.ts';
 import { avitoSubscriptionRegistrar } from './avito/avito-subscription.ts';
 import { tokenKeeper } from './avito/avito-tokens.ts';
+import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
+import type { Store } from '../core/ports.ts';
+import { whatsappLimits, type WhatsAppDeps } from './wapi/account.ts';
+import { connectWhatsApp, letGoOfAccount, whatsappSignupReturn } from './wapi/connect.ts';
+import { whatsappSubscriptionRegistrar } from './wapi/subscription.ts';
+import { whatsappMedia } from './wapi/media.ts';
+import { refreshTemplates, whatsappAccountChanges } from './wapi/account-changes.ts';
+import { whatsappMessaging } from './wapi/messaging.ts';
+import { whatsappAppHook } from './wapi/webhook.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -58,8 +67,8 @@ export interface LiveDriverOptions {
   /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
   onAnswerFailed?(transport: string, reason: string): void;
   /**
-   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (INSTAGRAM_APP_SECRET and
-   * INSTAGRAM_VERIFY_TOKEN); without it instAPI channels are not connected live.
+   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (META_APP_SECRET and
+   * META_VERIFY_TOKEN); without it instAPI channels are not connected live.
    */
   instagram?: {
     graphUrl: string;
@@ -67,6 +76,18 @@ export interface LiveDriverOptions {
     verifyToken: string;
     peers: PeerDirectory;
     channels: Pick<ChannelRepository, 'listByMessengerId'>;
+  } | null;
+  /**
+   * WhatsApp Business (the Cloud API) through the same Meta app, where its id and an Embedded Signup configuration are
+   * set besides (META_APP_ID, WHATSAPP_SIGNUP_CONFIG_ID); without them wapi channels are not connected live.
+   */
+  whatsapp?: {
+    graphUrl: string;
+    appId: string;
+    appSecret: string;
+    verifyToken: string;
+    signupConfigId: string;
+    store: Store;
   } | null;
   /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
@@ -87,20 +108,23 @@ interface LiveTransport {
   hooks(messages: MessageDeps): { update?: MessengerHook; files?: MessengerFileOpener; app?: { name: string; hook: MessengerAppHook } };
   /** Registers the channels' hooks again where they were registered under other settings. */
   registrar: HookRegistrar;
+  /** Where the platform's authorization page sends a channel's owner back to (`/hooks/<transport>/authorized`), if it does. */
+  authorization?: AuthorizationReturn;
 }
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi';
 
 /**
  * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
  * application is configured, Instagram's once it is set up as a Meta app.
  */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI'];
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi'];
 
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
   avito: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set',
-  instAPI: 'is not set up on this gateway (INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN)',
+  instAPI: 'is not set up on this gateway (META_APP_SECRET and META_VERIFY_TOKEN)',
+  wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
 };
 
 /**
@@ -114,13 +138,15 @@ const notLive = (transport: Transport, live: readonly string[]) =>
     `${transport} channels cannot be connected on this gateway`,
   );
 
-/** No live transport connects by QR, two-factor password or a provider's page yet: those steps are never reached. */
+/** No live transport connects by QR or two-factor password yet, and wapi's page is Meta's: those steps are never reached. */
 const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does not apply to the live transports of this version');
 
 export interface LiveDrivers {
   connect: ConnectDriver;
   messaging: MessagingDriver;
   hooks(messages: MessageDeps): { updates: Record<string, MessengerHook>; files: Record<string, MessengerFileOpener>; apps: Record<string, MessengerAppHook> };
+  /** By transport: where a platform's authorization page sends a channel's owner back to (wapi's Embedded Signup). */
+  authorizations: Record<string, AuthorizationReturn>;
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
@@ -212,6 +238,22 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   };
   if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
   if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
+  if (options.whatsapp) {
+    const { store, ...app } = options.whatsapp;
+    const deps: WhatsAppDeps = {
+      ...app,
+      publicUrl: options.publicUrl,
+      stateKey: keyFor('wapi-signup-state/v1'),
+      linkKey: keyFor('wapi-file-links/v1'),
+      cipher: options.cipher,
+      channels: store.channels,
+      store,
+      clock: options.clock ?? systemClock,
+      revoked: options.revoked,
+      filesAgent,
+    };
+    table.wapi = whatsappTransport(deps, pacerOf('wapi', whatsappLimits, () => false));
+  }
   const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
@@ -250,6 +292,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       return { updates, files, apps };
     },
     registrars: live.map((transport) => table[transport]!.registrar),
+    authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
@@ -313,5 +356,26 @@ function instagramTransport(
     messaging: instagramMessaging(deps, pacers),
     registrar: instagramSubscriptionRegistrar(deps, pacers),
     hooks: (messages) => ({ app: { name: 'instagram', hook: instagramAppHook({ ...deps, messages, pacers }) } }),
+  };
+}
+
+/**
+ * WhatsApp Business through Meta's Cloud API: a channel connects by Embedded Signup (its `url` is Meta's login
+ * dialog, which sends the owner back to `/hooks/wapi/authorized`), and Meta's webhooks come to the app's address for
+ * WhatsApp, `/hooks/whatsapp`. Each number's calls are paced.
+ */
+function whatsappTransport(deps: WhatsAppDeps, pacer: CallPacer): LiveTransport {
+  const registrar = whatsappSubscriptionRegistrar(deps, pacer, (channelId, signal) => refreshTemplates(deps, pacer, channelId, signal));
+  const media = whatsappMedia(deps, pacer);
+  return {
+    connect: async (channelId) => connectWhatsApp(deps, channelId),
+    disconnect: (channel) => letGoOfAccount(deps, pacer, channel.id, channel.credentials),
+    messaging: whatsappMessaging(deps, pacer),
+    registrar,
+    authorization: whatsappSignupReturn(deps, pacer, registrar.fingerprint),
+    hooks: (messages) => ({
+      app: { name: 'whatsapp', hook: whatsappAppHook({ ...deps, messages, mediaLink: media.link, accountChange: whatsappAccountChanges(deps, pacer) }) },
+      files: ({ channelId, fileId, signature, range }) => media.open(channelId, fileId, signature, range),
+    }),
   };
 }

@@ -14,6 +14,8 @@ export interface DownloadOptions {
   dispatcher?: Dispatcher;
   /** Redirects followed (never from https down to plain http); none unless given. */
   maxRedirects?: number;
+  /** Headers the file server must be given (Meta's media: the business token); never sent on to a redirect's address. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface DownloadOptions {
 export async function downloadFromPlatform(url: string, range: string | null, options: DownloadOptions, hops = 0): Promise<PlatformDownload | MessengerFileRangeNotSatisfiable | null> {
   const res = await request(url, {
     method: 'GET',
-    headers: range ? { range } : {},
+    headers: { ...(hops === 0 ? options.headers : {}), ...(range ? { range } : {}) },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),

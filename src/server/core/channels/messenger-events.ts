@@ -121,3 +121,28 @@ export async function authorizationCompleted(
     return toChannel(next, deps);
   });
 }
+
+/**
+ * A live platform reports the number's tier changed (Meta's `phone_number_quality_update`), on a channel it knows by
+ * id: `channel.waba_tier_update` when it differs from the channel's; a channel gone is left alone.
+ */
+export async function tierReported(deps: Pick<ChannelDeps, 'store' | 'clock'>, channelId: string, tier: Tier): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const channel = await tx.channels.getByIdForUpdate(channelId);
+    if (!channel || channel.tier === tier) return;
+    const next: ChannelRecord = { ...channel, tier, updatedAt: deps.clock.now() };
+    await tx.channels.update(next);
+    await channelTierEvent(tx, deps.clock, next, tier);
+  });
+}
+
+/**
+ * A live platform banned or restricted the channel's account (Meta's `account_update`): an active or connecting
+ * channel is switched off (`disabled`/`blocked`, with `channel.status_update`) until a reinit; one off already is left.
+ */
+export async function accountBlocked(deps: Pick<ChannelDeps, 'store' | 'clock'>, channelId: string): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const channel = await tx.channels.getByIdForUpdate(channelId);
+    if (channel && transition(channel.state, 'blocked').ok) await applyTrigger(tx, deps, channel, 'blocked');
+  });
+}

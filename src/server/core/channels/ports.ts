@@ -35,6 +35,11 @@ export interface ChannelRecord extends ChannelProfile {
    * a channel read back leaves it unset, and an update leaves it as stored.
    */
   hookFingerprint?: string | null;
+  /**
+   * The platform's account the channel's own belongs to, where the platform reports on that account as a whole (a
+   * WhatsApp number's WhatsApp Business Account). Unset leaves it as stored.
+   */
+  messengerAccountId?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,6 +60,8 @@ export interface ChannelRepository {
    * updates to one address names the account only), most recently changed first.
    */
   listByMessengerId(transport: Transport, messengerId: string): Promise<ChannelRecord[]>;
+  /** The channels of a transport whose platform account (`messengerAccountId`) is this, most recently changed first. */
+  listByMessengerAccountId(transport: Transport, messengerAccountId: string): Promise<ChannelRecord[]>;
   list(accountId: string): Promise<ChannelRecord[]>;
   update(channel: ChannelRecord): Promise<void>;
   /** Deletes the channel row; its chats and messages go with it. */

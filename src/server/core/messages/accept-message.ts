@@ -4,7 +4,7 @@ import { CONTENT_CONFLICT, type SendMessageBody, type SendMessageResult } from '
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { validationError } from '../errors.ts';
 import { resolveTemplateForSend } from '../templates/resolve-template.ts';
-import { normalizeKeyboard } from './keyboards.ts';
+import { keyboardForContent, normalizeKeyboard } from './keyboards.ts';
 import { storeDrafts, type AcceptDraft } from './accept-batch.ts';
 import type { MessageDeps } from './ports.ts';
 import { checkRecipient } from './recipient.ts';
@@ -36,7 +36,7 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   const recipient = checkRecipient(capabilities, body.recipient);
   if (body.template && !capabilities.templates) throw validationError([{ field: 'template', message: 'this transport has no templates' }]);
   // Buttons beyond a platform's limits are dropped, not refused: the caller learns of it in `warnings`.
-  const keyboard = body.keyboard ? normalizeKeyboard(capabilities.keyboard, body.keyboard) : { keyboard: null, warnings: [] };
+  const keyboard = body.keyboard ? keyboardForContent(normalizeKeyboard(capabilities.keyboard, body.keyboard), capabilities.keyboard, body) : { keyboard: null, warnings: [] };
   const template = body.template ? { ...body.template, text: (await resolveTemplateForSend(deps.store, accountId, channel.id, body.template)).text } : null;
   if (body.quoted_message_id) {
     const quoted = await deps.store.messages.get(accountId, body.quoted_message_id);

@@ -247,3 +247,13 @@ export function normalizeKeyboard(kind: KeyboardKind | null, keyboard: Keyboard)
   if (found.errors.length > 0) throw validationError(found.errors, 'Keyboard is not valid for this transport');
   return { keyboard: normalized, warnings: found.warnings };
 }
+
+/**
+ * Business-API buttons go with a text only: the platform's interactive messages carry words and buttons (a template
+ * has buttons of its own, and a file with buttons would need words the interface's message does not have). A
+ * business keyboard on a file or a template is not sent, and the caller is told.
+ */
+export function keyboardForContent(normalized: NormalizedKeyboard, kind: KeyboardKind | null, content: { text?: string | undefined }): NormalizedKeyboard {
+  if (kind !== 'business' || normalized.keyboard === null || content.text !== undefined) return normalized;
+  return { keyboard: null, warnings: [...normalized.warnings, 'keyboard: not sent: business-API buttons go with a text only, not with a file or a template'] };
+}

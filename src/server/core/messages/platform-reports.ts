@@ -5,7 +5,7 @@ import { onActiveChannel, recordArrival, type ArrivingMessage, type PlatformOutc
 import { messageDeletedEvent } from './message-events.ts';
 import { recordEdit, type ReportedEdit } from './platform-changes.ts';
 import type { MessageDeps } from './ports.ts';
-import { recordRead, type ReportedRead } from './receipts.ts';
+import { recordRead, recordStatus, type ReportedRead, type ReportedStatus } from './receipts.ts';
 
 /** A message the customer took back (unsent), by the messenger's number: the message and every part recorded of it. */
 export interface ReportedDelete {
@@ -19,7 +19,8 @@ export type PlatformReport =
   | { kind: 'message'; message: ArrivingMessage }
   | { kind: 'edit'; edit: ReportedEdit }
   | { kind: 'delete'; delete: ReportedDelete }
-  | { kind: 'read'; read: ReportedRead };
+  | { kind: 'read'; read: ReportedRead }
+  | { kind: 'status'; status: ReportedStatus };
 
 /**
  * A customer took a message back: each of its parts not deleted yet gets the deleted mark and `message.delete`
@@ -55,6 +56,12 @@ async function echoMustWait(tx: TransactionScope, channel: ChannelRecord, messag
   return tx.messages.hasSendUnderWay(chat.id);
 }
 
+/** Whether a report on an unknown number may be of the send a sender holds in its chat now. */
+async function statusMustWait(tx: TransactionScope, channel: ChannelRecord, report: ReportedStatus): Promise<boolean> {
+  const chat = await tx.chats.findByMessengerId(channel.id, report.chatType, report.chatId);
+  return chat ? tx.messages.hasSendUnderWay(chat.id) : false;
+}
+
 /**
  * What a platform posted for one channel it knows only by id (its account's messages, echoes, edits, deletes and
  * reads, in the order given), recorded in one transaction, each as its own path records it. `not_yet` when an echo
@@ -78,6 +85,11 @@ export async function platformReports(deps: MessageDeps, channelId: string, repo
           break;
         case 'read':
           await recordRead(tx, deps, channel, report.read);
+          break;
+        case 'status':
+          // A report on a send whose answer (and number) is not recorded yet, while a sender holds a send of the
+          // chat: posted again, it finds the message. Otherwise a report on no message recorded is dropped.
+          if ((await recordStatus(tx, deps, channel, report.status)) === 'unknown' && (await statusMustWait(tx, channel, report.status))) waiting = true;
           break;
       }
     }

@@ -72,3 +72,29 @@ export async function recordRead(tx: TransactionScope, deps: Pick<MessageDeps, '
     await messageStatusEvent(tx, deps.clock, next);
   }
 }
+
+/** A messenger's report on one outbound message by its number (WhatsApp's `statuses[]`): delivered, read, or failed with its reason. */
+export interface ReportedStatus {
+  chatType: ChatType;
+  chatId: string;
+  messengerMessageId: string;
+  status: Extract<MessageStatus, 'delivered' | 'read' | 'failed'>;
+  reason: FailureReason | null;
+}
+
+/**
+ * A report on one outbound message (on a channel locked by the caller's transaction): it moves forward only (a
+ * delivery after the read, or anything after a failure, changes nothing), with its `message.status_update`.
+ * `unknown` when no message of the chat has that number (the send's answer, and so its number, may not be recorded
+ * yet), else `recorded`.
+ */
+export async function recordStatus(tx: TransactionScope, deps: Pick<MessageDeps, 'clock'>, channel: ChannelRecord, report: ReportedStatus): Promise<'recorded' | 'unknown'> {
+  const chat = await tx.chats.findByMessengerId(channel.id, report.chatType, report.chatId);
+  const message = chat && (await tx.messages.findByMessengerId(chat.id, report.messengerMessageId, 'for update'));
+  if (!message) return 'unknown';
+  if (message.direction !== 'outbound' || !advances(message.status, report.status)) return 'recorded';
+  const next = reportedState(message, { status: report.status, reason: report.reason }, deps.clock.now());
+  await tx.messages.update(next);
+  await messageStatusEvent(tx, deps.clock, next);
+  return 'recorded';
+}

@@ -23,7 +23,13 @@ export interface TemplateRepository {
   getForUpdate(accountId: string, id: string): Promise<TemplateRecord | undefined>;
   /** Ordered by channel, name and language; only one channel's when `channelId` is given. */
   list(accountId: string, channelId?: string): Promise<TemplateRecord[]>;
+  /** A template of the channel by id (a send's driver, which knows the channel, not the account). */
+  findForChannel(channelId: string, id: string): Promise<TemplateRecord | undefined>;
   /** Whether the channel already has a template of this name and language. */
   exists(channelId: string, name: string, language: string): Promise<boolean>;
   updateStatus(id: string, status: TemplateStatus, at: Date): Promise<void>;
+  /** Every template of one channel, whatever its account (a platform reading its account's templates into the channel's). */
+  listForChannel(channelId: string): Promise<TemplateRecord[]>;
+  /** Writes a template's category, status and parts as the platform now has them. */
+  update(template: TemplateRecord): Promise<void>;
 }

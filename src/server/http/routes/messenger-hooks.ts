@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { MessengerAppHook, MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
 import { asForeignFile } from '../file-reply.ts';
 import { replacingNul } from '../nul-characters.ts';
+import type { AuthorizationReturn } from '../../core/channels/authorization-return.ts';
 import { messengerAppHookRoutes } from './messenger-app-hooks.ts';
 
 export interface MessengerHookDeps {
@@ -12,6 +13,8 @@ export interface MessengerHookDeps {
   files: Readonly<Record<string, MessengerFileOpener>>;
   /** By name: what reads a platform's posts to the app's one address, `/hooks/<name>` (Meta's, for Instagram). */
   apps?: Readonly<Record<string, MessengerAppHook>>;
+  /** By transport: where a platform's authorization page sends a channel's owner back (`/hooks/<transport>/authorized`). */
+  authorizations?: Readonly<Record<string, AuthorizationReturn>>;
 }
 
 const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): T | undefined => (Object.hasOwn(table, transport) ? table[transport] : undefined);

@@ -18,6 +18,7 @@ import * as messengerMessageIndex from './0016_messenger_message_index.ts';
 import * as hookRegistrations from './0017_hook_registrations.ts';
 import * as uploads from './0018_uploads.ts';
 import * as messengerPeers from './0019_messenger_peers.ts';
+import * as messengerAccounts from './0020_messenger_accounts.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_hook_registrations': hookRegistrations,
   '0018_uploads': uploads,
   '0019_messenger_peers': messengerPeers,
+  '0020_messenger_accounts': messengerAccounts,
 };
 
 export const migrationProvider: MigrationProvider = {

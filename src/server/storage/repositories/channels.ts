@@ -20,6 +20,7 @@ export const toChannelRecord = (r: Selectable<ChannelsTable>): ChannelRecord => 
   credentials: r.credentials,
   qr: r.qr && { payload: r.qr.payload, issuedAt: new Date(r.qr.issuedAt), shown: r.qr.shown },
   pairing: r.pairing,
+  messengerAccountId: r.messenger_account_id ?? null,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -42,6 +43,7 @@ const columns = (c: ChannelRecord) => ({
   // Written by a connection only (a record read back leaves it unset): other updates of the channel leave the
   // refresh's own writes alone.
   ...(c.hookFingerprint !== undefined ? { hook_fingerprint: c.hookFingerprint, hook_lease_until: null } : {}),
+  ...(c.messengerAccountId !== undefined ? { messenger_account_id: c.messengerAccountId } : {}),
 });
 
 const channelsStatement = fixedStatement((ids) => sql<Selectable<ChannelsTable>>`select * from channels where deleted_at is null and id = ${anyUuid(ids)}`);
@@ -83,6 +85,16 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
       const rows = await visible()
         .where('transport', '=', transport)
         .where('messenger_id', '=', messengerId)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toChannelRecord);
+    },
+    async listByMessengerAccountId(transport, messengerAccountId) {
+      // Through channels_messenger_account_idx.
+      const rows = await visible()
+        .where('transport', '=', transport)
+        .where('messenger_account_id', '=', messengerAccountId)
         .orderBy('updated_at', 'desc')
         .orderBy('id')
         .execute();

@@ -57,6 +57,10 @@ export function templateRepository(db: Kysely<DatabaseSchema>): TemplateReposito
       const rows = await query.orderBy('t.channel_id').orderBy('t.name').orderBy('t.language').execute();
       return rows.map(toRecord);
     },
+    async findForChannel(channelId, id) {
+      const row = await db.selectFrom('templates').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
     async exists(channelId, name, language) {
       const row = await db
         .selectFrom('templates')
@@ -66,6 +70,17 @@ export function templateRepository(db: Kysely<DatabaseSchema>): TemplateReposito
         .where('language', '=', language)
         .executeTakeFirst();
       return row !== undefined;
+    },
+    async listForChannel(channelId) {
+      const rows = await db.selectFrom('templates').selectAll().where('channel_id', '=', channelId).orderBy('name').orderBy('language').execute();
+      return rows.map(toRecord);
+    },
+    async update(t) {
+      await db
+        .updateTable('templates')
+        .set({ category: t.category, status: t.status, components: JSON.stringify(t.components), updated_at: t.updatedAt })
+        .where('id', '=', t.id)
+        .execute();
     },
     async updateStatus(id, status, at) {
       await db.updateTable('templates').set({ status, updated_at: at }).where('id', '=', id).execute();

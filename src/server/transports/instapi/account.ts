@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import type { PeerDirectory } from '../../core/messages/peers.ts';
 import { DeadlinePassed, untilDeadline } from '../bot-common.ts';
 import type { CallLimits, CallPacer } from '../call-pacer.ts';
-import { graphApi, type GraphApi } from './graph-api.ts';
+import { graphApi, type GraphApi } from '../meta/graph-api.ts';
 
 /** What the Instagram driver is given. */
 export interface InstagramDeps {

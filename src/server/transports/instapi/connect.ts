@@ -3,7 +3,7 @@ import type { ChannelRecord, ConnectOutcome } from '../../core/channels/ports.ts
 import { AppError } from '../../core/errors.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { pacedPage, pageOf, type InstagramDeps, type PageCredentials } from './account.ts';
-import { GraphApiError, GraphApiUnreachable, graphApi } from './graph-api.ts';
+import { GraphApiError, GraphApiUnreachable, graphApi } from '../meta/graph-api.ts';
 import { isTokenRefused } from './graph-failures.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GraphApiError, waitFromHeaders } from './graph-api.ts';
+import { GraphApiError, waitFromHeaders } from '../meta/graph-api.ts';
 import { failureOf, isQuoteRefused, isTokenRefused, waitAsked } from './graph-failures.ts';
 
 const refusal = (code: number, message: string, subcode: number | null = null, status = 400, transient = false, retryAfterMs: number | null = null) =>

@@ -1,5 +1,5 @@
 import type { FailureReason } from '../../../contract/messages.ts';
-import { GraphApiError } from './graph-api.ts';
+import { GraphApiError } from '../meta/graph-api.ts';
 
 /*
  * Where Meta's refusals are known from. Meta documents the Graph API's error codes well and the Instagram send's

@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
 import { DeadlinePassed, typeByName } from '../bot-common.ts';
 import { pacedPage, pageOf, type InstagramDeps, type PageCredentials } from './account.ts';
-import { GraphApiError, GraphApiUnreachable } from './graph-api.ts';
+import { GraphApiError, GraphApiUnreachable } from '../meta/graph-api.ts';
 import { failureOf, isQuoteRefused, isTokenRefused, waitAsked } from './graph-failures.ts';
 import type { Pacers } from './people.ts';
 

@@ -3,7 +3,7 @@ import type { MessengerPeer } from '../../core/messages/peers.ts';
 import type { Clock } from '../../core/ports.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { pacedPage, pageOf, type InstagramDeps } from './account.ts';
-import { GraphApiError, GraphApiUnreachable } from './graph-api.ts';
+import { GraphApiError, GraphApiUnreachable } from '../meta/graph-api.ts';
 import { isTokenRefused, mayPass } from './graph-failures.ts';
 
 /**

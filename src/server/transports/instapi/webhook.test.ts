@@ -69,7 +69,7 @@ describe('the live drivers without a Meta app', () => {
     expect(live.connect.connects('maxbot')).toBe(true);
     await expect(live.connect.connect({ channelId: 'c1', transport: 'instAPI', credentials: {} })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      data: { fields: [{ field: 'transport', message: 'is not set up on this gateway (INSTAGRAM_APP_SECRET and INSTAGRAM_VERIFY_TOKEN)' }] },
+      data: { fields: [{ field: 'transport', message: 'is not set up on this gateway (META_APP_SECRET and META_VERIFY_TOKEN)' }] },
     });
     expect(live.registrars.map((r) => r.transport)).toEqual(['telegram', 'maxbot']);
     expect(Object.keys(live.hooks({ store: { channels: {} } } as unknown as MessageDeps).apps)).toEqual([]);

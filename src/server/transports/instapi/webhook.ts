@@ -1,16 +1,14 @@
-import { createHmac } from 'node:crypto';
 import type { MessengerPeer } from '../../core/messages/peers.ts';
 import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps, MessengerAppHook } from '../../core/messages/ports.ts';
-import { sameSecret } from '../bot-common.ts';
+import { signedByApp, verifiedChallenge } from '../meta/webhook-signature.ts';
 import type { InstagramDeps } from './account.ts';
 import { PeerLookupFailed, peerResolver, type Pacers } from './people.ts';
 import { happeningsOf, isMetaId, reportsOf } from './webhook-events.ts';
 
 type Outcome = 'accepted' | 'ignored' | 'unavailable';
 
-/** Meta's signature of a webhook: `sha256=` and the hex HMAC-SHA256 of the body's bytes under the app secret (documented). */
-export const signatureOf = (rawBody: Buffer, appSecret: string): string => `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
+export { signatureOf } from '../meta/webhook-signature.ts';
 
 /** The worse of two entries' outcomes: one that must come again makes the whole post come again. */
 const worse = (a: Outcome, b: Outcome): Outcome => (a === 'unavailable' || b === 'unavailable' ? 'unavailable' : a === 'accepted' || b === 'accepted' ? 'accepted' : 'ignored');
@@ -63,14 +61,10 @@ export function instagramAppHook(deps: InstagramDeps & { messages: MessageDeps; 
 
   return {
     transport: 'instAPI',
-    verify(query) {
-      // Meta's check of the callback address, when it is saved in the app dashboard (documented).
-      const challenge = query['hub.challenge'];
-      if (query['hub.mode'] !== 'subscribe' || typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 256) return null;
-      return sameSecret(query['hub.verify_token'], deps.verifyToken) ? challenge : null;
-    },
+    // Meta's check of the callback address, when it is saved in the app dashboard (documented).
+    verify: (query) => verifiedChallenge(query, deps.verifyToken),
     async receive({ headers, rawBody, json }) {
-      if (!sameSecret(headers['x-hub-signature-256'], signatureOf(rawBody, deps.appSecret))) return 'unauthorized';
+      if (!signedByApp(headers, rawBody, deps.appSecret)) return 'unauthorized';
       const body = json();
       if (typeof body !== 'object' || body === null) return 'ignored';
       const { object, entry } = body as { object?: unknown; entry?: unknown };

@@ -5,11 +5,7 @@ import { ChannelIdParams } from '../../../../contract/channel-api.ts';
 import { ErrorBody } from '../../../../contract/errors.ts';
 import type { ChannelDeps } from '../../../core/channels/ports.ts';
 import { sandboxAuthorize } from '../../../core/sandbox/sandbox-actions.ts';
-
-const page = (title: string, text: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-  `<title>${title}</title><style>body{font:16px system-ui,sans-serif;margin:15vh auto;max-width:32rem;padding:0 1rem;color:#1f2937}</style>` +
-  `</head><body><h1>${title}</h1><p>${text}</p></body></html>`;
+import { htmlPage as page } from '../../html-page.ts';
 
 /**
  * The authorization page of the sandbox: the `url` that creating a wapi channel (POST /v2/channels) or a VK

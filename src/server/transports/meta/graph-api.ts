@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { request } from 'undici';
 
 /**
- * The few calls of Meta's Graph API the Instagram driver makes (Instagram messaging through a Facebook page, with
- * Facebook Login), at a configurable base URL: https://graph.facebook.com in production, a local emulator in tests.
- * The access token goes in the Authorization header (Meta's own examples send `Authorization: Bearer` to
+ * The calls of Meta's Graph API that the drivers of one Meta app make (Instagram messaging through a Facebook page,
+ * WhatsApp's Cloud API), at a configurable base URL: https://graph.facebook.com in production, a local emulator in
+ * tests. The access token goes in the Authorization header (Meta's own examples send `Authorization: Bearer` to
  * graph.facebook.com), so no URL holds it; each call carries `appsecret_proof`, the HMAC-SHA256 of the token under
  * the app's secret, which Meta checks when the app requires it and accepts otherwise.
  */
@@ -107,13 +107,17 @@ function errorOf(answer: unknown): { message: string; code: number; subcode: num
 /** The proof that a call with `token` is the app's: HMAC-SHA256 of the token under the app secret, in hex (Meta's definition). */
 export const appSecretProof = (token: string, appSecret: string): string => createHmac('sha256', appSecret).update(token).digest('hex');
 
-/** Calls with one access token (a user's or a page's). JSON in and out; the token never reaches a URL or a log. */
-export function graphApi(baseUrl: string, token: string, appSecret: string, timeoutMs = 15_000): GraphApi {
+/**
+ * Calls with one access token (a user's, a page's, a business's, or the app's own `<app id>|<app secret>`). JSON in and
+ * out; the token never reaches a URL or a log. Null: calls that carry no token (the exchange of an OAuth code, whose
+ * app secret is in its query as Meta documents it; never logged either, since no request is).
+ */
+export function graphApi(baseUrl: string, token: string | null, appSecret: string, timeoutMs = 15_000): GraphApi {
   const base = `${baseUrl.replace(/\/+$/, '')}/${GRAPH_API_VERSION}`;
-  const proof = appSecretProof(token, appSecret);
+  const proof = token === null ? null : appSecretProof(token, appSecret);
   return {
     async call<T>(method: GraphMethod, path: string, options: GraphCallOptions = {}): Promise<T> {
-      const query = new URLSearchParams({ ...options.query, appsecret_proof: proof }).toString();
+      const query = new URLSearchParams({ ...options.query, ...(proof === null ? {} : { appsecret_proof: proof }) }).toString();
       const limit = options.timeoutMs ?? timeoutMs;
       let status: number;
       let headers: Record<string, string | string[] | undefined>;
@@ -121,7 +125,7 @@ export function graphApi(baseUrl: string, token: string, appSecret: string, time
       try {
         const res = await request(`${base}${path}?${query}`, {
           method,
-          headers: { authorization: `Bearer ${token}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
           headersTimeout: limit,
           bodyTimeout: limit,

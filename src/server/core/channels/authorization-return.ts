@@ -1,0 +1,63 @@
+import type { Tier, Transport } from '../../../contract/channels.ts';
+import { channelTierEvent } from './channel-events.ts';
+import { applyTrigger } from './channel-steps.ts';
+import type { ChannelDeps, ChannelProfile, ChannelRecord } from './ports.ts';
+
+/** What the owner granted on the platform's page, as the platform tells it once asked. */
+export interface AuthorizationGrant {
+  profile: Partial<ChannelProfile> & { messengerAccountId?: string };
+  tier: Tier | null;
+  /** What the channel keeps (sealed here): the platform's token for the account, in place of nothing. */
+  credentials: Record<string, unknown>;
+  /** What connecting registered with the platform for the channel's updates. */
+  hookFingerprint?: string;
+}
+
+/**
+ * A platform's page that sends the channel's owner back to the gateway once they authorized it (wapi's Embedded
+ * Signup): the transport reads what the page gives back.
+ */
+export interface AuthorizationReturn {
+  transport: Transport;
+  /** The channel the owner comes back for, when the address carries a state the gateway signed and still takes. */
+  channelOf(query: Record<string, unknown>): { channelId: string } | { refused: string };
+  /**
+   * What the owner granted for the channel (it is asked of the platform: a code exchanged, the account found), or why
+   * nothing was: the state is not the channel's current one, the owner declined, the platform refused. Throws where
+   * the platform could not be reached (nothing changed: the owner may come back again).
+   */
+  grant(channel: ChannelRecord, query: Record<string, unknown>): Promise<AuthorizationGrant | { refused: string }>;
+}
+
+export type AuthorizationOutcome = { connected: ChannelRecord } | { refused: string };
+
+const superseded = 'This link was used already, or the channel was connected again since: open the channel’s current link';
+
+/**
+ * The owner came back from the platform's page (`GET /hooks/<transport>/authorized`): the channel the state names,
+ * still waiting for it at that very address (`init` with that `url`), gets what the platform granted, and becomes
+ * `active` with `channel.status_update` (and `channel.waba_tier_update` with a tier). The platform is asked outside
+ * any transaction; the channel is then changed only if no other return or reinit changed it meanwhile, so a state
+ * is taken once. Anything else leaves the channel as it was, and says why.
+ */
+export async function authorizationReturned(deps: ChannelDeps, returning: AuthorizationReturn, query: Record<string, unknown>): Promise<AuthorizationOutcome> {
+  const which = returning.channelOf(query);
+  if ('refused' in which) return which;
+  const channel = await deps.store.channels.getById(which.channelId);
+  if (!channel || channel.transport !== returning.transport || channel.state.status !== 'init' || channel.authUrl === null) return { refused: superseded };
+  const granted = await returning.grant(channel, query);
+  if ('refused' in granted) return granted;
+  return deps.store.transaction(async (tx): Promise<AuthorizationOutcome> => {
+    const current = await tx.channels.getByIdForUpdate(channel.id);
+    if (!current || current.state.status !== 'init' || current.authUrl !== channel.authUrl) return { refused: superseded };
+    const next = await applyTrigger(tx, deps, current, 'redirect_completed', {
+      ...granted.profile,
+      ...(granted.tier ? { tier: granted.tier } : {}),
+      credentials: deps.cipher.seal(granted.credentials),
+      hookFingerprint: granted.hookFingerprint ?? null,
+      authUrl: null,
+    });
+    if (granted.tier) await channelTierEvent(tx, deps.clock, next, granted.tier);
+    return { connected: next };
+  });
+}

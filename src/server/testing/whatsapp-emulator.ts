@@ -1,0 +1,270 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
+import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
+
+/**
+ * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
+ * tests, over real HTTP: codes the login dialog gives back, exchanged once for a business token
+ * (`/oauth/access_token`), what the token was granted (`/debug_token`, with the app's token), accounts and their
+ * numbers, the accounts' subscriptions of the app, numbers' registration, the messages endpoint (refusals on demand,
+ * and as Meta refuses outside the 24-hour window), media behind the token, and templates. Its webhook side posts what
+ * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's).
+ */
+
+export interface WhatsAppCall {
+  token: string;
+  method: string;
+  /** Without the version. */
+  path: string;
+  version: string;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface EmulatedNumber {
+  id: string;
+  display_phone_number: string;
+  verified_name: string;
+  messaging_limit_tier?: string;
+  platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
+}
+
+export interface EmulatedTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: Record<string, unknown>[];
+  parameter_format?: string;
+}
+
+type MetaError = { status?: number; code: number; subcode?: number; message: string; headers?: Record<string, string> };
+
+export interface WhatsAppEmulator {
+  url: string;
+  appId: string;
+  appSecret: string;
+  calls: WhatsAppCall[];
+  webhooks: WebhookPoster;
+  /** A WhatsApp Business Account with its numbers and templates. */
+  addAccount(wabaId: string, numbers: EmulatedNumber[], templates?: EmulatedTemplate[]): void;
+  /** The owner finishes Embedded Signup sharing `wabaId`: the code the dialog gives back, and the business token it is worth. */
+  signup(wabaId: string, options?: { messaging?: boolean }): { code: string; token: string };
+  /** Whether the app is subscribed to the account's webhooks. */
+  subscribed(wabaId: string): boolean;
+  /** The PIN a number was registered with; undefined when it was not. */
+  registered(phoneNumberId: string): string | undefined;
+  /** The token no longer works: every call with it is refused with 190. */
+  revoke(token: string): void;
+  /** The customer last wrote more than 24 hours ago: only templates reach them (131047). */
+  closeWindow(waId: string): void;
+  /** A file a CRM names in a send, at an address Meta can fetch. */
+  hostFile(name: string): string;
+  /** A customer's media, behind the token: its id. */
+  addMedia(bytes: Buffer, mimeType: string): string;
+  /** The next `times` calls of `METHOD /path` are refused so. */
+  failNext(route: string, times: number, error: MetaError): void;
+  /** The messages the endpoint took, by wamid. */
+  sent: Map<string, { phoneNumberId: string; body: Record<string, unknown> }>;
+  setTemplates(wabaId: string, templates: EmulatedTemplate[]): void;
+  /** One change of a WhatsApp Business Account, posted as Meta posts it: `{object: 'whatsapp_business_account', entry: [{id, changes: [{field, value}]}]}`. */
+  postChange(wabaId: string, field: string, value: Record<string, unknown>, options?: { retry?: boolean }): Promise<number>;
+  /** A customer writes to a number: the message's wamid and the post's first answer. */
+  customerWrites(wabaId: string, phoneNumberId: string, from: { waId: string; name: string }, message: Record<string, unknown>, wamid?: string): Promise<{ status: number; wamid: string }>;
+  /** Meta reports on a sent message (`sent`, `delivered`, `read`, `failed` with errors). */
+  status(wabaId: string, phoneNumberId: string, wamid: string, status: string, extra?: Record<string, unknown>, options?: { retry?: boolean }): Promise<number>;
+  close(): Promise<void>;
+}
+
+const err = (status: number, code: number, message: string, subcode?: number, headers?: Record<string, string>) => ({
+  status,
+  body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf' } },
+  ...(headers ? { headers } : {}),
+});
+
+export async function startWhatsAppEmulator(options: { appId?: string; appSecret?: string } = {}): Promise<WhatsAppEmulator> {
+  const appId = options.appId ?? '1234567890123456';
+  const appSecret = options.appSecret ?? 'app-secret-0123456789abcdef';
+  const accounts = new Map<string, { numbers: EmulatedNumber[]; templates: EmulatedTemplate[] }>();
+  const codes = new Map<string, { token: string; used: boolean }>();
+  const tokens = new Map<string, { wabaId: string; messaging: boolean }>();
+  const subscriptions = new Set<string>();
+  const registrations = new Map<string, string>();
+  const revoked = new Set<string>();
+  const closed = new Set<string>();
+  const files = new Set<string>();
+  const media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  const failures = new Map<string, { times: number; error: MetaError }>();
+  const calls: WhatsAppCall[] = [];
+  const sent = new Map<string, { phoneNumberId: string; body: Record<string, unknown> }>();
+  const webhooks = webhookPoster(appSecret);
+  let next = 1;
+  let base = '';
+  const newWamid = () => `wamid.${Buffer.from(`HBgLMTU1NTAxMDAwMDEVAgARGBI${next++}`).toString('base64')}`;
+  const proofOf = (token: string) => createHmac('sha256', appSecret).update(token).digest('hex');
+  const accountOfNumber = (phoneNumberId: string) => [...accounts.entries()].find(([, a]) => a.numbers.some((n) => n.id === phoneNumberId))?.[0];
+
+  const postChange: WhatsAppEmulator['postChange'] = (wabaId, field, value, { retry = true } = {}) =>
+    webhooks.post({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field, value }] }] }, { retry });
+  const metadataOf = (phoneNumberId: string) => {
+    const number = [...accounts.values()].flatMap((a) => a.numbers).find((n) => n.id === phoneNumberId);
+    return { display_phone_number: number?.display_phone_number.replace(/\D/g, '') ?? '', phone_number_id: phoneNumberId };
+  };
+
+  const emulator: WhatsAppEmulator = {
+    url: '',
+    appId,
+    appSecret,
+    calls,
+    webhooks,
+    sent,
+    addAccount: (wabaId, numbers, templates = []) => void accounts.set(wabaId, { numbers, templates }),
+    setTemplates: (wabaId, templates) => void (accounts.get(wabaId)!.templates = templates),
+    signup(wabaId, { messaging = true } = {}) {
+      const code = `AQB${randomBytes(24).toString('base64url')}`;
+      const token = `EAAGbiz${randomBytes(24).toString('base64url')}`;
+      codes.set(code, { token, used: false });
+      tokens.set(token, { wabaId, messaging });
+      return { code, token };
+    },
+    subscribed: (wabaId) => subscriptions.has(wabaId),
+    registered: (phoneNumberId) => registrations.get(phoneNumberId),
+    revoke: (token) => void revoked.add(token),
+    closeWindow: (waId) => void closed.add(waId),
+    hostFile(name) {
+      files.add(name);
+      return `${base}/files/${encodeURIComponent(name)}`;
+    },
+    addMedia(bytes, mimeType) {
+      const id = String(900000000000 + next++);
+      media.set(id, { bytes, mimeType });
+      return id;
+    },
+    failNext: (route, times, error) => void failures.set(route, { times, error }),
+    postChange,
+    async customerWrites(wabaId, phoneNumberId, from, message, wamid = newWamid()) {
+      const status = await postChange(wabaId, 'messages', {
+        messaging_product: 'whatsapp',
+        metadata: metadataOf(phoneNumberId),
+        contacts: [{ profile: { name: from.name }, wa_id: from.waId }],
+        messages: [{ from: from.waId, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
+      });
+      return { status, wamid };
+    },
+    status: (wabaId, phoneNumberId, wamid, status, extra = {}, options = {}) =>
+      postChange(
+        wabaId,
+        'messages',
+        {
+          messaging_product: 'whatsapp',
+          metadata: metadataOf(phoneNumberId),
+          statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: String(sent.get(wamid)?.body.to ?? ''), ...extra }],
+        },
+        options,
+      ),
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+
+  type Answer = { status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; type?: string };
+
+  function answer(call: WhatsAppCall, proof: string | undefined): Answer {
+    const { token, method, path, query, body } = call;
+    const failing = failures.get(`${method} ${path}`);
+    if (failing && failing.times > 0) {
+      failing.times--;
+      const e = failing.error;
+      return err(e.status ?? 400, e.code, e.message, e.subcode, e.headers);
+    }
+    if (method === 'GET' && path === '/oauth/access_token') {
+      if (query.client_id !== appId || query.client_secret !== appSecret) return err(400, 1, 'Error validating client secret.');
+      const issued = codes.get(query.code ?? '');
+      if (!issued) return err(400, 100, 'Invalid verification code format.');
+      if (issued.used) return err(400, 100, 'This authorization code has been used.', 36009);
+      if (!query.redirect_uri?.endsWith('/hooks/wapi/authorized')) return err(400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 36008);
+      issued.used = true;
+      return { status: 200, body: { access_token: issued.token, token_type: 'bearer' } };
+    }
+    if (method === 'GET' && path === '/debug_token') {
+      if (token !== `${appId}|${appSecret}`) return err(400, 190, 'Invalid OAuth access token.');
+      const granted = tokens.get(query.input_token ?? '');
+      if (!granted) return { status: 200, body: { data: { is_valid: false } } };
+      const scopes = [{ scope: 'whatsapp_business_management', target_ids: [granted.wabaId] }, ...(granted.messaging ? [{ scope: 'whatsapp_business_messaging', target_ids: [granted.wabaId] }] : [])];
+      return { status: 200, body: { data: { app_id: appId, type: 'SYSTEM_USER', is_valid: true, scopes: scopes.map((s) => s.scope), granular_scopes: scopes } } };
+    }
+    const granted = tokens.get(token);
+    if (!granted || revoked.has(token)) return err(401, 190, 'Error validating access token: The session has been invalidated.', 460);
+    if (proof !== proofOf(token)) return err(400, 100, 'Invalid appsecret_proof provided in the API argument');
+    const segments = path.split('/').filter(Boolean);
+    const [first, edge] = segments as [string, string | undefined];
+    const account = accounts.get(first);
+    if (account && first !== granted.wabaId) return err(403, 200, 'Permissions error');
+    if (account && edge === 'phone_numbers' && method === 'GET') return { status: 200, body: { data: account.numbers } };
+    if (account && edge === 'subscribed_apps') {
+      if (method === 'POST') subscriptions.add(first);
+      if (method === 'DELETE') subscriptions.delete(first);
+      return { status: 200, body: { success: true } };
+    }
+    if (account && edge === 'message_templates' && method === 'GET') {
+      const limit = Number(query.limit ?? 2);
+      const from = Number(query.after ?? 0);
+      const page = account.templates.slice(from, from + limit);
+      const more = from + limit < account.templates.length;
+      return { status: 200, body: { data: page, paging: { cursors: { before: String(from), after: String(from + limit) }, ...(more ? { next: `${base}/v24.0/${first}/message_templates?after=${from + limit}` } : {}) } } };
+    }
+    const numberAccount = accountOfNumber(first);
+    if (numberAccount && numberAccount !== granted.wabaId) return err(403, 200, 'Permissions error');
+    if (numberAccount && edge === 'register' && method === 'POST') {
+      registrations.set(first, String(body.pin));
+      return { status: 200, body: { success: true } };
+    }
+    if (numberAccount && edge === 'messages' && method === 'POST') return send(first, body);
+    if (media.has(first) && method === 'GET' && segments.length === 1) {
+      const found = media.get(first)!;
+      return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, file_size: found.bytes.length, id: first } };
+    }
+    return err(400, 100, `Unsupported ${method} request`);
+  }
+
+  function send(phoneNumberId: string, body: Record<string, unknown>): Answer {
+    const to = String(body.to ?? '');
+    if (body.messaging_product !== 'whatsapp') return err(400, 100, '(#100) The parameter messaging_product is required.');
+    if (!/^\d{7,15}$/.test(to)) return err(400, 131009, '(#131009) Parameter value is not valid');
+    if (closed.has(to) && body.type !== 'template') return err(400, 131047, 'Re-engagement message', undefined);
+    const link = (body[String(body.type)] as { link?: string } | undefined)?.link;
+    if (link !== undefined) {
+      const { pathname } = new URL(link);
+      if (!pathname.startsWith('/files/') || !files.has(decodeURIComponent(pathname.slice('/files/'.length)))) return err(400, 131053, '(#131053) Media upload error');
+    }
+    const wamid = newWamid();
+    sent.set(wamid, { phoneNumberId, body });
+    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid }] } };
+  }
+
+  const server: Server = createServer((req, res) => {
+    void bodyText(req).then((raw) => {
+      const url = new URL(req.url ?? '/', 'http://emulator');
+      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (url.pathname.startsWith('/media/')) {
+        const found = media.get(url.pathname.slice('/media/'.length));
+        if (!found) return void res.writeHead(404).end();
+        // Meta's media URLs answer only with the business token that asked for them.
+        if (!tokens.has(token) || revoked.has(token)) return void res.writeHead(401).end();
+        return void res.writeHead(200, { 'content-type': found.mimeType, 'content-length': found.bytes.length }).end(found.bytes);
+      }
+      const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
+      if (!versioned) return void res.writeHead(404).end();
+      const { appsecret_proof: proof, ...query } = Object.fromEntries(url.searchParams);
+      const call: WhatsAppCall = { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      calls.push(call);
+      const result = answer(call, proof);
+      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
+    }, () => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  emulator.url = base;
+  return emulator;
+}

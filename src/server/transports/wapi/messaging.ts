@@ -1,0 +1,72 @@
+import { AppError } from '../../core/errors.ts';
+import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
+import { DeadlinePassed } from '../bot-common.ts';
+import type { CallPacer } from '../call-pacer.ts';
+import { GraphApiError, GraphApiUnreachable } from '../meta/graph-api.ts';
+import { numberOf, pacedNumber, type WhatsAppDeps } from './account.ts';
+import { failureOf, isTokenRefused, waitAsked } from './cloud-failures.ts';
+import { contentOf, INTERACTIVE_BODY_CHARS, type TemplateToSend } from './outbound.ts';
+
+/** A send ends within this, its wait for the pacer included: under the send's 30 s lease. */
+const SEND_BUDGET_MS = 25_000;
+
+/** Meta's number of the message a quote names: a part of a customer's message (`<wamid>:text`) is that message. */
+const wamidOf = (messengerMessageId: string): string => messengerMessageId.split(':')[0]!;
+
+/**
+ * Sending through the number (`POST /{phone_number_id}/messages`, with the business token): a text, a file by its
+ * URL (Meta fetches it itself: it must be reachable from the internet), a template by the interface's id (its name
+ * and language as stored), a text with buttons as an interactive message, a quote as `context.message_id`. A send
+ * ends `sent` with Meta's message id (a wamid); Meta's later reports (`statuses[]`) move it on. Meta's refusals
+ * become the interface's reasons (cloud-failures.ts); a rate limit is tried again after Meta's wait, a token Meta no
+ * longer takes switches the channel off. Meta takes no idempotency key: a send whose answer is lost in a crash is
+ * sent again. Messages are neither edited nor deleted (the Cloud API offers neither).
+ */
+export function whatsappMessaging(deps: WhatsAppDeps, pacer: CallPacer): MessagingDriver {
+  const budgetMs = deps.sendBudgetMs ?? SEND_BUDGET_MS;
+
+  /** The stored template a send names: its name, language and parts, the send's values and payloads. */
+  async function templateOf(channelId: string, ref: { id: string; values?: string[]; buttons?: { payload: string }[] }): Promise<TemplateToSend | null> {
+    const stored = await deps.store.templates.findForChannel(channelId, ref.id);
+    if (!stored) return null;
+    return { name: stored.name, language: stored.language, components: stored.components, values: ref.values ?? [], payloads: (ref.buttons ?? []).map((b) => b.payload) };
+  }
+
+  return {
+    async send(m): Promise<SendOutcome> {
+      if (m.chatId === null) return { kind: 'failed', reason: 'bad_contact' };
+      const number = numberOf(deps.cipher, m.sealedCredentials);
+      if (!number) return { kind: 'failed', reason: 'message_channel_unavailable' };
+      if (m.text !== null && m.keyboard && [...m.text].length > INTERACTIVE_BODY_CHARS) return { kind: 'failed', reason: 'text_length_is_too_much' };
+      const template = m.template ? await templateOf(m.channelId, m.template) : null;
+      // A template deleted since the send was accepted (the account's templates read again without it).
+      if (m.template && !template) return { kind: 'failed', reason: 'bad_required_parameter' };
+      if (m.text === null && m.attachment === null && template === null) return { kind: 'failed', reason: 'message_empty' };
+      const body = {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: m.chatId,
+        ...(m.quotedMessengerId ? { context: { message_id: wamidOf(m.quotedMessengerId) } } : {}),
+        ...contentOf({ text: m.text, attachment: m.attachment, keyboard: m.keyboard, template }),
+      };
+      const deadline = AbortSignal.timeout(budgetMs);
+      try {
+        const sent = await pacedNumber(deps, pacer, number, deadline).call<{ messages?: { id?: unknown }[] }>('POST', `/${number.phone_number_id}/messages`, { body });
+        const wamid = Array.isArray(sent?.messages) ? sent.messages[0]?.id : undefined;
+        if (typeof wamid !== 'string' || wamid.length === 0) throw new TransientSendError('Meta answered the send without the message’s id');
+        return { kind: 'sent', messengerMessageId: wamid, chatId: m.chatId, delivered: false };
+      } catch (err) {
+        if (deadline.aborted || err instanceof DeadlinePassed) throw new TransientSendError(`the send did not finish within ${budgetMs / 1000} s`);
+        if (err instanceof GraphApiUnreachable) throw new TransientSendError(err.message);
+        if (!(err instanceof GraphApiError)) throw err;
+        const reason = failureOf(err);
+        if (reason === null) throw new TransientSendError(`Meta answered ${err.status}: (#${err.code}) ${err.message}`, waitAsked(err));
+        if (isTokenRefused(err)) await deps.revoked?.(m.channelId, m.sealedCredentials);
+        return { kind: 'failed', reason };
+      }
+    },
+    // The transport's rules say so (no edit, no delete): the API refuses both before a driver is asked.
+    edit: () => Promise.reject(new AppError('CHANNEL_INVALID_TRANSPORT_FOR_EDITING', 'Messages of wapi channels cannot be edited')),
+    remove: () => Promise.reject(new AppError('CHANNEL_INVALID_TRANSPORT_FOR_DELETION', 'Messages of wapi channels cannot be deleted')),
+  };
+}

@@ -1,0 +1,106 @@
+import type { TemplateCategory, TemplateComponent, TemplateStatus } from '../../../contract/templates.ts';
+import { templateCategories } from '../../../contract/templates.ts';
+import type { PlatformTemplate } from '../../core/templates/templates.ts';
+import type { GraphApi } from '../meta/graph-api.ts';
+
+/**
+ * An account's message templates (`GET /{waba_id}/message_templates`, documented: `name`, `language`, `status`,
+ * `category`, `parameter_format`, `components` of type HEADER (with a `format`), BODY, FOOTER and BUTTONS) as the
+ * interface lists them. The interface's templates number their variables across header and body (`{{1}}`… in
+ * order, as a send's `values`); Meta numbers them per component, so the body's are renumbered after the header's.
+ * What the interface cannot carry is left out, whole templates at a time, since a send could not fill them: named
+ * parameters, a header of a picture, video, document or place (its parameter is a file, not a value), and buttons
+ * other than quick replies and fixed links and phone numbers (a link with a variable, a copy code, a flow…).
+ */
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+const VARIABLE = /\{\{\s*(\d{1,3})\s*\}\}/g;
+
+/** Meta's statuses as the interface's five: under appeal is still being checked; gone or over its limit is off. */
+export function templateStatusOf(raw: unknown): TemplateStatus | null {
+  switch (typeof raw === 'string' ? raw.toUpperCase() : null) {
+    case 'APPROVED':
+    case 'REINSTATED':
+      return 'APPROVED';
+    case 'PENDING':
+    case 'IN_APPEAL':
+      return 'PENDING';
+    case 'REJECTED':
+      return 'REJECTED';
+    case 'PAUSED':
+      return 'PAUSED';
+    case 'DISABLED':
+    case 'PENDING_DELETION':
+    case 'DELETED':
+    case 'ARCHIVED':
+    case 'LIMIT_EXCEEDED':
+      return 'DISABLED';
+    default:
+      return null;
+  }
+}
+
+const renumbered = (text: string, by: number) => (by === 0 ? text : text.replace(VARIABLE, (_whole, n: string) => `{{${Number(n) + by}}}`));
+const variableCount = (text: string) => new Set([...text.matchAll(VARIABLE)].map((m) => m[1])).size;
+
+/** One of Meta's templates as the interface's, or null where a send could not fill it. */
+export function templateOf(found: unknown): PlatformTemplate | null {
+  if (!isObject(found) || typeof found.name !== 'string' || typeof found.language !== 'string') return null;
+  if (found.parameter_format !== undefined && found.parameter_format !== 'POSITIONAL') return null;
+  const status = templateStatusOf(found.status);
+  const category = typeof found.category === 'string' ? found.category.toUpperCase() : '';
+  if (!status || !(templateCategories as readonly string[]).includes(category)) return null;
+  const components: TemplateComponent[] = [];
+  let headerVariables = 0;
+  for (const part of Array.isArray(found.components) ? found.components : []) {
+    if (!isObject(part) || typeof part.type !== 'string') return null;
+    const type = part.type.toUpperCase();
+    const text = typeof part.text === 'string' ? part.text : null;
+    if (type === 'HEADER') {
+      if ((part.format !== undefined && part.format !== 'TEXT') || text === null) return null;
+      headerVariables = variableCount(text);
+      components.push({ type: 'header', text });
+    } else if (type === 'BODY' && text !== null) components.push({ type: 'body', text: renumbered(text, headerVariables) });
+    else if (type === 'FOOTER' && text !== null) components.push({ type: 'footer', text });
+    else if (type === 'BUTTONS' && Array.isArray(part.buttons)) {
+      const buttons: NonNullable<TemplateComponent['buttons']> = [];
+      for (const b of part.buttons) {
+        if (!isObject(b) || typeof b.text !== 'string') return null;
+        const kind = typeof b.type === 'string' ? b.type.toUpperCase() : '';
+        if (kind === 'QUICK_REPLY') buttons.push({ type: 'quick_reply', text: b.text });
+        else if (kind === 'URL' && typeof b.url === 'string' && !VARIABLE.test(b.url)) buttons.push({ type: 'url', text: b.text, url: b.url });
+        else if (kind === 'PHONE_NUMBER' && typeof b.phone_number === 'string') buttons.push({ type: 'phone_number', text: b.text, phone_number: b.phone_number });
+        else return null;
+        VARIABLE.lastIndex = 0;
+      }
+      components.push({ type: 'buttons', buttons });
+    } else return null;
+  }
+  // The body is numbered after the header: its first variable follows the header's.
+  const ordered = ['header', 'body', 'footer', 'buttons'].flatMap((t) => components.filter((c) => c.type === t));
+  if (!ordered.some((c) => c.type === 'body')) return null;
+  return { name: found.name, language: found.language, category: category as TemplateCategory, status, components: ordered };
+}
+
+/** How many templates one page asks for, and how many pages are read at most (an account has at most a few thousand). */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 50;
+
+/** Every template of the account the interface can carry, page after page (Meta's cursors). */
+export async function accountTemplates(api: GraphApi, wabaId: string): Promise<PlatformTemplate[]> {
+  const found: PlatformTemplate[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer: { data?: unknown; paging?: { next?: unknown; cursors?: { after?: unknown } } } = await api.call('GET', `/${wabaId}/message_templates`, {
+      query: { fields: 'name,language,status,category,parameter_format,components', limit: String(PAGE_SIZE), ...(after ? { after } : {}) },
+    });
+    for (const one of Array.isArray(answer.data) ? answer.data : []) {
+      const template = templateOf(one);
+      if (template) found.push(template);
+    }
+    const next = answer.paging?.cursors?.after;
+    if (typeof answer.paging?.next !== 'string' || typeof next !== 'string') break;
+    after = next;
+  }
+  return found;
+}
