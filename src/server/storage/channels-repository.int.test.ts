@@ -37,6 +37,7 @@ describe(`channel repository (${databaseKind()})`, () => {
     phone: null,
     username: null,
     messengerId: null,
+    messengerAccountId: null,
     name: null,
     authUrl: null,
     tier: null,
@@ -54,7 +55,14 @@ describe(`channel repository (${databaseKind()})`, () => {
     const c = channel();
     await repo.insert(c);
     expect(await repo.get(accountA, c.id)).toEqual(c);
-    const changed = { ...c, state: { status: 'active', reason: null } as const, qr: null, pairing: { code: 'ABCD1234', phone: '79001234567' }, phone: '79001234567' };
+    const changed = {
+      ...c,
+      state: { status: 'active', reason: null } as const,
+      qr: null,
+      pairing: { code: 'ABCD1234', phone: '79001234567' },
+      phone: '79001234567',
+      messengerAccountId: '102290129340398',
+    };
     await repo.update(changed);
     expect(await repo.getByIdForUpdate(c.id)).toEqual(changed);
   });
