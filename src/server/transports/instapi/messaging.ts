@@ -1,10 +1,13 @@
 import type { Attachment } from '../../../contract/messages.ts';
 import { AppError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
-import { DeadlinePassed, typeByName } from '../bot-common.ts';
+import { typeByName } from '../bot-common.ts';
 import { pacedPage, pageOf, type InstagramDeps, type PageCredentials } from './account.ts';
-import { GraphApiError, GraphApiUnreachable } from '../meta/graph-api.ts';
+import { GraphApiError } from '../meta/graph-api.ts';
+import { graphSendFailure } from '../meta/send-failure.ts';
 import { failureOf, isQuoteRefused, isTokenRefused, waitAsked } from './graph-failures.ts';
+
+const refusals = { failureOf, waitAsked, isTokenRefused };
 import type { Pacers } from './people.ts';
 
 /**
@@ -106,14 +109,7 @@ export function instagramMessaging(deps: InstagramDeps, pacers: Pacers): Messagi
         if (typeof sent?.message_id !== 'string' || sent.message_id.length === 0) throw new TransientSendError('Meta answered the send without the message’s id');
         return { kind: 'sent', messengerMessageId: sent.message_id, chatId: m.chatId, delivered: false };
       } catch (err) {
-        // Whatever failed as the deadline passed failed because of it.
-        if (deadline.aborted || err instanceof DeadlinePassed) throw new TransientSendError(`the send did not finish within ${budgetMs / 1000} s`);
-        if (err instanceof GraphApiUnreachable) throw new TransientSendError(err.message);
-        if (!(err instanceof GraphApiError)) throw err;
-        const reason = failureOf(err);
-        if (reason === null) throw new TransientSendError(`Meta answered ${err.status}: (#${err.code}) ${err.message}`, waitAsked(err));
-        if (isTokenRefused(err)) await deps.revoked?.(m.channelId, m.sealedCredentials);
-        return { kind: 'failed', reason };
+        return graphSendFailure(err, { deadline, budgetMs, refusals, revoke: () => deps.revoked?.(m.channelId, m.sealedCredentials) });
       }
     },
     // The transport's rules say so (no edit, no delete): the API refuses both before a driver is asked.

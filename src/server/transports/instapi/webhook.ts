@@ -1,17 +1,15 @@
 import type { MessengerPeer } from '../../core/messages/peers.ts';
 import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps, MessengerAppHook } from '../../core/messages/ports.ts';
-import { signedByApp, verifiedChallenge } from '../meta/webhook-signature.ts';
+import { metaAppHook, type EntryOutcome } from '../meta/app-hook.ts';
 import type { InstagramDeps } from './account.ts';
 import { PeerLookupFailed, peerResolver, type Pacers } from './people.ts';
 import { happeningsOf, isMetaId, reportsOf } from './webhook-events.ts';
 
-type Outcome = 'accepted' | 'ignored' | 'unavailable';
+type Outcome = EntryOutcome;
 
 export { signatureOf } from '../meta/webhook-signature.ts';
 
-/** The worse of two entries' outcomes: one that must come again makes the whole post come again. */
-const worse = (a: Outcome, b: Outcome): Outcome => (a === 'unavailable' || b === 'unavailable' ? 'unavailable' : a === 'accepted' || b === 'accepted' ? 'accepted' : 'ignored');
 
 /**
  * Meta's webhooks for Instagram, at the app's one callback address (`/hooks/instagram`), where Meta posts the
@@ -59,20 +57,6 @@ export function instagramAppHook(deps: InstagramDeps & { messages: MessageDeps; 
     return outcome === 'recorded' ? 'accepted' : outcome === 'switched_off' ? 'ignored' : 'unavailable';
   }
 
-  return {
-    transport: 'instAPI',
-    // Meta's check of the callback address, when it is saved in the app dashboard (documented).
-    verify: (query) => verifiedChallenge(query, deps.verifyToken),
-    async receive({ headers, rawBody, json }) {
-      if (!signedByApp(headers, rawBody, deps.appSecret)) return 'unauthorized';
-      const body = json();
-      if (typeof body !== 'object' || body === null) return 'ignored';
-      const { object, entry } = body as { object?: unknown; entry?: unknown };
-      // Other objects (a page's own Messenger events, should the app be subscribed to them) are not this driver's.
-      if (object !== 'instagram' || !Array.isArray(entry)) return 'ignored';
-      let outcome: Outcome = 'ignored';
-      for (const one of entry) outcome = worse(outcome, await receiveEntry(one));
-      return outcome;
-    },
-  };
+  // Other objects (a page's own Messenger events, should the app be subscribed to them) are not this driver's.
+  return metaAppHook({ transport: 'instAPI', object: 'instagram', verifyToken: deps.verifyToken, appSecret: deps.appSecret, receiveEntry });
 }

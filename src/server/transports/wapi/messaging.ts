@@ -1,10 +1,11 @@
 import { AppError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
-import { DeadlinePassed } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
-import { GraphApiError, GraphApiUnreachable } from '../meta/graph-api.ts';
+import { graphSendFailure } from '../meta/send-failure.ts';
 import { numberOf, pacedNumber, type WhatsAppDeps } from './account.ts';
 import { failureOf, isTokenRefused, waitAsked } from './cloud-failures.ts';
+
+const refusals = { failureOf, waitAsked, isTokenRefused };
 import { contentOf, INTERACTIVE_BODY_CHARS, type TemplateToSend } from './outbound.ts';
 
 /** A send ends within this, its wait for the pacer included: under the send's 30 s lease. */
@@ -56,13 +57,7 @@ export function whatsappMessaging(deps: WhatsAppDeps, pacer: CallPacer): Messagi
         if (typeof wamid !== 'string' || wamid.length === 0) throw new TransientSendError('Meta answered the send without the message’s id');
         return { kind: 'sent', messengerMessageId: wamid, chatId: m.chatId, delivered: false };
       } catch (err) {
-        if (deadline.aborted || err instanceof DeadlinePassed) throw new TransientSendError(`the send did not finish within ${budgetMs / 1000} s`);
-        if (err instanceof GraphApiUnreachable) throw new TransientSendError(err.message);
-        if (!(err instanceof GraphApiError)) throw err;
-        const reason = failureOf(err);
-        if (reason === null) throw new TransientSendError(`Meta answered ${err.status}: (#${err.code}) ${err.message}`, waitAsked(err));
-        if (isTokenRefused(err)) await deps.revoked?.(m.channelId, m.sealedCredentials);
-        return { kind: 'failed', reason };
+        return graphSendFailure(err, { deadline, budgetMs, refusals, revoke: () => deps.revoked?.(m.channelId, m.sealedCredentials) });
       }
     },
     // The transport's rules say so (no edit, no delete): the API refuses both before a driver is asked.

@@ -1,12 +1,10 @@
 import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps, MessengerAppHook } from '../../core/messages/ports.ts';
-import { signedByApp, verifiedChallenge } from '../meta/webhook-signature.ts';
+import { metaAppHook, worse, type EntryOutcome } from '../meta/app-hook.ts';
 import type { WhatsAppDeps } from './account.ts';
 import { numberOfChange, reportsOfChange, type MediaLink } from './webhook-events.ts';
 
-type Outcome = 'accepted' | 'ignored' | 'unavailable';
-
-const worse = (a: Outcome, b: Outcome): Outcome => (a === 'unavailable' || b === 'unavailable' ? 'unavailable' : a === 'accepted' || b === 'accepted' ? 'accepted' : 'ignored');
+type Outcome = EntryOutcome;
 
 /** What reads the changes of a WhatsApp Business Account that concern the account as a whole (templates, tier, bans). */
 export type AccountChangeReader = (wabaId: string, field: string, value: unknown) => Promise<Outcome>;
@@ -49,18 +47,5 @@ export function whatsappAppHook(deps: WhatsAppDeps & { messages: MessageDeps; me
     return outcome;
   }
 
-  return {
-    transport: 'wapi',
-    verify: (query) => verifiedChallenge(query, deps.verifyToken),
-    async receive({ headers, rawBody, json }) {
-      if (!signedByApp(headers, rawBody, deps.appSecret)) return 'unauthorized';
-      const body = json();
-      if (typeof body !== 'object' || body === null) return 'ignored';
-      const { object, entry } = body as { object?: unknown; entry?: unknown };
-      if (object !== 'whatsapp_business_account' || !Array.isArray(entry)) return 'ignored';
-      let outcome: Outcome = 'ignored';
-      for (const one of entry) outcome = worse(outcome, await receiveEntry(one));
-      return outcome;
-    },
-  };
+  return metaAppHook({ transport: 'wapi', object: 'whatsapp_business_account', verifyToken: deps.verifyToken, appSecret: deps.appSecret, receiveEntry });
 }
