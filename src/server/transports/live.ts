@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Transport } from '../../contract/channels.ts';
 import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
-import type { ChannelRecord, ChannelRepository, ConnectDriver, ConnectOutcome, CredentialsCipher } from '../core/channels/ports.ts';
+import type { ChannelRepository, ConnectDriver, CredentialsCipher } from '../core/channels/ports.ts';
 import { AppError, validationError } from '../core/errors.ts';
 import { deriveKey } from '../core/keys.ts';
 import { systemClock, type Clock } from '../core/ports.ts';
@@ -19,27 +19,16 @@ import { telegramUpdateHook } from './telegram/bot-hook.ts';
 import { pacesGroupChats, telegramLimits } from './telegram/bot-pacer.ts';
 import { telegramWebhookRegistrar } from './telegram/bot-webhook.ts';
 import { sourceAgent } from './file-source.ts';
-import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './instapi/account.ts';
-import { connectInstagram, letGoOfPage } from './instapi/connect.ts';
-import { instagramMessaging } from './instapi/messaging.ts';
-import { instagramSubscriptionRegistrar } from './instapi/subscription.ts';
-import { instagramAppHook } from './instapi/webhook.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
-import { avitoAccounts } from './avito/avito-account.ts';
-import { avitoApi, type AvitoApplication } from './avito/avito-api.ts';
-import { avitoLimits, avitoMessaging, connectAvito, disconnectAvito, type AvitoDriverDeps } from './avito/avito-driver.ts';
-import { avitoUpdateHook } from './avito/avito-hook.ts';
-import { avitoSubscriptionRegistrar } from './avito/avito-subscription.ts';
-import { tokenKeeper } from './avito/avito-tokens.ts';
 import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
 import type { Store } from '../core/ports.ts';
 import { whatsappLimits, type WhatsAppDeps } from './wapi/account.ts';
-import { connectWhatsApp, letGoOfAccount, whatsappSignupReturn } from './wapi/connect.ts';
-import { whatsappSubscriptionRegistrar } from './wapi/subscription.ts';
-import { whatsappMedia } from './wapi/media.ts';
-import { refreshTemplates, whatsappAccountChanges } from './wapi/account-changes.ts';
-import { whatsappMessaging } from './wapi/messaging.ts';
-import { whatsappAppHook } from './wapi/webhook.ts';
+import { whatsappTransport } from './wapi/whatsapp-transport.ts';
+import { instagramTransport } from './instapi/instagram-transport.ts';
+import { avitoLimits } from './avito/avito-driver.ts';
+import type { AvitoApplication } from './avito/avito-api.ts';
+import { avitoTransport } from './avito/avito-transport.ts';
+import type { LiveTransport } from './live-transport.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -96,21 +85,6 @@ export interface LiveDriverOptions {
   sharedPace?: { redisUrl: string; warn(err: unknown, message: string): void } | null;
 }
 
-/** One transport on its real platform: how its channels connect and let go, send, and hear back. */
-interface LiveTransport {
-  connect(channelId: string, credentials: Record<string, unknown>, previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>): Promise<ConnectOutcome>;
-  disconnect(channel: Pick<ChannelRecord, 'id' | 'credentials'>): Promise<void>;
-  messaging: MessagingDriver;
-  /**
-   * What reads the platform's callbacks (to each channel's address, `update`, or to the app's one address, `app`,
-   * served at `/hooks/<name>`), and opens the customers' files behind the gateway's links (if it gives any).
-   */
-  hooks(messages: MessageDeps): { update?: MessengerHook; files?: MessengerFileOpener; app?: { name: string; hook: MessengerAppHook } };
-  /** Registers the channels' hooks again where they were registered under other settings. */
-  registrar: HookRegistrar;
-  /** Where the platform's authorization page sends a channel's owner back to (`/hooks/<transport>/authorized`), if it does. */
-  authorization?: AuthorizationReturn;
-}
 
 type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi';
 
@@ -296,86 +270,5 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     async close() {
       await redis?.quit().catch(() => redis.disconnect());
     },
-  };
-}
-
-/**
- * Avito: an account connected by its OAuth code, its tokens kept and renewed (avito-tokens.ts), its calls in its
- * pace, its messages posted to the channel's hook with the channel's secret in the address.
- */
-function avitoTransport(
-  options: LiveDriverOptions,
-  app: AvitoApplication,
-  hookSecret: (channelId: string) => string,
-  filesAgent: AvitoDriverDeps['filesAgent'],
-  pacer: CallPacer,
-): LiveTransport {
-  if (!options.channels) throw new Error('the Avito driver stores renewed tokens: give it the channels');
-  const api = avitoApi(app);
-  const clock = options.clock ?? systemClock;
-  const tokens = tokenKeeper({
-    cipher: options.cipher,
-    clock,
-    channels: options.channels,
-    refresh: (refreshToken) => api.grant({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-    revoked: options.revoked,
-  });
-  const accounts = avitoAccounts({ api, tokens, pacer, revoked: options.revoked });
-  const deps: AvitoDriverDeps = {
-    api,
-    accounts,
-    clock,
-    publicUrl: options.publicUrl,
-    hookSecret,
-    filesAgent,
-    allowLoopbackFiles: options.allowLoopbackFiles ?? false,
-  };
-  return {
-    connect: (channelId, credentials, previous) => connectAvito(deps, channelId, String(credentials.code), previous),
-    disconnect: (channel) => disconnectAvito(deps, channel),
-    messaging: avitoMessaging(deps),
-    registrar: avitoSubscriptionRegistrar(deps, accounts, options.previousPublicUrl ?? null),
-    hooks: (messages) => ({ update: avitoUpdateHook({ messages, hookSecret: deps.hookSecret }) }),
-  };
-}
-
-/**
- * Instagram through Meta's Graph API: connecting checks the credentials and subscribes the page, sends go through
- * the page, and Meta's webhooks come to the app's one address, `/hooks/instagram`. Customers' files are Meta's CDN
- * addresses, handed on as they are (they hold no token). Each account's calls are paced, audio and video sends a
- * second time on their own budget.
- */
-function instagramTransport(
-  deps: Omit<InstagramDeps, 'timeoutMs' | 'sendBudgetMs'>,
-  pacerOf: (paced: 'instAPI' | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean) => CallPacer,
-): LiveTransport {
-  const pacers = { account: pacerOf('instAPI', instagramLimits, () => false), media: pacerOf('instAPI-media', instagramMediaLimits, () => false) };
-  return {
-    connect: (channelId, credentials, previous) => connectInstagram(deps, pacers, channelId, credentials, previous),
-    disconnect: (channel) => letGoOfPage(deps, pacers, channel.id, channel.credentials),
-    messaging: instagramMessaging(deps, pacers),
-    registrar: instagramSubscriptionRegistrar(deps, pacers),
-    hooks: (messages) => ({ app: { name: 'instagram', hook: instagramAppHook({ ...deps, messages, pacers }) } }),
-  };
-}
-
-/**
- * WhatsApp Business through Meta's Cloud API: a channel connects by Embedded Signup (its `url` is Meta's login
- * dialog, which sends the owner back to `/hooks/wapi/authorized`), and Meta's webhooks come to the app's address for
- * WhatsApp, `/hooks/whatsapp`. Each number's calls are paced.
- */
-function whatsappTransport(deps: WhatsAppDeps, pacer: CallPacer): LiveTransport {
-  const registrar = whatsappSubscriptionRegistrar(deps, pacer, (channelId, signal) => refreshTemplates(deps, pacer, channelId, signal));
-  const media = whatsappMedia(deps, pacer);
-  return {
-    connect: async (channelId) => connectWhatsApp(deps, channelId),
-    disconnect: (channel) => letGoOfAccount(deps, pacer, channel.id, channel.credentials),
-    messaging: whatsappMessaging(deps, pacer),
-    registrar,
-    authorization: whatsappSignupReturn(deps, pacer, registrar.fingerprint),
-    hooks: (messages) => ({
-      app: { name: 'whatsapp', hook: whatsappAppHook({ ...deps, messages, mediaLink: media.link, accountChange: whatsappAccountChanges(deps, pacer) }) },
-      files: ({ channelId, fileId, signature, range }) => media.open(channelId, fileId, signature, range),
-    }),
   };
 }

@@ -1,0 +1,27 @@
+import type { CallLimits, CallPacer } from '../call-pacer.ts';
+import type { LiveTransport } from '../live-transport.ts';
+import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './account.ts';
+import { connectInstagram, letGoOfPage } from './connect.ts';
+import { instagramMessaging } from './messaging.ts';
+import { instagramSubscriptionRegistrar } from './subscription.ts';
+import { instagramAppHook } from './webhook.ts';
+
+/**
+ * Instagram through Meta's Graph API: connecting checks the credentials and subscribes the page, sends go through
+ * the page, and Meta's webhooks come to the app's one address, `/hooks/instagram`. Customers' files are Meta's CDN
+ * addresses, handed on as they are (they hold no token). Each account's calls are paced, audio and video sends a
+ * second time on their own budget.
+ */
+export function instagramTransport(
+  deps: Omit<InstagramDeps, 'timeoutMs' | 'sendBudgetMs'>,
+  pacerOf: (paced: 'instAPI' | 'instAPI-media', limits: CallLimits, pacesChat: (chatId: string) => boolean) => CallPacer,
+): LiveTransport {
+  const pacers = { account: pacerOf('instAPI', instagramLimits, () => false), media: pacerOf('instAPI-media', instagramMediaLimits, () => false) };
+  return {
+    connect: (channelId, credentials, previous) => connectInstagram(deps, pacers, channelId, credentials, previous),
+    disconnect: (channel) => letGoOfPage(deps, pacers, channel.id, channel.credentials),
+    messaging: instagramMessaging(deps, pacers),
+    registrar: instagramSubscriptionRegistrar(deps, pacers),
+    hooks: (messages) => ({ app: { name: 'instagram', hook: instagramAppHook({ ...deps, messages, pacers }) } }),
+  };
+}
