@@ -70,6 +70,29 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
     ]);
   });
 
+  it('subscribes a channel registered under other settings again in the hook refresh, and reads its templates again with it', async () => {
+    const subscriptions = () => s.meta.calls.filter((c) => c.method === 'POST' && c.path === `/${WABA_ID}/subscribed_apps`).length;
+    const statusOf = async (name: string) =>
+      ((await s.t.call('GET', `/v2/templates?channel_id=${channelId}`, { token: s.token })).json().data as { name: string; status: string }[]).find((t) => t.name === name)?.status;
+    // Registered as an earlier release registered it (or never marked): the refresh takes it up.
+    const outdated = () => sql`update channels set hook_fingerprint = null where id = ${channelId}`.execute(s.t.gateway.database.db);
+    const before = subscriptions();
+    s.meta.setTemplates(WABA_ID, [{ ...TEMPLATE, status: 'PAUSED' }, MEDIA_HEADER]);
+    await outdated();
+    expect(await s.t.gateway.botHooks.refresh()).toMatchObject({ refreshed: 1, failed: 0 });
+    expect(subscriptions()).toBe(before + 1);
+    expect(s.meta.subscribed(WABA_ID)).toBe(true);
+    expect(await statusOf('order_ready')).toBe('PAUSED');
+    // Up to date now: the next pass leaves it.
+    expect(await s.t.gateway.botHooks.refresh()).toMatchObject({ refreshed: 0 });
+    expect(subscriptions()).toBe(before + 1);
+    // As it was, for the tests after this one.
+    s.meta.setTemplates(WABA_ID, [TEMPLATE, MEDIA_HEADER]);
+    await outdated();
+    expect(await s.t.gateway.botHooks.refresh()).toMatchObject({ refreshed: 1 });
+    expect(await statusOf('order_ready')).toBe('APPROVED');
+  });
+
   it('records a customer’s text once however often Meta posts it, in a whatsapp chat of their number and name', async () => {
     const stream = eventStream(s.t.gateway.database, s.accountId);
     await stream.since();
@@ -97,6 +120,11 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toContain('image/jpeg');
     expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('JPEG-bytes');
+    // A player's part of the file is passed to Meta's media server and comes back as a part.
+    const part = await fetch(picture!.attachment!.url, { headers: { range: 'bytes=0-3' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 0-3/10');
+    expect(Buffer.from(await part.arrayBuffer()).toString()).toBe('JPEG');
     expect((await fetch(picture!.attachment!.url.replace(/signature=.{4}/, 'signature=AAAA'))).status).toBe(403);
   });
 

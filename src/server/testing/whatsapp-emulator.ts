@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as bodyText } from 'node:stream/consumers';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
+import { serveFile } from './file-server.ts';
 
 /**
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
@@ -252,7 +253,8 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
         if (!found) return void res.writeHead(404).end();
         // Meta's media URLs answer only with the business token that asked for them.
         if (!tokens.has(token) || revoked.has(token)) return void res.writeHead(401).end();
-        return void res.writeHead(200, { 'content-type': found.mimeType, 'content-length': found.bytes.length }).end(found.bytes);
+        // Media servers answer a byte range as CDNs do.
+        return serveFile(req, res, { content: found.bytes, contentType: found.mimeType }, false);
       }
       const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
       if (!versioned) return void res.writeHead(404).end();
