@@ -1,8 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
 import { text as bodyText } from 'node:stream/consumers';
+import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph-calls.ts';
 
 /**
  * A local stand-in for Meta's Graph API as Instagram messaging through a Facebook page uses it, for the live
@@ -13,16 +13,6 @@ import { text as bodyText } from 'node:stream/consumers';
  * do as Meta does, and an echo of every message the Send API sends: before answering the send (`echoes`), as Meta
  * may, or after, or not at all. Files a send names are fetched by Meta: here, only those it hosts are found.
  */
-
-export interface GraphCall {
-  token: string;
-  method: string;
-  /** Without the version, which is in `version`. */
-  path: string;
-  version: string;
-  query: Record<string, string>;
-  body: Record<string, unknown>;
-}
 
 export interface EmulatedPage {
   id: string;
@@ -67,11 +57,7 @@ export interface GraphEmulator {
   close(): Promise<void>;
 }
 
-const err = (status: number, code: number, message: string, subcode?: number, headers?: Record<string, string>) => ({
-  status,
-  body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf' } },
-  ...(headers ? { headers } : {}),
-});
+const err = graphError;
 
 
 export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcdef'): Promise<GraphEmulator> {
@@ -93,7 +79,7 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
   let next = 1;
   let base = '';
   const newMid = () => Buffer.from(`ig_message_item:1:IGMessageThread:${next++}`).toString('base64');
-  const proofOf = (token: string) => createHmac('sha256', appSecret).update(token).digest('hex');
+  const proofOf = (token: string) => appSecretProof(appSecret, token);
   const pageOfToken = (token: string) => [...pages.values()].find((p) => p.token === token);
 
   const emulator: GraphEmulator = {
@@ -200,13 +186,9 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
 
   const server: Server = createServer((req, res) => {
     void bodyText(req).then(async (raw) => {
-      const url = new URL(req.url ?? '/', 'http://emulator');
-      const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
-      if (!versioned) return void res.writeHead(404).end();
-      const query = Object.fromEntries(url.searchParams);
-      const { appsecret_proof: proof, ...rest } = query;
-      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      const call: GraphCall = { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query: rest, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      const read = graphCallOf(req, raw);
+      if (!read) return void res.writeHead(404).end();
+      const { call, proof } = read;
       calls.push(call);
       const result = await answer(call, proof);
       res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));

@@ -1,9 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text as bodyText } from 'node:stream/consumers';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
 import { serveFile } from './file-server.ts';
+import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph-calls.ts';
 
 /**
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
@@ -14,15 +15,8 @@ import { serveFile } from './file-server.ts';
  * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's).
  */
 
-export interface WhatsAppCall {
-  token: string;
-  method: string;
-  /** Without the version. */
-  path: string;
-  version: string;
-  query: Record<string, string>;
-  body: Record<string, unknown>;
-}
+/** A call of the gateway's, as the emulator records it. */
+export type WhatsAppCall = GraphCall;
 
 export interface EmulatedNumber {
   id: string;
@@ -80,11 +74,7 @@ export interface WhatsAppEmulator {
   close(): Promise<void>;
 }
 
-const err = (status: number, code: number, message: string, subcode?: number, headers?: Record<string, string>) => ({
-  status,
-  body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf' } },
-  ...(headers ? { headers } : {}),
-});
+const err = graphError;
 
 export async function startWhatsAppEmulator(options: { appId?: string; appSecret?: string } = {}): Promise<WhatsAppEmulator> {
   const appId = options.appId ?? '1234567890123456';
@@ -105,7 +95,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
   let next = 1;
   let base = '';
   const newWamid = () => `wamid.${Buffer.from(`HBgLMTU1NTAxMDAwMDEVAgARGBI${next++}`).toString('base64')}`;
-  const proofOf = (token: string) => createHmac('sha256', appSecret).update(token).digest('hex');
+  const proofOf = (token: string) => appSecretProof(appSecret, token);
   const accountOfNumber = (phoneNumberId: string) => [...accounts.entries()].find(([, a]) => a.numbers.some((n) => n.id === phoneNumberId))?.[0];
 
   const postChange: WhatsAppEmulator['postChange'] = (wabaId, field, value, { retry = true } = {}) =>
@@ -256,10 +246,9 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
         // Media servers answer a byte range as CDNs do.
         return serveFile(req, res, { content: found.bytes, contentType: found.mimeType }, false);
       }
-      const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
-      if (!versioned) return void res.writeHead(404).end();
-      const { appsecret_proof: proof, ...query } = Object.fromEntries(url.searchParams);
-      const call: WhatsAppCall = { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, body: raw ? (JSON.parse(raw) as Record<string, unknown>) : {} };
+      const read = graphCallOf(req, raw);
+      if (!read) return void res.writeHead(404).end();
+      const { call, proof } = read;
       calls.push(call);
       const result = answer(call, proof);
       res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));

@@ -1,0 +1,45 @@
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * What Meta's Graph API emulators (Instagram's, WhatsApp's) share: a call as they record it, an error as Meta
+ * answers it (`{error: {message, type, code, error_subcode?, fbtrace_id}}`), the `appsecret_proof` a call must carry
+ * (the HMAC-SHA256 of its token under the app secret), and the reading of a versioned request.
+ */
+
+export interface GraphCall {
+  token: string;
+  method: string;
+  /** Without the version, which is in `version`. */
+  path: string;
+  version: string;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface GraphAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** An error as the Graph API answers it. */
+export const graphError = (status: number, code: number, message: string, subcode?: number, headers?: Record<string, string>): GraphAnswer => ({
+  status,
+  body: { error: { message, type: code === 190 ? 'OAuthException' : 'GraphMethodException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: 'AbCdEf' } },
+  ...(headers ? { headers } : {}),
+});
+
+/** The `appsecret_proof` a call with `token` carries. */
+export const appSecretProof = (appSecret: string, token: string): string => createHmac('sha256', appSecret).update(token).digest('hex');
+
+/** A request to `/<version>/<path>` as a call, with the proof it carried; null for any other address. */
+export function graphCallOf(req: IncomingMessage, raw: string): { call: GraphCall; proof: string | undefined } | null {
+  const url = new URL(req.url ?? '/', 'http://emulator');
+  const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
+  if (!versioned) return null;
+  const { appsecret_proof: proof, ...query } = Object.fromEntries(url.searchParams);
+  const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+  const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+  return { call: { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, body }, proof };
+}
