@@ -7,12 +7,13 @@ describe('gateway metrics', () => {
 
   it('counts the rows retention deleted, by kind', async () => {
     const metrics = gatewayMetrics({ clock: new ManualClock(0), readBacklog: async () => backlog, connectedFrames: () => 0 });
-    metrics.retained({ deliveryLog: 12, events: 5, uploads: 0 });
-    metrics.retained({ deliveryLog: 0, events: 2, uploads: 3 });
+    metrics.retained({ deliveryLog: 12, events: 5, uploads: 0, strayUploads: 1 });
+    metrics.retained({ deliveryLog: 0, events: 2, uploads: 3, strayUploads: 0 });
     const text = await metrics.registry.metrics();
     expect(text).toContain('gateway_retention_deleted_rows_total{kind="delivery_log"} 12');
     expect(text).toContain('gateway_retention_deleted_rows_total{kind="events"} 7');
     expect(text).toContain('gateway_retention_deleted_rows_total{kind="uploads"} 3');
+    expect(text).toContain('gateway_retention_deleted_rows_total{kind="stray_uploads"} 1');
   });
 
   it('counts presses left unanswered, by transport and reason', async () => {

@@ -108,7 +108,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
 
   const retention = new Counter({
     name: 'gateway_retention_deleted_rows_total',
-    help: 'Rows deleted as past their retention by this process: the delivery log (attempts and finished deliveries), events and uploads (files agents attached).',
+    help: 'Rows deleted as past their retention by this process: the delivery log (attempts and finished deliveries), events and uploads (files agents attached); stray_uploads counts kept files whose upload was never recorded.',
     labelNames: ['kind'] as const,
     registers,
   });
@@ -255,6 +255,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
       retention.inc({ kind: 'delivery_log' }, pass.deliveryLog);
       retention.inc({ kind: 'events' }, pass.events);
       retention.inc({ kind: 'uploads' }, pass.uploads);
+      retention.inc({ kind: 'stray_uploads' }, pass.strayUploads);
     },
     async webhookAttempts(attempt) {
       attempts.inc({ event: attempt.eventName, outcome: attempt.outcome });

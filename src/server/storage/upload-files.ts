@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Where the embedded gateway keeps the bytes of uploads (DATA_DIR/uploads), one file each, named by the upload's id. */
@@ -7,7 +7,15 @@ export interface UploadFiles {
   /** Null when there is no such file. */
   read(id: string): Promise<Buffer | null>;
   remove(ids: readonly string[]): Promise<void>;
+  /**
+   * Removes the files last written before `before` that `kept` does not name (it answers, of the ids it is given,
+   * those still recorded), and the partial files a write left; answers how many went.
+   */
+  removeStrays(before: Date, kept: (ids: string[]) => Promise<Set<string>>): Promise<number>;
 }
+
+/** Ids asked after at a time, when looking for strays. */
+const STRAY_BATCH = 500;
 
 const ID = /^[0-9a-f-]{36}$/;
 
@@ -39,6 +47,29 @@ export function uploadFiles(dir: string): UploadFiles {
     },
     async remove(ids) {
       await Promise.all(ids.map((id) => rm(pathOf(id), { force: true })));
+    },
+    async removeStrays(before, kept) {
+      const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      });
+      // Only what is old enough: a file written a moment ago may be waiting for its row.
+      const old: string[] = [];
+      for (const name of names) {
+        const id = name.endsWith('.part') ? name.slice(0, -'.part'.length) : name;
+        if (!ID.test(id)) continue;
+        const written = await stat(join(dir, name)).then((s) => s.mtime, () => null);
+        if (written && written < before) old.push(name);
+      }
+      let removed = 0;
+      for (let i = 0; i < old.length; i += STRAY_BATCH) {
+        const batch = old.slice(i, i + STRAY_BATCH);
+        const recorded = await kept(batch.filter((name) => ID.test(name)));
+        const strays = batch.filter((name) => !recorded.has(name));
+        await Promise.all(strays.map((name) => rm(join(dir, name), { force: true })));
+        removed += strays.length;
+      }
+      return removed;
     },
   };
 }

@@ -28,7 +28,12 @@ export interface RetentionPass {
   events: number;
   /** Files agents attached in the chat frame. */
   uploads: number;
+  /** Kept bytes of files whose upload was never recorded. */
+  strayUploads: number;
 }
+
+/** How old kept bytes without a record must be before they are taken for strays. */
+const STRAY_AGE_MS = 60 * 60 * 1000;
 
 /** Runs `prune` until it deletes less than a full batch (nothing more is due), the budget is spent, or stopping. */
 async function inBatches(prune: () => Promise<number>, full: number, options: Required<RetentionOptions>): Promise<number> {
@@ -59,5 +64,7 @@ export async function applyRetention(deps: RetentionDeps, options: RetentionOpti
   const uploadBatch = Math.min(limit, 100);
   const keptSince = new Date(deps.clock.now().getTime() - UPLOAD_RETENTION_MS);
   const uploads = await inBatches(() => deps.store.uploads.prune(keptSince, uploadBatch), uploadBatch, settings);
-  return { deliveryLog, events, uploads };
+  // Bytes a crash kept without their upload's record; an hour is far longer than any upload takes to be recorded.
+  const strayUploads = settings.stopping() ? 0 : await deps.store.uploads.removeStrays(new Date(deps.clock.now().getTime() - STRAY_AGE_MS));
+  return { deliveryLog, events, uploads, strayUploads };
 }

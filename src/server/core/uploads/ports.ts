@@ -10,12 +10,26 @@ export interface UploadRecord {
   createdAt: Date;
 }
 
+/** What an account may upload: at most `limitBytes` in the uploads made since `since`. */
+export interface UploadQuota {
+  since: Date;
+  limitBytes: number;
+}
+
 export interface UploadRepository {
-  insert(upload: UploadRecord, content: Buffer): Promise<void>;
+  /**
+   * Keeps the upload unless it would take its account past the quota; answers the bytes the account had used and
+   * whether this one was kept. Two uploads of one account are weighed one after the other, never both against the
+   * same room.
+   */
+  insertWithinQuota(upload: UploadRecord, content: Buffer, quota: UploadQuota): Promise<{ stored: boolean; usedBytes: number }>;
   /** The upload and its bytes, whichever account it is of (its signed link is the proof). */
   open(id: string): Promise<{ upload: UploadRecord; content: Buffer } | undefined>;
-  /** Bytes the account uploaded since `since`. */
-  bytesSince(accountId: string, since: Date): Promise<number>;
   /** Deletes up to `limit` uploads made before `before`; returns how many. */
   prune(before: Date, limit: number): Promise<number>;
+  /**
+   * Removes kept bytes that belong to no upload and were written before `before` (where bytes are kept apart from
+   * the rows: what a crash between the two left); returns how many.
+   */
+  removeStrays(before: Date): Promise<number>;
 }

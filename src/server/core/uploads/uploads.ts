@@ -50,15 +50,10 @@ const mediaType = (given: string | undefined): string => {
 
 /**
  * Keeps a file an agent attached and gives the attachment a send names it by. An empty file is refused, and so is
- * one that would take the account past its bytes of the last 24 hours (a soft bound: uploads at the same instant may
- * each find room).
+ * one that would take the account past its bytes of the last 24 hours.
  */
 export async function storeUpload(deps: UploadDeps, accountId: string, file: { name: string; type: string | undefined; content: Buffer }): Promise<Attachment> {
   if (file.content.length === 0) throw validationError([{ field: 'body', message: 'must not be empty' }], 'The file is empty');
-  const used = await deps.store.uploads.bytesSince(accountId, new Date(deps.clock.now().getTime() - DAY_MS));
-  if (used + file.content.length > deps.dailyLimitBytes) {
-    throw new AppError('UPLOAD_QUOTA_EXCEEDED', 'The account uploaded as much as it may in 24 hours', { limit_bytes: deps.dailyLimitBytes, used_bytes: used });
-  }
   const upload: UploadRecord = {
     id: randomUUID(),
     accountId,
@@ -68,7 +63,11 @@ export async function storeUpload(deps: UploadDeps, accountId: string, file: { n
     sha1: createHash('sha1').update(file.content).digest('hex'),
     createdAt: deps.clock.now(),
   };
-  await deps.store.uploads.insert(upload, file.content);
+  const quota = { since: new Date(upload.createdAt.getTime() - DAY_MS), limitBytes: deps.dailyLimitBytes };
+  const { stored, usedBytes } = await deps.store.uploads.insertWithinQuota(upload, file.content, quota);
+  if (!stored) {
+    throw new AppError('UPLOAD_QUOTA_EXCEEDED', 'The account uploaded as much as it may in 24 hours', { limit_bytes: deps.dailyLimitBytes, used_bytes: usedBytes });
+  }
   return { url: deps.links.url(upload.id), name: upload.name, mimetype: upload.mimetype, size: upload.size, sha1: upload.sha1 };
 }
 

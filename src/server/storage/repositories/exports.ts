@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { exportColumns } from '../../../contract/exports.ts';
 import type { ExportRecord, ExportRepository } from '../../core/exports/ports.ts';
 import type { DatabaseSchema, ExportsTable } from '../schema.ts';
+import { inOwnTransaction } from './own-transaction.ts';
 
 const toRecord = (r: Selectable<ExportsTable>): ExportRecord => ({
   id: r.id,
@@ -16,11 +17,6 @@ const toRecord = (r: Selectable<ExportsTable>): ExportRecord => ({
   completedAt: r.completed_at,
   expiresAt: r.expires_at,
 });
-
-/** Runs `work` in a transaction of its own, or in the caller's when the repository is bound to one. */
-function inTransaction<T>(db: Kysely<DatabaseSchema>, work: (trx: Kysely<DatabaseSchema>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
 
 export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
   return {
@@ -87,7 +83,7 @@ export function exportRepository(db: Kysely<DatabaseSchema>): ExportRepository {
       // Each page must walk the index from the cursor and stop after `limit` rows. Without fresh statistics
       // (PGlite never analyzes by itself) the planner may instead fetch every remaining row of the period
       // and sort it, once per page: quadratic over a large export. These settings leave it the index walk.
-      const text = await inTransaction(db, async (trx) => {
+      const text = await inOwnTransaction(db, async (trx) => {
         for (const setting of ['enable_bitmapscan', 'enable_seqscan', 'enable_sort', 'enable_incremental_sort']) {
           await sql`select set_config(${setting}, 'off', true)`.execute(trx);
         }

@@ -2,22 +2,41 @@ import { sql, type Kysely } from 'kysely';
 import type { UploadRecord, UploadRepository } from '../../core/uploads/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import type { UploadFiles } from '../upload-files.ts';
+import { inOwnTransaction } from './own-transaction.ts';
+
+/** The advisory lock namespace under which one account's uploads are weighed against its quota one at a time. */
+const QUOTA_LOCK = 0x75706c64;
 
 /**
  * Uploads: the record in the table, the bytes in the table too on PostgreSQL (every process, on any machine, serves
  * every link), on disk beside the embedded database (`files`), whose one connection a 20 MB parameter would hold
  * for seconds. On disk the file is written before its row and removed after it, so a row always has its file; a
- * crash between the two leaves a file without a row, which nothing links to.
+ * crash between the two leaves a file without a row, which nothing links to and `removeStrays` removes.
  */
 export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles | null): UploadRepository {
   return {
-    async insert(u, content) {
+    async insertWithinQuota(u, content, quota) {
       if (files) await files.write(u.id, content);
       try {
-        await db
-          .insertInto('uploads')
-          .values({ id: u.id, account_id: u.accountId, name: u.name, mimetype: u.mimetype, size: u.size, sha1: u.sha1, content: files ? null : content, created_at: u.createdAt })
-          .execute();
+        const outcome = await inOwnTransaction(db, async (trx) => {
+          // One upload of an account at a time from here to the commit: the next one counts this one's bytes.
+          await sql`select pg_advisory_xact_lock(${QUOTA_LOCK}, hashtext(${u.accountId}))`.execute(trx);
+          const row = await trx
+            .selectFrom('uploads')
+            .select((e) => e.fn.coalesce(e.fn.sum<string>('size'), e.val('0')).as('bytes'))
+            .where('account_id', '=', u.accountId)
+            .where('created_at', '>=', quota.since)
+            .executeTakeFirstOrThrow();
+          const usedBytes = Number(row.bytes);
+          if (usedBytes + u.size > quota.limitBytes) return { stored: false, usedBytes };
+          await trx
+            .insertInto('uploads')
+            .values({ id: u.id, account_id: u.accountId, name: u.name, mimetype: u.mimetype, size: u.size, sha1: u.sha1, content: files ? null : content, created_at: u.createdAt })
+            .execute();
+          return { stored: true, usedBytes };
+        });
+        if (!outcome.stored) await files?.remove([u.id]);
+        return outcome;
       } catch (err) {
         await files?.remove([u.id]);
         throw err;
@@ -31,15 +50,6 @@ export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles 
       const upload: UploadRecord = { id: r.id, accountId: r.account_id, name: r.name, mimetype: r.mimetype, size: r.size, sha1: r.sha1, createdAt: r.created_at };
       return { upload, content };
     },
-    async bytesSince(accountId, since) {
-      const row = await db
-        .selectFrom('uploads')
-        .select((e) => e.fn.coalesce(e.fn.sum<string>('size'), e.val('0')).as('bytes'))
-        .where('account_id', '=', accountId)
-        .where('created_at', '>=', since)
-        .executeTakeFirstOrThrow();
-      return Number(row.bytes);
-    },
     async prune(before, limit) {
       // The oldest first, a batch at a time (the retention pass repeats it), through the index on created_at.
       const { rows } = await sql<{ id: string }>`
@@ -47,6 +57,14 @@ export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles 
         returning id`.execute(db);
       await files?.remove(rows.map((r) => r.id));
       return rows.length;
+    },
+    async removeStrays(before) {
+      if (!files) return 0;
+      return files.removeStrays(before, async (ids) => {
+        if (ids.length === 0) return new Set();
+        const rows = await db.selectFrom('uploads').select('id').where('id', 'in', ids).execute();
+        return new Set(rows.map((r) => r.id));
+      });
     },
   };
 }
