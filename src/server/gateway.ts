@@ -167,7 +167,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             // WhatsApp once the same Meta app also has its id and an Embedded Signup configuration.
             whatsapp:
               config.metaAppSecret && config.metaVerifyToken && config.metaAppId && config.whatsappSignupConfigId
-                ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, signupConfigId: config.whatsappSignupConfigId, store }
+                ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, signupConfigId: config.whatsappSignupConfigId, store, peers: peerDirectory(database.db) }
                 : null,
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),

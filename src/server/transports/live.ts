@@ -77,6 +77,8 @@ export interface LiveDriverOptions {
     verifyToken: string;
     signupConfigId: string;
     store: Store;
+    /** The customers whose WhatsApp id is not the number the CRM wrote (messenger_peers, as Instagram's people). */
+    peers: PeerDirectory;
   } | null;
   /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
