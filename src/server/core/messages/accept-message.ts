@@ -26,7 +26,7 @@ function assertOneContent(body: SendMessageBody): void {
 /**
  * A whatsapp number goes to the chat the customer is known by in the channel: the chat of the number as written, or
  * of its other form where the same mobile is written two ways (whatsapp-numbers.ts). The answer still echoes the
- * request's chat_id, as the interface says; the events name the chat the message went to.
+ * request's chat_id, as the interface says; the message is recorded in the chat it went to.
  */
 async function chatOfRecipient(deps: MessageDeps, channelId: string, recipient: CheckedRecipient): Promise<CheckedRecipient> {
   if (recipient.chatType !== 'whatsapp' || recipient.chatId === null) return recipient;
