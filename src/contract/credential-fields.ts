@@ -19,7 +19,7 @@ export const credentialFields = {
     { name: 'username', description: 'Instagram account name.' },
     { name: 'page_id', description: 'Facebook page id.' },
     { name: 'inst_id', description: 'Instagram business account id.' },
-    { name: 'user_token', description: 'User access token.' },
+    { name: 'user_token', description: 'User access token, short- or long-lived: the gateway exchanges it for a long-lived one, so the page token it keeps does not expire.' },
   ],
   tgapi: [],
   wapi: [],

@@ -21,10 +21,15 @@ export type FailureReason = (typeof failureReasons)[number];
 
 export const ChatTypeSchema = Type.Enum([...chatTypes], { description: 'Kind of chat.' });
 
+const CHAT_ID_DESCRIPTION =
+  'Messenger id of the chat; digits only for whatsapp and viber, no @ for instagram. A Brazilian or Mexican mobile goes to the ' +
+  'channel’s existing whatsapp chat of the same mobile written the other way (with or without Brazil’s ninth digit, or the 1 after 52) ' +
+  'when only that one exists.';
+
 export const Recipient = Type.Object(
   {
     chat_type: ChatTypeSchema,
-    chat_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Messenger id of the chat; digits only for whatsapp and viber, no @ for instagram.' })),
+    chat_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: CHAT_ID_DESCRIPTION })),
     username: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'telegram and max only: user or bot name without @.' })),
     phone: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'telegram and max only: international number, digits only.' })),
     crm_contact_name: Type.Optional(Type.String({ maxLength: 256 })),

@@ -73,19 +73,22 @@ describe('configuration', () => {
     expect(loadConfig({})).toMatchObject({ graphApiUrl: 'https://graph.facebook.com', metaAppSecret: null, metaVerifyToken: null, metaAppId: null, whatsappSignupConfigId: null });
   });
 
-  it('takes the app’s id and the Embedded Signup configuration together, digits, and only with the app’s secret', () => {
-    const app = { META_APP_SECRET: '0123456789abcdef0123456789abcdef', META_VERIFY_TOKEN: 'verify-me-please-42' };
-    expect(() => loadConfig({ ...app, META_APP_ID: '1234567890' })).toThrow(/META_APP_ID and WHATSAPP_SIGNUP_CONFIG_ID must be set together/);
-    expect(() => loadConfig({ ...app, WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toThrow(/must be set together/);
+  it('takes the Embedded Signup configuration, digits, only with the whole Meta app', () => {
+    const app = { META_APP_ID: '1234567890', META_APP_SECRET: '0123456789abcdef0123456789abcdef', META_VERIFY_TOKEN: 'verify-me-please-42' };
+    expect(loadConfig(app)).toMatchObject({ metaAppId: '1234567890', whatsappSignupConfigId: null });
     expect(() => loadConfig({ ...app, META_APP_ID: 'acme', WHATSAPP_SIGNUP_CONFIG_ID: '5-5' })).toThrow(/META_APP_ID must be[\s\S]*WHATSAPP_SIGNUP_CONFIG_ID must be/);
-    expect(() => loadConfig({ META_APP_ID: '1234567890', WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toThrow(/META_APP_ID needs META_APP_SECRET and META_VERIFY_TOKEN/);
-    expect(loadConfig({ ...app, META_APP_ID: '1234567890', WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toMatchObject({ metaAppId: '1234567890', whatsappSignupConfigId: '55' });
+    expect(() => loadConfig({ WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toThrow(/WHATSAPP_SIGNUP_CONFIG_ID needs META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN/);
+    expect(loadConfig({ ...app, WHATSAPP_SIGNUP_CONFIG_ID: '55' })).toMatchObject({ metaAppId: '1234567890', whatsappSignupConfigId: '55' });
   });
 
-  it('takes the Meta app’s secret and webhook verify token together, or neither', () => {
-    expect(() => loadConfig({ META_APP_SECRET: '0123456789abcdef0123456789abcdef' })).toThrow(/META_APP_SECRET and META_VERIFY_TOKEN must be set together/);
-    expect(() => loadConfig({ META_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(/must be set together/);
-    expect(() => loadConfig({ META_APP_SECRET: 'short', META_VERIFY_TOKEN: 'has spaces in it, see' })).toThrow(/META_APP_SECRET must be[\s\S]*META_VERIFY_TOKEN must be/);
+  it('takes the Meta app’s id, secret and webhook verify token together, or none', () => {
+    const together = /META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN must be set together/;
+    expect(() => loadConfig({ META_APP_SECRET: '0123456789abcdef0123456789abcdef' })).toThrow(together);
+    expect(() => loadConfig({ META_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(together);
+    // Instagram's connect exchanges the user's token with the app's id: the secret and verify token alone no longer do.
+    expect(() => loadConfig({ META_APP_SECRET: '0123456789abcdef0123456789abcdef', META_VERIFY_TOKEN: 'verify-me-please-42' })).toThrow(together);
+    expect(() => loadConfig({ META_APP_ID: '1234567890' })).toThrow(together);
+    expect(() => loadConfig({ META_APP_ID: '1', META_APP_SECRET: 'short', META_VERIFY_TOKEN: 'has spaces in it, see' })).toThrow(/META_APP_SECRET must be[\s\S]*META_VERIFY_TOKEN must be/);
     expect(() => loadConfig({ GRAPH_API_URL: 'ftp://graph.example.com' })).toThrow(/GRAPH_API_URL must use http: or https:/);
   });
 

@@ -34,10 +34,11 @@ export interface Config {
   /** Meta's Graph API the live Instagram and WhatsApp drivers call, without its version (an emulator's address in tests). */
   graphApiUrl: string;
   /**
-   * The one Meta app both Meta products are served through: its secret (it signs the webhooks Meta posts, and proves
-   * the gateway's calls are the app's) and the verify token its webhooks were set up with in Meta's app dashboard,
-   * set together (without them neither Instagram nor WhatsApp connects live); and, for WhatsApp's Embedded Signup,
-   * the app's id and the signup's configuration (Facebook Login for Business), set together too.
+   * The one Meta app both Meta products are served through: its id and secret (the secret signs the webhooks Meta
+   * posts and proves the gateway's calls are the app's; both exchange Instagram's user tokens for long-lived ones and
+   * WhatsApp's signup codes) and the verify token its webhooks were set up with in Meta's app dashboard, set together
+   * (without them neither Instagram nor WhatsApp connects live); and, for WhatsApp's Embedded Signup besides, the
+   * signup's configuration (Facebook Login for Business).
    */
   metaAppSecret: string | null;
   metaVerifyToken: string | null;
@@ -135,14 +136,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (metaAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(metaAppSecret)) problems.push('META_APP_SECRET must be 16 to 256 printable characters without spaces');
   const metaVerifyToken = text('META_VERIFY_TOKEN');
   if (metaVerifyToken !== null && !/^[\x21-\x7e]{16,256}$/.test(metaVerifyToken)) problems.push('META_VERIFY_TOKEN must be 16 to 256 printable characters without spaces');
-  if ((metaAppSecret === null) !== (metaVerifyToken === null)) problems.push('META_APP_SECRET and META_VERIFY_TOKEN must be set together');
-  // Meta's ids are digits; both go into the address of Meta's login dialog.
+  // Meta's ids are digits: the app's goes into the exchange of Instagram's user tokens and WhatsApp's login dialog.
   const metaAppId = text('META_APP_ID');
   if (metaAppId !== null && !/^\d{1,32}$/.test(metaAppId)) problems.push('META_APP_ID must be the Meta app’s id (digits)');
+  const metaSettings = [metaAppId, metaAppSecret, metaVerifyToken].filter((v) => v !== null).length;
+  if (metaSettings > 0 && metaSettings < 3) problems.push('META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN must be set together (the Meta app Instagram and WhatsApp are served through)');
   const whatsappSignupConfigId = text('WHATSAPP_SIGNUP_CONFIG_ID');
   if (whatsappSignupConfigId !== null && !/^\d{1,32}$/.test(whatsappSignupConfigId)) problems.push('WHATSAPP_SIGNUP_CONFIG_ID must be the Embedded Signup configuration’s id (digits)');
-  if ((metaAppId === null) !== (whatsappSignupConfigId === null)) problems.push('META_APP_ID and WHATSAPP_SIGNUP_CONFIG_ID must be set together');
-  if (metaAppId !== null && metaAppSecret === null) problems.push('META_APP_ID needs META_APP_SECRET and META_VERIFY_TOKEN');
+  if (whatsappSignupConfigId !== null && metaSettings < 3) problems.push('WHATSAPP_SIGNUP_CONFIG_ID needs META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);

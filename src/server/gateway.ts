@@ -145,6 +145,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
     const registrations = hookRegistrationRepository(database.db);
+    // The Meta app Instagram and WhatsApp are served through, where the gateway is set up as one (all three or none).
+    const metaApp =
+      config.metaAppId && config.metaAppSecret && config.metaVerifyToken
+        ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken }
+        : null;
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live = (liveOpened =
       config.transportMode === 'live'
@@ -160,15 +165,10 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             clock,
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
             // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
-            instagram:
-              config.metaAppSecret && config.metaVerifyToken
-                ? { graphUrl: config.graphApiUrl, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, peers: peerDirectory(database.db), channels: store.channels }
-                : null,
-            // WhatsApp once the same Meta app also has its id and an Embedded Signup configuration.
-            whatsapp:
-              config.metaAppSecret && config.metaVerifyToken && config.metaAppId && config.whatsappSignupConfigId
-                ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, signupConfigId: config.whatsappSignupConfigId, store }
-                : null,
+            instagram: metaApp && { ...metaApp, peers: peerDirectory(database.db), channels: store.channels },
+            // WhatsApp once the same Meta app also has an Embedded Signup configuration; customers known by another
+            // WhatsApp id than the number written are kept with Instagram's people.
+            whatsapp: metaApp && config.whatsappSignupConfigId ? { ...metaApp, signupConfigId: config.whatsappSignupConfigId, store, peers: peerDirectory(database.db) } : null,
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStream } from '../testing/event-stream.ts';
 import { openFrame } from '../testing/frames.ts';
-import { ANNA, APP_SECRET, CREDENTIALS, PAGE, PERMISSIONS, connectInstagramChannel, startInstagramSetup, type InstagramSetup } from '../testing/instagram-fixture.ts';
+import { ANNA, APP_ID, APP_SECRET, CREDENTIALS, PAGE, PERMISSIONS, USER_TOKEN, connectInstagramChannel, startInstagramSetup, type InstagramSetup } from '../testing/instagram-fixture.ts';
 import { databaseKind } from '../testing/test-database.ts';
 
 const OTHER_PAGE = {
@@ -38,8 +38,13 @@ describe(`live instagram: connecting, and Meta's webhook address (${databaseKind
     expect(s.graph.subscribedFields(PAGE.id)).toEqual(['messages', 'messaging_postbacks', 'message_reads', 'message_reactions']);
     // Every call names the one pinned version, carries its token in the header only, and proves it is the app's.
     expect(new Set(s.graph.calls.map((c) => c.version))).toEqual(new Set(['v24.0']));
-    expect(s.graph.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /me/permissions', `GET /${PAGE.id}`, `POST /${PAGE.id}/subscribed_apps`]);
-    expect(s.graph.calls.every((c) => !JSON.stringify(c.query).includes('EAAG') && !c.path.includes('EAAG'))).toBe(true);
+    expect(s.graph.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /oauth/access_token', 'GET /me/permissions', `GET /${PAGE.id}`, `POST /${PAGE.id}/subscribed_apps`]);
+    // The user's token is exchanged for a long-lived one as Meta documents it, in the query with the app's id and
+    // secret; every other call carries its token in the header only.
+    const [exchange, ...others] = s.graph.calls;
+    expect(exchange!.query).toEqual({ grant_type: 'fb_exchange_token', client_id: APP_ID, client_secret: APP_SECRET, fb_exchange_token: USER_TOKEN });
+    expect(exchange!.token).toBe('');
+    expect(others.every((c) => !JSON.stringify(c.query).includes('EAAG') && !c.path.includes('EAAG'))).toBe(true);
     const { rows } = await sql<{ credentials: string }>`select credentials from channels where id = ${channelId}`.execute(s.t.gateway.database.db);
     expect(rows[0]!.credentials).not.toContain('EAAG');
     expect(s.t.gateway.channels.cipher.open(rows[0]!.credentials)).toEqual({ username: 'acme.shop', page_id: PAGE.id, inst_id: PAGE.instagram.id, page_token: PAGE.token });

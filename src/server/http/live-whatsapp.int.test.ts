@@ -11,8 +11,8 @@ const OTHER_WABA = '102290129340399';
 const OTHER_NUMBER = { id: '110200345501443', display_phone_number: '+1 555-010-0002', verified_name: 'Acme Outlet', messaging_limit_tier: 'TIER_250', platform_type: 'CLOUD_API' as const };
 
 describe(`live whatsapp: configuration (${databaseKind()})`, () => {
-  it('refuses wapi channels and leaves them out of the channels frame until the app’s id and the signup configuration are set', async () => {
-    const { t } = await startLiveGateway({ META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: VERIFY_TOKEN });
+  it('refuses wapi channels and leaves them out of the channels frame until the signup configuration is set', async () => {
+    const { t } = await startLiveGateway({ META_APP_ID: APP_ID, META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: VERIFY_TOKEN });
     try {
       const { token } = await t.newAccount();
       const res = await t.call('POST', '/v2/channels', { token, body: { transport: 'wapi', credentials: {} } });

@@ -12,7 +12,16 @@ import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph
  * `Authorization: Bearer`, each call with its `appsecret_proof`. Its webhook side (webhooks) posts what customers
  * do as Meta does, and an echo of every message the Send API sends: before answering the send (`echoes`), as Meta
  * may, or after, or not at all. Files a send names are fetched by Meta: here, only those it hosts are found.
+ *
+ * Users' tokens live as Meta's do, on the emulator's clock (`now`): one given by the login is short-lived (an hour),
+ * and the page token derived from it dies with it; `GET /oauth/access_token` with `grant_type=fb_exchange_token`
+ * and the app's id and secret exchanges a live one for a long-lived user token (60 days), whose page tokens do not
+ * expire (the page's own `token`).
  */
+
+/** How long a user token from the login lives (Meta: about an hour), and a long-lived one (Meta: about 60 days). */
+export const SHORT_LIVED_MS = 60 * 60_000;
+export const LONG_LIVED_MS = 60 * 24 * 60 * 60_000;
 
 export interface EmulatedPage {
   id: string;
@@ -28,7 +37,8 @@ export interface GraphEmulator {
   appSecret: string;
   calls: GraphCall[];
   webhooks: WebhookPoster;
-  addUser(token: string, user: { permissions: string[]; pages: string[] }): void;
+  /** A user's token as the login gives it: short-lived, unless `lifetime: 'long'` (a token exchanged before). */
+  addUser(token: string, user: { permissions: string[]; pages: string[] }, options?: { lifetime?: 'short' | 'long' }): void;
   addPage(page: EmulatedPage): void;
   /** Who a customer is, as the User Profile API says, or the error it answers for them. */
   addPerson(igsid: string, profile: { username?: string; name?: string } | { error: MetaError }): void;
@@ -60,8 +70,17 @@ export interface GraphEmulator {
 const err = graphError;
 
 
-export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcdef'): Promise<GraphEmulator> {
-  const users = new Map<string, { permissions: string[]; pages: string[] }>();
+type User = { permissions: string[]; pages: string[]; longLived: boolean; expiresAt: number };
+
+export async function startGraphEmulator(
+  appSecret = 'app-secret-0123456789abcdef',
+  options: { appId?: string; now?: () => number } = {},
+): Promise<GraphEmulator> {
+  const appId = options.appId ?? '1234567890123456';
+  const now = options.now ?? Date.now;
+  const users = new Map<string, User>();
+  /** Page tokens derived from short-lived user tokens: they expire with them. */
+  const shortPageTokens = new Map<string, { pageId: string; expiresAt: number }>();
   const pages = new Map<string, EmulatedPage>();
   const people = new Map<string, { username?: string; name?: string } | { error: MetaError }>();
   const subscriptions = new Map<string, string[]>();
@@ -80,7 +99,22 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
   let base = '';
   const newMid = () => Buffer.from(`ig_message_item:1:IGMessageThread:${next++}`).toString('base64');
   const proofOf = (token: string) => appSecretProof(appSecret, token);
-  const pageOfToken = (token: string) => [...pages.values()].find((p) => p.token === token);
+  const liveUser = (token: string) => {
+    const user = users.get(token);
+    return user && !revoked.has(token) && user.expiresAt > now() ? user : undefined;
+  };
+  const pageOfToken = (token: string) => {
+    const short = shortPageTokens.get(token);
+    if (short) return short.expiresAt > now() ? pages.get(short.pageId) : undefined;
+    return [...pages.values()].find((p) => p.token === token);
+  };
+  /** The page's token a user's token gives: the page's own from a long-lived user token, else one that dies with it. */
+  const pageTokenFor = (page: EmulatedPage, user: User) => {
+    if (user.longLived) return page.token;
+    const token = `EAAGshortpage${next++}${'s'.repeat(24)}`;
+    shortPageTokens.set(token, { pageId: page.id, expiresAt: user.expiresAt });
+    return token;
+  };
 
   const emulator: GraphEmulator = {
     url: '',
@@ -89,7 +123,8 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
     webhooks,
     echoes: 'after-answer',
     sent,
-    addUser: (token, user) => void users.set(token, user),
+    addUser: (token, user, { lifetime = 'short' } = {}) =>
+      void users.set(token, { ...user, longLived: lifetime === 'long', expiresAt: now() + (lifetime === 'long' ? LONG_LIVED_MS : SHORT_LIVED_MS) }),
     addPage: (page) => void pages.set(page.id, page),
     addPerson: (igsid, profile) => void people.set(igsid, profile),
     subscribedFields: (pageId) => subscriptions.get(pageId) ?? null,
@@ -119,17 +154,25 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
 
   type Answer = { status: number; body: unknown; headers?: Record<string, string> };
 
+  /** The refusal failNext asked for this call, while it lasts. */
+  function failing({ method, path }: GraphCall): Answer | null {
+    const failure = failures.get(`${method} ${path}`);
+    if (!failure || failure.times === 0) return null;
+    failure.times--;
+    const e = failure.error;
+    return err(e.status ?? 400, e.code, e.message, e.subcode, e.headers);
+  }
+
   async function answer(call: GraphCall, proof: string | undefined): Promise<Answer> {
     const { token, method, path, query, body } = call;
+    if (method === 'GET' && path === '/oauth/access_token') return failing(call) ?? exchange(query);
+    if (users.has(token) && !revoked.has(token) && !liveUser(token)) return err(400, 190, 'Error validating access token: Session has expired.', 463);
+    if (shortPageTokens.has(token) && !pageOfToken(token)) return err(400, 190, 'Error validating access token: Session has expired.', 463);
     if (revoked.has(token) || (!users.has(token) && !pageOfToken(token))) return err(400, 190, 'Error validating access token: The session has been invalidated.', 460);
     if (proof !== proofOf(token)) return err(400, 100, 'Invalid appsecret_proof provided in the API argument');
-    const failing = failures.get(`${method} ${path}`);
-    if (failing && failing.times > 0) {
-      failing.times--;
-      const e = failing.error;
-      return err(e.status ?? 400, e.code, e.message, e.subcode, e.headers);
-    }
-    const user = users.get(token);
+    const failed = failing(call);
+    if (failed) return failed;
+    const user = liveUser(token);
     const segments = path.split('/').filter(Boolean);
     if (method === 'GET' && path === '/me/permissions' && user) {
       return { status: 200, body: { data: user.permissions.map((permission) => ({ permission, status: 'granted' })) } };
@@ -137,7 +180,7 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
     if (method === 'GET' && segments.length === 1 && user) {
       const page = pages.get(segments[0]!);
       if (!page || !user.pages.includes(page.id)) return err(400, 100, `Unsupported get request. Object with ID '${segments[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
-      return { status: 200, body: { id: page.id, name: page.name, access_token: page.token, ...(page.instagram ? { instagram_business_account: page.instagram } : {}) } };
+      return { status: 200, body: { id: page.id, name: page.name, access_token: pageTokenFor(page, user), ...(page.instagram ? { instagram_business_account: page.instagram } : {}) } };
     }
     const page = pageOfToken(token);
     if (!page) return err(400, 200, 'Requires a page access token');
@@ -154,6 +197,23 @@ export async function startGraphEmulator(appSecret = 'app-secret-0123456789abcde
       return { status: 200, body: { ...person, id: segments[0] } };
     }
     return err(400, 100, `Unsupported ${method} request`);
+  }
+
+  /** A live user token for a long-lived one (the same, when it is long-lived already); Meta's refusals otherwise. */
+  function exchange(query: Record<string, string>): Answer {
+    if (query.grant_type !== 'fb_exchange_token') return err(400, 100, 'Unsupported grant_type');
+    if (query.client_id !== appId) return err(400, 101, 'Error validating application. Invalid application ID.');
+    if (query.client_secret !== appSecret) return err(400, 1, 'Error validating client secret.');
+    const given = query.fb_exchange_token ?? '';
+    const user = liveUser(given);
+    if (!user) return users.has(given) && !revoked.has(given) ? err(400, 190, 'Error validating access token: Session has expired.', 463) : err(400, 190, 'Invalid OAuth access token - Cannot parse access token');
+    let token = given;
+    if (!user.longLived) {
+      token = `EAAGlong${next++}${'l'.repeat(32)}`;
+      users.set(token, { permissions: user.permissions, pages: user.pages, longLived: true, expiresAt: now() + LONG_LIVED_MS });
+    }
+    const expiresIn = Math.floor((users.get(token)!.expiresAt - now()) / 1000);
+    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: expiresIn } };
   }
 
   async function send(page: EmulatedPage, body: Record<string, unknown>): Promise<Answer> {

@@ -4,6 +4,7 @@ import { startLiveGateway, type TestGateway } from './harness.ts';
 
 /** A Meta app, a Facebook user who manages a page linked to an Instagram business account, and a gateway set up as the app. */
 
+export const APP_ID = '1234567890123456';
 export const APP_SECRET = 'app-secret-0123456789abcdef';
 export const VERIFY_TOKEN = 'verify-token-of-the-gateway-tests';
 export const USER_TOKEN = `EAAGuser${'u'.repeat(40)}`;
@@ -28,14 +29,18 @@ export interface InstagramSetup {
   accountId: string;
 }
 
-/** Meta's emulator with the user, the page and two customers, and a live gateway whose callback the app is set up with. */
+/**
+ * Meta's emulator with the user (their token short-lived, as the login gives it), the page and two customers, and a
+ * live gateway whose callback the app is set up with. With a clock, the emulator's tokens live on it too.
+ */
 export async function startInstagramSetup(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<InstagramSetup> {
-  const graph = await startGraphEmulator(APP_SECRET);
+  const clock = options.clock;
+  const graph = await startGraphEmulator(APP_SECRET, { appId: APP_ID, ...(clock ? { now: () => clock.now().getTime() } : {}) });
   graph.addUser(USER_TOKEN, { permissions: PERMISSIONS, pages: [PAGE.id] });
   graph.addPage(PAGE);
   for (const person of [ANNA, OLEG]) graph.addPerson(person.igsid, { username: person.username, name: person.name });
   const { t, base } = await startLiveGateway(
-    { GRAPH_API_URL: graph.url, META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: VERIFY_TOKEN, ...options.env },
+    { GRAPH_API_URL: graph.url, META_APP_ID: APP_ID, META_APP_SECRET: APP_SECRET, META_VERIFY_TOKEN: VERIFY_TOKEN, ...options.env },
     options.clock ? { clock: options.clock } : {},
   );
   graph.webhooks.setCallback(`${base}/hooks/instagram`, VERIFY_TOKEN);

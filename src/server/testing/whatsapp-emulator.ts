@@ -10,7 +10,7 @@ import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
  * tests, over real HTTP: codes the login dialog gives back, exchanged once for a business token
  * (`/oauth/access_token`), what the token was granted (`/debug_token`, with the app's token), accounts and their
- * numbers, the accounts' subscriptions of the app, numbers' registration, the messages endpoint (refusals on demand,
+ * numbers, the accounts' subscriptions of the app, numbers' registration, the messages endpoint (answering the customer's WhatsApp id, waIdOf; refusals on demand,
  * and as Meta refuses outside the 24-hour window), media behind the token, and templates. Its webhook side posts what
  * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's).
  */
@@ -62,8 +62,8 @@ export interface WhatsAppEmulator {
   addMedia(bytes: Buffer, mimeType: string): string;
   /** The next `times` calls of `METHOD /path` are refused so. */
   failNext(route: string, times: number, error: MetaError): void;
-  /** The messages the endpoint took, by wamid. */
-  sent: Map<string, { phoneNumberId: string; body: Record<string, unknown> }>;
+  /** The messages the endpoint took, by wamid, with the WhatsApp id of the customer they went to. */
+  sent: Map<string, { phoneNumberId: string; body: Record<string, unknown>; waId: string }>;
   setTemplates(wabaId: string, templates: EmulatedTemplate[]): void;
   /** One change of a WhatsApp Business Account, posted as Meta posts it: `{object: 'whatsapp_business_account', entry: [{id, changes: [{field, value}]}]}`. */
   postChange(wabaId: string, field: string, value: Record<string, unknown>, options?: { retry?: boolean }): Promise<number>;
@@ -75,6 +75,22 @@ export interface WhatsAppEmulator {
 }
 
 const err = graphError;
+
+/**
+ * The WhatsApp id of the customer behind a number a send gives, as Meta answers it (`contacts[].wa_id` beside the
+ * `input`): a Brazilian mobile written with its ninth digit has the id of an account made before the digit (the
+ * number without it); a Mexican mobile written without the 1 after 52 has the id with it; an Argentine mobile written
+ * without the 9 after 54 has the id with it. Any other number is its own id (and so is the id itself, sent to).
+ */
+export function waIdOf(to: string): string {
+  const brazil = /^55(\d{2})9([6-9]\d{7})$/.exec(to);
+  if (brazil) return `55${brazil[1]}${brazil[2]}`;
+  const mexico = /^52([2-9]\d{9})$/.exec(to);
+  if (mexico) return `521${mexico[1]}`;
+  const argentina = /^54([1-8]\d{9})$/.exec(to);
+  if (argentina) return `549${argentina[1]}`;
+  return to;
+}
 
 export async function startWhatsAppEmulator(options: { appId?: string; appSecret?: string } = {}): Promise<WhatsAppEmulator> {
   const appId = options.appId ?? '1234567890123456';
@@ -90,7 +106,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
   const media = new Map<string, { bytes: Buffer; mimeType: string }>();
   const failures = new Map<string, { times: number; error: MetaError }>();
   const calls: WhatsAppCall[] = [];
-  const sent = new Map<string, { phoneNumberId: string; body: Record<string, unknown> }>();
+  const sent = new Map<string, { phoneNumberId: string; body: Record<string, unknown>; waId: string }>();
   const webhooks = webhookPoster(appSecret);
   let next = 1;
   let base = '';
@@ -152,7 +168,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
         {
           messaging_product: 'whatsapp',
           metadata: metadataOf(phoneNumberId),
-          statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: String(sent.get(wamid)?.body.to ?? ''), ...extra }],
+          statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: sent.get(wamid)?.waId ?? '', ...extra }],
         },
         options,
       ),
@@ -223,15 +239,16 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     const to = String(body.to ?? '');
     if (body.messaging_product !== 'whatsapp') return err(400, 100, '(#100) The parameter messaging_product is required.');
     if (!/^\d{7,15}$/.test(to)) return err(400, 131009, '(#131009) Parameter value is not valid');
-    if (closed.has(to) && body.type !== 'template') return err(400, 131047, 'Re-engagement message', undefined);
+    const waId = waIdOf(to);
+    if (closed.has(waId) && body.type !== 'template') return err(400, 131047, 'Re-engagement message', undefined);
     const link = (body[String(body.type)] as { link?: string } | undefined)?.link;
     if (link !== undefined) {
       const { pathname } = new URL(link);
       if (!pathname.startsWith('/files/') || !files.has(decodeURIComponent(pathname.slice('/files/'.length)))) return err(400, 131053, '(#131053) Media upload error');
     }
     const wamid = newWamid();
-    sent.set(wamid, { phoneNumberId, body });
-    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id: wamid }] } };
+    sent.set(wamid, { phoneNumberId, body, waId });
+    return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: waId }], messages: [{ id: wamid }] } };
   }
 
   const server: Server = createServer((req, res) => {

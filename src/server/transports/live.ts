@@ -56,19 +56,20 @@ export interface LiveDriverOptions {
   /** A press of a button went unanswered on the platform, and why (counted; the press itself is recorded). */
   onAnswerFailed?(transport: string, reason: string): void;
   /**
-   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (META_APP_SECRET and
+   * Instagram through Meta's Graph API, where the gateway is set up as a Meta app (META_APP_ID, META_APP_SECRET and
    * META_VERIFY_TOKEN); without it instAPI channels are not connected live.
    */
   instagram?: {
     graphUrl: string;
+    appId: string;
     appSecret: string;
     verifyToken: string;
     peers: PeerDirectory;
     channels: Pick<ChannelRepository, 'listByMessengerId'>;
   } | null;
   /**
-   * WhatsApp Business (the Cloud API) through the same Meta app, where its id and an Embedded Signup configuration are
-   * set besides (META_APP_ID, WHATSAPP_SIGNUP_CONFIG_ID); without them wapi channels are not connected live.
+   * WhatsApp Business (the Cloud API) through the same Meta app, where an Embedded Signup configuration is set besides
+   * (WHATSAPP_SIGNUP_CONFIG_ID); without it wapi channels are not connected live.
    */
   whatsapp?: {
     graphUrl: string;
@@ -77,6 +78,8 @@ export interface LiveDriverOptions {
     verifyToken: string;
     signupConfigId: string;
     store: Store;
+    /** The customers whose WhatsApp id is not the number the CRM wrote (messenger_peers, as Instagram's people). */
+    peers: PeerDirectory;
   } | null;
   /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
@@ -97,7 +100,7 @@ export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
   avito: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set',
-  instAPI: 'is not set up on this gateway (META_APP_SECRET and META_VERIFY_TOKEN)',
+  instAPI: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN)',
   wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
 };
 

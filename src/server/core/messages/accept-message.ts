@@ -7,7 +7,8 @@ import { resolveTemplateForSend } from '../templates/resolve-template.ts';
 import { keyboardForContent, normalizeKeyboard } from './keyboards.ts';
 import { storeDrafts, type AcceptDraft } from './accept-batch.ts';
 import type { MessageDeps } from './ports.ts';
-import { checkRecipient } from './recipient.ts';
+import { checkRecipient, type CheckedRecipient } from './recipient.ts';
+import { whatsappChatIdOf } from './whatsapp-numbers.ts';
 
 const CONTENT_FIELDS = ['text', 'attachment', 'template'] as const;
 
@@ -23,6 +24,16 @@ function assertOneContent(body: SendMessageBody): void {
 }
 
 /**
+ * A whatsapp number goes to the chat the customer is known by in the channel: the chat of the number as written, or
+ * of its other form where the same mobile is written two ways (whatsapp-numbers.ts). The answer still echoes the
+ * request's chat_id, as the interface says; the message is recorded in the chat it went to.
+ */
+async function chatOfRecipient(deps: MessageDeps, channelId: string, recipient: CheckedRecipient): Promise<CheckedRecipient> {
+  if (recipient.chatType !== 'whatsapp' || recipient.chatId === null) return recipient;
+  return { ...recipient, chatId: await whatsappChatIdOf(deps.store.chats, channelId, recipient.chatId) };
+}
+
+/**
  * POST /v2/messages. Checks what the request itself breaks, then commits the message as `accepted` (with other
  * sends arriving at the same time, when a committer is given), which queues it: once this returns, the message
  * will reach a final status even across crashes.
@@ -33,7 +44,7 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   if (!channel) throw channelNotFound(body.channel_id);
   if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are sent only through an active channel');
   const capabilities = deps.rules[channel.transport].capabilities;
-  const recipient = checkRecipient(capabilities, body.recipient);
+  const recipient = await chatOfRecipient(deps, channel.id, checkRecipient(capabilities, body.recipient));
   if (body.template && !capabilities.templates) throw validationError([{ field: 'template', message: 'this transport has no templates' }]);
   // Buttons beyond a platform's limits are dropped, not refused: the caller learns of it in `warnings`.
   const keyboard = body.keyboard ? keyboardForContent(normalizeKeyboard(capabilities.keyboard, body.keyboard), capabilities.keyboard, body) : { keyboard: null, warnings: [] };

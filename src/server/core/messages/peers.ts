@@ -2,11 +2,13 @@
  * Who is behind a chat where a platform names people otherwise than the interface names its chats. Instagram
  * writes to a person by their Instagram-scoped id (IGSID) and reports their messages by it, while an instagram
  * chat's `chat_id` is the person's account name: a live driver keeps here which id is behind which name, so that a
- * send to a chat reaches its person and a report of the person lands in their chat.
+ * send to a chat reaches its person and a report of the person lands in their chat. WhatsApp names a customer by
+ * their WhatsApp id, which may not be the number the CRM wrote (a Brazilian mobile with or without its ninth digit):
+ * its driver keeps such a WhatsApp id here, the CRM's chat id as its handle.
  */
 
 export interface MessengerPeer {
-  /** The platform's id of the person, by which it addresses them (Instagram's IGSID). */
+  /** The platform's id of the person, by which it addresses them (Instagram's IGSID, WhatsApp's wa_id). */
   peerId: string;
   /** The chat id the person's messages are recorded under; null once another person took that name. */
   handle: string | null;

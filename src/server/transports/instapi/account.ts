@@ -9,6 +9,8 @@ import { graphApi, type GraphApi } from '../meta/graph-api.ts';
 export interface InstagramDeps {
   /** Meta's Graph API, without its version (https://graph.facebook.com, or an emulator's address in tests). */
   graphUrl: string;
+  /** The Meta app's id (META_APP_ID): with its secret, it exchanges a user's token for a long-lived one. */
+  appId: string;
   /** The Meta app's secret: it signs Meta's webhooks, and each call carries a proof made with it. */
   appSecret: string;
   /** The token Meta's webhook check must carry (set in the app dashboard as the webhook's verify token). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/free-port.ts';
 import { startGraphEmulator, type GraphEmulator } from '../../testing/graph-emulator.ts';
-import { APP_SECRET, CREDENTIALS, PAGE, PERMISSIONS, USER_TOKEN } from '../../testing/instagram-fixture.ts';
+import { APP_ID, APP_SECRET, CREDENTIALS, PAGE, PERMISSIONS, USER_TOKEN } from '../../testing/instagram-fixture.ts';
 import { callPacer } from '../call-pacer.ts';
 import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './account.ts';
 import { connectInstagram } from './connect.ts';
@@ -10,6 +10,7 @@ const cipher = { seal: (c: Record<string, unknown>) => JSON.stringify(c), open: 
 const pacers = () => ({ account: callPacer(instagramLimits, () => false), media: callPacer(instagramMediaLimits, () => false) });
 const depsAt = (graphUrl: string): InstagramDeps => ({
   graphUrl,
+  appId: APP_ID,
   appSecret: APP_SECRET,
   verifyToken: 'verify-token-of-the-unit-tests',
   cipher,
@@ -21,7 +22,7 @@ const depsAt = (graphUrl: string): InstagramDeps => ({
 describe('connecting an Instagram account', () => {
   let graph: GraphEmulator;
   beforeAll(async () => {
-    graph = await startGraphEmulator(APP_SECRET);
+    graph = await startGraphEmulator(APP_SECRET, { appId: APP_ID });
     graph.addUser(USER_TOKEN, { permissions: PERMISSIONS, pages: [PAGE.id] });
     graph.addPage(PAGE);
   });

@@ -9,7 +9,7 @@ import { isTokenRefused } from './graph-failures.ts';
 /**
  * Connecting an Instagram account through the Facebook page it is linked to (Instagram messaging with Facebook
  * Login): the four credentials are checked with Meta, the page is subscribed to the app's webhooks, and the page's
- * token is kept in place of the user's.
+ * token, derived from a long-lived user token so that it does not expire, is kept in place of the user's.
  */
 
 /**
@@ -53,8 +53,34 @@ interface PageAnswer {
 }
 
 /**
- * Connects a channel: the user's token grants what Instagram messaging needs (`GET /me/permissions`), manages the
- * page and gets the page's token (`GET /{page_id}`), the page's Instagram account is `inst_id` and is named
+ * The user's token exchanged for a long-lived one (Meta's "Long-Lived Access Tokens": `GET /oauth/access_token` with
+ * `grant_type=fb_exchange_token`, the app's id and secret, and the token; answered `{access_token, token_type,
+ * expires_in}`). A page token derived from a short-lived user token (the login's, about an hour) expires with it; one
+ * derived from a long-lived user token does not expire (Meta's "Get a Long-Lived Page Access Token"). The app's secret
+ * goes in the query, as Meta documents, as the exchange of WhatsApp's signup codes does: the call carries no token
+ * and no request is logged. Inferred: that a token long-lived already is exchanged too (Meta answers one again).
+ * A token Meta refuses (expired, revoked, not a user's) is a refusal of `user_token`; Meta failing, a 503.
+ */
+async function longLivedToken(deps: InstagramDeps, userToken: string): Promise<string | Refusal> {
+  let answer: { access_token?: unknown };
+  try {
+    answer = await graphApi(deps.graphUrl, null, deps.appSecret, deps.timeoutMs).call('GET', '/oauth/access_token', {
+      query: { grant_type: 'fb_exchange_token', client_id: deps.appId, client_secret: deps.appSecret, fb_exchange_token: userToken },
+    });
+  } catch (err) {
+    // The token itself (190: expired, revoked, not a token); anything else is the app's or Meta's (a wrong app id or
+    // secret, Meta failing): a 503 saying what Meta said, for the operator.
+    if (isTokenRefused(err)) return refused('user_token', credentialRefusals.notAcceptedByMeta);
+    throw unavailable(err, 'the exchange of the user token');
+  }
+  if (!isObject(answer) || typeof answer.access_token !== 'string' || !ACCESS_TOKEN.test(answer.access_token)) throw unavailable(new Error('no token in the answer'), 'the exchange of the user token');
+  return answer.access_token;
+}
+
+/**
+ * Connects a channel: the user's token is exchanged for a long-lived one (longLivedToken), which grants what
+ * Instagram messaging needs (`GET /me/permissions`), manages the page and gets the page's token (`GET /{page_id}`),
+ * the page's Instagram account is `inst_id` and is named
  * `username` (compared as Instagram does, whatever the case); then the page subscribes the app
  * (`POST /{page_id}/subscribed_apps`). A refusal names the field at fault; Meta out of reach is a 503. With another
  * account in the channel's place (a reinit), the one before is let go of.
@@ -71,7 +97,9 @@ export async function connectInstagram(
   if (!NUMERIC_ID.test(pageId)) return refused('page_id', credentialRefusals.notNumericId);
   if (!NUMERIC_ID.test(instId)) return refused('inst_id', credentialRefusals.notNumericId);
   if (!ACCESS_TOKEN.test(userToken)) return refused('user_token', credentialRefusals.notAcceptedByMeta);
-  const user = graphApi(deps.graphUrl, userToken, deps.appSecret, deps.timeoutMs);
+  const longLived = await longLivedToken(deps, userToken);
+  if (typeof longLived !== 'string') return longLived;
+  const user = graphApi(deps.graphUrl, longLived, deps.appSecret, deps.timeoutMs);
 
   let granted: Set<string>;
   try {

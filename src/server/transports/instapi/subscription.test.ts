@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OutdatedChannel } from '../../core/channels/hook-refresh.ts';
 import type { ChannelRecord } from '../../core/channels/ports.ts';
 import { startGraphEmulator, type GraphEmulator } from '../../testing/graph-emulator.ts';
-import { APP_SECRET, PAGE } from '../../testing/instagram-fixture.ts';
+import { APP_ID, APP_SECRET, PAGE } from '../../testing/instagram-fixture.ts';
 import { callPacer } from '../call-pacer.ts';
 import { instagramLimits, instagramMediaLimits, type InstagramDeps } from './account.ts';
 import { PAGE_FIELDS } from './connect.ts';
@@ -25,7 +25,8 @@ describe('the Instagram page subscription registrar, against a local Graph API',
   const registrar = () => {
     const deps: InstagramDeps = {
       graphUrl: graph.url,
-      appSecret: APP_SECRET,
+      appId: APP_ID,
+  appSecret: APP_SECRET,
       verifyToken: 'verify-token-of-the-unit-tests',
       cipher,
       peers: { byPeerId: vi.fn(), byHandle: vi.fn(), save: vi.fn() },
@@ -36,7 +37,7 @@ describe('the Instagram page subscription registrar, against a local Graph API',
   };
 
   beforeAll(async () => {
-    graph = await startGraphEmulator(APP_SECRET);
+    graph = await startGraphEmulator(APP_SECRET, { appId: APP_ID });
     graph.addPage(PAGE);
   });
   afterAll(() => graph?.close());

@@ -6,6 +6,7 @@ import { liveDrivers } from '../live.ts';
 import { instagramLimits } from './account.ts';
 import { instagramAppHook, signatureOf } from './webhook.ts';
 
+const APP_ID = '1234567890123456';
 const APP_SECRET = 'app-secret-0123456789abcdef';
 const VERIFY_TOKEN = 'verify-token-of-the-unit-tests';
 const cipher = { seal: (c: Record<string, unknown>) => JSON.stringify(c), open: (s: string) => JSON.parse(s) as Record<string, unknown> };
@@ -16,7 +17,8 @@ function hookWith(channels: ChannelRecord[] = []) {
   const pacers = { account: callPacer(instagramLimits, () => false), media: callPacer(instagramLimits, () => false) };
   const hook = instagramAppHook({
     graphUrl: 'http://127.0.0.1:9',
-    appSecret: APP_SECRET,
+    appId: APP_ID,
+  appSecret: APP_SECRET,
     verifyToken: VERIFY_TOKEN,
     cipher,
     peers,
@@ -69,7 +71,7 @@ describe('the live drivers without a Meta app', () => {
     expect(live.connect.connects('maxbot')).toBe(true);
     await expect(live.connect.connect({ channelId: 'c1', transport: 'instAPI', credentials: {} })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
-      data: { fields: [{ field: 'transport', message: 'is not set up on this gateway (META_APP_SECRET and META_VERIFY_TOKEN)' }] },
+      data: { fields: [{ field: 'transport', message: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN)' }] },
     });
     expect(live.registrars.map((r) => r.transport)).toEqual(['telegram', 'maxbot']);
     expect(Object.keys(live.hooks({ store: { channels: {} } } as unknown as MessageDeps).apps)).toEqual([]);

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ChannelRepository, CredentialsCipher } from '../../core/channels/ports.ts';
+import type { PeerDirectory } from '../../core/messages/peers.ts';
 import type { Clock, Store } from '../../core/ports.ts';
 import { DeadlinePassed, untilDeadline } from '../bot-common.ts';
 import type { CallLimits, CallPacer } from '../call-pacer.ts';
@@ -24,6 +25,8 @@ export interface WhatsAppDeps {
   cipher: CredentialsCipher;
   /** Meta's posts name a number or an account, not a channel: channels are found by them. */
   channels: Pick<ChannelRepository, 'listByMessengerId' | 'listByMessengerAccountId' | 'getById'>;
+  /** The customers whose WhatsApp id is not the number a send was given (customers.ts). */
+  peers: PeerDirectory;
   /** The templates a send names (their name and language), and those the account's are read into. */
   store: Store;
   clock: Clock;

@@ -5,8 +5,13 @@ import { graphSendFailure } from '../meta/send-failure.ts';
 import { numberOf, pacedNumber, type WhatsAppDeps } from './account.ts';
 import { failureOf, isTokenRefused, waitAsked } from './cloud-failures.ts';
 
-const refusals = { failureOf, waitAsked, isTokenRefused };
+import { rememberWaId } from './customers.ts';
 import { contentOf, INTERACTIVE_BODY_CHARS, type TemplateToSend } from './outbound.ts';
+
+const refusals = { failureOf, waitAsked, isTokenRefused };
+
+/** Meta's answer to a send: the message's id, and the customer's WhatsApp id for the number given (`input`). */
+type SendAnswer = { messages?: { id?: unknown }[]; contacts?: { input?: unknown; wa_id?: unknown }[] };
 
 /** A send ends within this, its wait for the pacer included: under the send's 30 s lease. */
 const SEND_BUDGET_MS = 25_000;
@@ -18,7 +23,8 @@ const wamidOf = (messengerMessageId: string): string => messengerMessageId.split
  * Sending through the number (`POST /{phone_number_id}/messages`, with the business token): a text, a file by its
  * URL (Meta fetches it itself: it must be reachable from the internet), a template by the interface's id (its name
  * and language as stored), a text with buttons as an interactive message, a quote as `context.message_id`. A send
- * ends `sent` with Meta's message id (a wamid); Meta's later reports (`statuses[]`) move it on. Meta's refusals
+ * ends `sent` with Meta's message id (a wamid), the customer's WhatsApp id remembered where it is not the chat's
+ * (customers.ts); Meta's later reports (`statuses[]`) move it on. Meta's refusals
  * become the interface's reasons (cloud-failures.ts); a rate limit is tried again after Meta's wait, a token Meta no
  * longer takes switches the channel off. Meta takes no idempotency key: a send whose answer is lost in a crash is
  * sent again. Messages are neither edited nor deleted (the Cloud API offers neither).
@@ -52,9 +58,12 @@ export function whatsappMessaging(deps: WhatsAppDeps, pacer: CallPacer): Messagi
       };
       const deadline = AbortSignal.timeout(budgetMs);
       try {
-        const sent = await pacedNumber(deps, pacer, number, deadline).call<{ messages?: { id?: unknown }[] }>('POST', `/${number.phone_number_id}/messages`, { body });
+        const sent = await pacedNumber(deps, pacer, number, deadline).call<SendAnswer>('POST', `/${number.phone_number_id}/messages`, { body });
         const wamid = Array.isArray(sent?.messages) ? sent.messages[0]?.id : undefined;
         if (typeof wamid !== 'string' || wamid.length === 0) throw new TransientSendError('Meta answered the send without the message’s id');
+        const waId = Array.isArray(sent.contacts) ? sent.contacts[0]?.wa_id : undefined;
+        // The message is Meta's now: a failure to remember leaves the customer's answers to the number rule (customers.ts), never a second send.
+        if (typeof waId === 'string' && /^\d{5,20}$/.test(waId)) await rememberWaId(deps, m.channelId, m.chatId, waId).catch(() => {});
         return { kind: 'sent', messengerMessageId: wamid, chatId: m.chatId, delivered: false };
       } catch (err) {
         return graphSendFailure(err, { deadline, budgetMs, refusals, revoke: () => deps.revoked?.(m.channelId, m.sealedCredentials) });

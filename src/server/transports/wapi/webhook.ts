@@ -2,6 +2,7 @@ import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps, MessengerAppHook } from '../../core/messages/ports.ts';
 import { metaAppHook, worse, type EntryOutcome } from '../meta/app-hook.ts';
 import type { WhatsAppDeps } from './account.ts';
+import { inCustomersChats } from './customers.ts';
 import { numberOfChange, reportsOfChange, type MediaLink } from './webhook-events.ts';
 
 type Outcome = EntryOutcome;
@@ -14,7 +15,8 @@ export type AccountChangeReader = (wabaId: string, field: string, value: unknown
  * the changes of every account the app serves, batched: each `entry` is one WhatsApp Business Account's, each of its
  * `changes` one field's. A post whose signature (`X-Hub-Signature-256`, over the raw bytes, in constant time) is not
  * the app's is a 401 before anything is read. A `messages` change names its number (`metadata.phone_number_id`, the
- * channel's `messenger_id`) and goes to the active channel that has it, recorded in one transaction before the post
+ * channel's `messenger_id`) and goes to the active channel that has it, each customer's part in the chat their
+ * WhatsApp id belongs in (customers.ts), recorded in one transaction before the post
  * is answered (Meta posts it again until a 200, for up to seven days, less and less often). A number no channel has
  * (not stored yet: a customer writing in the second a number is connected; deleted; or never connected here), or a
  * channel switched off, is taken and dropped, as Instagram's: one number's failure would fail every other number's
@@ -30,7 +32,7 @@ export function whatsappAppHook(deps: WhatsAppDeps & { messages: MessageDeps; me
     if (!channel) return 'ignored';
     const reports = reportsOfChange(value, deps.mediaLink(channel.id));
     if (reports.length === 0) return 'ignored';
-    const outcome = await platformReports(deps.messages, channel.id, reports);
+    const outcome = await platformReports(deps.messages, channel.id, await inCustomersChats(deps, channel.id, reports));
     return outcome === 'recorded' ? 'accepted' : outcome === 'switched_off' ? 'ignored' : 'unavailable';
   }
 
