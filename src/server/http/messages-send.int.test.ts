@@ -159,6 +159,18 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
     expect(await settled(t, late.request_id)).toMatchObject({ status: 'failed', reason: 'over_24_hour_limit' });
   });
 
+  it('instagram: answers only within 24 hours of the customer’s last message, and no template reopens the window', async () => {
+    const insta = channels.instAPI!;
+    const first = await sendOk({ channel_id: insta, recipient: { chat_type: 'instagram', chat_id: 'window.buyer' }, text: 'hi' });
+    expect(await settled(t, first.request_id)).toMatchObject({ status: 'failed', reason: 'messages_not_text_first' });
+    await inbound(insta, { chat_type: 'instagram', chat_id: 'window.buyer', text: 'question' });
+    const inWindow = await sendOk({ channel_id: insta, recipient: { chat_type: 'instagram', chat_id: 'window.buyer' }, text: 'answer' });
+    expect((await settled(t, inWindow.request_id)).status).toBe('delivered');
+    clock.advance(24 * 60 * 60 * 1000);
+    const late = await sendOk({ channel_id: insta, recipient: { chat_type: 'instagram', chat_id: 'window.buyer' }, text: 'later' });
+    expect(await settled(t, late.request_id)).toMatchObject({ status: 'failed', reason: 'messages_not_text_first' });
+  });
+
   it('counts unanswered inbound messages until an outbound one resets the counter', async () => {
     const unanswered = async () =>
       (await t.gateway.database.db.selectFrom('chats').select('unanswered').where('channel_id', '=', channels.whatsapp!).where('chat_id', '=', '79007770001').executeTakeFirstOrThrow())

@@ -51,8 +51,9 @@ describe('transport rules', () => {
     expect(where((c) => c.contact_by_username_or_phone)).toEqual(['max', 'tgapi']);
   });
 
-  it('closes free-form replies 24 hours after the customer last wrote on the business API only', () => {
+  it('closes replies 24 hours after the customer last wrote on the business API (templates aside) and on Instagram', () => {
     expect(transportRules.wapi.capabilities.reply_window_hours).toBe(24);
-    expect(where((c) => c.reply_window_hours !== null)).toEqual(['wapi']);
+    expect(transportRules.instAPI.capabilities.reply_window_hours).toBe(24);
+    expect(where((c) => c.reply_window_hours !== null)).toEqual(['instAPI', 'wapi']);
   });
 });

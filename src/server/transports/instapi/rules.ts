@@ -1,6 +1,9 @@
 import type { TransportRules } from '../../core/channels/transport-rules.ts';
 
-/** Instagram API: four credential fields; 1,000-character texts; may not write first. */
+/**
+ * Instagram API: four credential fields; 1,000-character texts; may not write first, and answers only within 24 hours
+ * of the customer's last message (Meta's standard messaging window; no templates reopen it).
+ */
 export const instApiRules: TransportRules = {
   qrPlatform: null,
   creatableByApi: true,
@@ -18,6 +21,6 @@ export const instApiRules: TransportRules = {
     two_factor: false,
     can_write_first: false,
     contact_by_username_or_phone: false,
-    reply_window_hours: null,
+    reply_window_hours: 24,
   },
 };

@@ -41,7 +41,9 @@ export function sandboxMessagingDriver(deps: {
     const windowHours = capabilities.reply_window_hours;
     if (windowHours !== null) {
       const windowOpen = customer?.lastInboundAt != null && deps.clock.now().getTime() - customer.lastInboundAt.getTime() < windowHours * HOUR_MS;
-      return windowOpen || m.template !== null ? null : 'over_24_hour_limit';
+      if (windowOpen || m.template !== null) return null;
+      // The business API's templates start a conversation anew; where there are none the customer must write first.
+      return capabilities.templates ? 'over_24_hour_limit' : (firstContactRefusal[m.transport] ?? 'messages_not_text_first');
     }
     if (!capabilities.can_write_first && !customer?.wroteFirst) return firstContactRefusal[m.transport] ?? 'messages_not_text_first';
     return null;

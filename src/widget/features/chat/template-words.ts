@@ -29,6 +29,8 @@ export const templateWords = catalog(
       notSent: 'Not sent.',
       windowClosed: (hours: number) =>
         `The customer has not written ${plural('en', hours, { one: 'in the last hour', other: 'in the last # hours' })}: only a template can reach them now.`,
+      windowClosedUntilTheyWrite: (hours: number) =>
+        `The customer has not written ${plural('en', hours, { one: 'in the last hour', other: 'in the last # hours' })}: a message reaches them only once they write again.`,
       categories: { MARKETING: 'Marketing', UTILITY: 'Utility', AUTHENTICATION: 'Authentication' } satisfies Record<TemplateCategory, string>,
     },
   },
@@ -59,6 +61,8 @@ export const templateWords = catalog(
         notSent: 'Не отправлено.',
         windowClosed: (hours) =>
           `Клиент не писал ${plural('ru', hours, { one: 'последний # час', few: 'последние # часа', many: 'последние # часов', other: 'последние # часа' })}: сейчас до него дойдёт только сообщение по шаблону.`,
+        windowClosedUntilTheyWrite: (hours) =>
+          `Клиент не писал ${plural('ru', hours, { one: 'последний # час', few: 'последние # часа', many: 'последние # часов', other: 'последние # часа' })}: сообщение дойдёт до него, только когда он напишет снова.`,
         categories: { MARKETING: 'Маркетинг', UTILITY: 'Сервисный', AUTHENTICATION: 'Аутентификация' },
       },
     },

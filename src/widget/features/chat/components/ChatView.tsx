@@ -99,7 +99,7 @@ export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
           limit={caps?.text_limit ?? null}
           disabledReason={target.channel_id ? null : w.view.noChannel}
           onOpenTemplates={templatesChannel ? () => setTemplatesOpen(true) : null}
-          notice={windowClosed ? templateWords[lang].templates.windowClosed(windowHours) : null}
+          notice={windowClosed ? (caps?.templates ? templateWords[lang].templates.windowClosed(windowHours) : templateWords[lang].templates.windowClosedUntilTheyWrite(windowHours)) : null}
           onSendFile={sendFile}
         />
       </div>
