@@ -65,6 +65,8 @@ export interface GatewayOverrides {
   webhooks?: WebhookOverrides;
   /** Avito's pace for the live driver, where a test must not wait for the real one. */
   avitoLimits?: CallLimits;
+  /** VK's pace, where a test must not wait for the real one. */
+  vkLimits?: CallLimits;
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -159,6 +161,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             channels: store.channels,
             clock,
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
+            ...(overrides.vkLimits ? { vkLimits: overrides.vkLimits } : {}),
             // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
             instagram:
               config.metaAppSecret && config.metaVerifyToken
@@ -169,6 +172,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
               config.metaAppSecret && config.metaVerifyToken && config.metaAppId && config.whatsappSignupConfigId
                 ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken, signupConfigId: config.whatsappSignupConfigId, store }
                 : null,
+            // VK communities once the gateway's VK application is configured.
+            vk: config.vk && { ...config.vk, apiUrl: config.vkApiUrl, oauthUrl: config.vkOauthUrl, store },
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
