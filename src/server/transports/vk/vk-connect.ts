@@ -4,8 +4,8 @@ import type { ChannelRecord, ConnectOutcome } from '../../core/channels/ports.ts
 import { AppError } from '../../core/errors.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { CodeRefused, VkApiError, VkApiUnreachable } from './vk-api.ts';
-import { callbackUrl, letGoOfCommunity, oursFor, registerCallbackServer } from './vk-callback-server.ts';
-import { communityOf, isVkId, pacedCommunity, type CommunityCredentials, type VkDeps } from './vk-community.ts';
+import { callbackUrl, oursFor, registerCallbackServer } from './vk-callback-server.ts';
+import { isVkId, pacedCommunity, type CommunityCredentials, type VkDeps } from './vk-community.ts';
 import { authorizeUrl, checkState, communityKeyOf, newNonce, nonceOf, returnAddress, signState, type Step } from './vk-oauth.ts';
 
 /**
@@ -127,9 +127,6 @@ async function grantCommunity(deps: VkDeps, pacer: CallPacer, pending: PendingSe
     } finally {
       pending.delete(channel.id);
     }
-    // Another community in the channel's place (a reconnect): the one before stops posting here.
-    const before = communityOf(deps.cipher, channel.credentials);
-    if (before && before.group_id !== groupId) await letGoOfCommunity(deps, pacer, channel.id, channel.credentials).catch(() => {});
     const name = group && typeof group.name === 'string' && group.name ? group.name : `VK community ${groupId}`;
     const username = group && typeof group.screen_name === 'string' && group.screen_name ? group.screen_name : null;
     const credentials: CommunityCredentials = { access_token: key, group_id: groupId, confirmation, secret };

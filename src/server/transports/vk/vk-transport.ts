@@ -15,7 +15,12 @@ export function vkTransport(deps: VkDeps, pacer: CallPacer): LiveTransport {
   const registrar = vkCallbackRegistrar(deps, pacer);
   const pending: PendingServers = new Map();
   return {
-    connect: async (channelId) => connectVk(deps, channelId),
+    // A reconnect forgets the community's key (the channel waits with none): the community it had lets the gateway's
+    // server go first (best effort), since nothing could remove it later. The community chosen next gets one anew.
+    async connect(channelId, _credentials, previous) {
+      if (previous?.credentials) await letGoOfCommunity(deps, pacer, channelId, previous.credentials, AbortSignal.timeout(10_000)).catch(() => {});
+      return connectVk(deps, channelId);
+    },
     disconnect: (channel) => letGoOfCommunity(deps, pacer, channel.id, channel.credentials, AbortSignal.timeout(25_000)),
     messaging: vkMessaging(deps, pacer),
     registrar,
