@@ -61,6 +61,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   const uploads: { kind: string; name: string; size: number }[] = [];
   const calls: VkCall[] = [];
   const posting = new Set<Promise<unknown>>();
+  const echoAnswers: number[] = [];
+  let echoWhen: 'before' | 'after' = 'after';
+  let lose = false;
   let next = 100;
   let base = '';
   const auth = vkAuthority(app, (userId) => [...communities.values()].filter((c) => c.admins.includes(userId)).map((c) => c.id));
@@ -98,7 +101,7 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   };
   const codeOf = (groupId: number) => `c0de${groupId}`;
 
-  function send(groupId: number, p: Record<string, string>): Answer {
+  async function send(groupId: number, p: Record<string, string>): Promise<Answer> {
     const peer = Number(p.peer_id);
     const randomId = Number(p.random_id);
     if (!Number.isInteger(peer) || !Number.isInteger(randomId)) return error(100, 'One of the parameters specified was missing or invalid: peer_id');
@@ -109,7 +112,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     if (before) return response(before.id);
     const message: SentMessage = { id: next++, peer_id: peer, text: p.message ?? '', attachment: p.attachment ?? null, reply_to: p.reply_to ? Number(p.reply_to) : null, random_id: randomId };
     sent.set(groupId, [...list, message]);
-    track(emit(groupId, 'message_reply', { id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text, date: 0, attachments: [] }));
+    const echo = () => emit(groupId, 'message_reply', { id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text, date: 0, attachments: [] }).then((a) => void echoAnswers.push(...a.map((x) => x.status)));
+    if (echoWhen === 'before') await echo();
+    else track(echo());
     return response(message.id);
   }
 
@@ -166,9 +171,13 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
         return response(
           (p.user_ids ?? '').split(',').flatMap((id) => (users.has(Number(id)) ? [{ id: Number(id), ...users.get(Number(id))!, can_access_closed: true, is_closed: false }] : [])),
         );
-      case 'messages.send':
+      case 'messages.send': {
         if (!messagesOn.has(groupId)) return error(7, 'Permission to perform this action is denied: messages are off');
-        return send(groupId, p);
+        const answer = await send(groupId, p);
+        if (!lose) return answer;
+        lose = false;
+        return error(10, 'Internal server error: the answer was lost');
+      }
       case 'photos.getMessagesUploadServer':
         return response({ upload_url: `${base}/upload/photo?group=${groupId}`, album_id: -14, group_id: groupId });
       case 'docs.getMessagesUploadServer':
@@ -238,6 +247,12 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     serversOf: (groupId: number) => (servers.get(groupId) ?? []).map((s) => ({ ...s })),
     messagesOn: (groupId: number) => messagesOn.has(groupId),
     sentTo: (groupId: number) => [...(sent.get(groupId) ?? [])],
+    /** VK's report of each send (`message_reply`) comes after its answer (the default), or before it. */
+    echoSends: (when: 'before' | 'after') => void (echoWhen = when),
+    /** How the gateway answered each report of a send, in order (each posted again until `ok`). */
+    echoAnswers,
+    /** The next send is made, but its answer lost (VK answers 10, as a failure on its side). */
+    loseNextSendAnswer: () => void (lose = true),
     /** Makes the next `times` calls of a method fail with VK's error `code`. */
     failNext: (name: string, code: number, times = 1) => void failures.set(name, { code, times }),
     /** A customer writes to the community: `message_new`; the answers of each server. */
