@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../core/ports.ts';
 import { openFrame } from '../testing/frames.ts';
+import { ManualClock } from '../testing/manual-clock.ts';
 import { freePort } from '../testing/free-port.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
@@ -19,7 +21,7 @@ describe(`live vk: callback servers brought up to date (${databaseKind()})`, () 
   let channelId: string;
 
   /** A live gateway on the shared database at `port` (a new one unless given), once its start-up pass of the hook refresh ended: that pass. */
-  const start = async ({ port, previousUrl }: { port?: number; previousUrl?: string } = {}) => {
+  const start = async ({ port, previousUrl, clock }: { port?: number; previousUrl?: string; clock?: Clock } = {}) => {
     await t?.close();
     const listening = port ?? (await freePort());
     base = `http://127.0.0.1:${listening}`;
@@ -35,7 +37,7 @@ describe(`live vk: callback servers brought up to date (${databaseKind()})`, () 
       VK_OAUTH_URL: vk.url,
       SECRET_KEY,
     };
-    t = await startTestGateway({ env, database, vkLimits: QUICK });
+    t = await startTestGateway({ env, database, vkLimits: QUICK, ...(clock ? { clock } : {}) });
     await t.gateway.listen();
     return t.gateway.botHooks.refresh();
   };
@@ -85,5 +87,27 @@ describe(`live vk: callback servers brought up to date (${databaseKind()})`, () 
     expect(rows[0]!.n).toBe(1);
     // Up to date now: the next pass leaves it alone.
     expect(await t!.gateway.botHooks.refresh()).toMatchObject({ refreshed: 0, elsewhere: 0, failed: 0 });
+  });
+
+  it('registers again a server VK did not confirm while the channel was connected, until VK confirms it', async () => {
+    const clock = new ManualClock(Date.now());
+    await start({ port: Number(new URL(base).port), clock });
+    const { token, accountId } = await t!.newAccount();
+    const frame = await openFrame(t!, token, 'channels', { user: { id: 'admin-1' }, transport: 'vk' });
+    // VK's confirmation went astray (to another process, say): the server is not `ok`, and no fingerprint is kept.
+    vk.skipConfirmations(1);
+    channelId = await connectVkChannel({ vk, t: t!, base, token, accountId, frame }, OUTLET);
+    expect(vk.serversOf(OUTLET.id)).toEqual([expect.objectContaining({ url: `${base}/hooks/vk/${channelId}`, status: 'unconfigured' })]);
+    expect(await fingerprint()).toBeNull();
+    // Still not confirmed on the next pass: counted as failed, and tried again.
+    vk.skipConfirmations(1);
+    expect(await t!.gateway.botHooks.refresh()).toMatchObject({ refreshed: 0, failed: 1 });
+    expect(await fingerprint()).toBeNull();
+    // Another pass soon after leaves it to the one that claimed it; a later one registers it.
+    expect(await t!.gateway.botHooks.refresh()).toMatchObject({ refreshed: 0, failed: 0 });
+    clock.advance(5 * 60_000);
+    expect(await t!.gateway.botHooks.refresh()).toMatchObject({ refreshed: 1, failed: 0 });
+    expect(vk.serversOf(OUTLET.id)).toEqual([expect.objectContaining({ url: `${base}/hooks/vk/${channelId}`, status: 'ok' })]);
+    expect(await fingerprint()).toMatch(/^v1:/);
   });
 });

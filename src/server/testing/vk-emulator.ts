@@ -64,6 +64,7 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   const echoAnswers: number[] = [];
   let echoWhen: 'before' | 'after' = 'after';
   let lose = false;
+  let unconfirmed = 0;
   let next = 100;
   let base = '';
   const auth = vkAuthority(app, (userId) => [...communities.values()].filter((c) => c.admins.includes(userId)).map((c) => c.id));
@@ -75,6 +76,10 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   }
 
   async function confirm(groupId: number, server: CallbackServer): Promise<void> {
+    if (unconfirmed > 0) {
+      unconfirmed--;
+      return;
+    }
     const answered = await post(server.url, { type: 'confirmation', group_id: groupId, secret: server.secret_key }).catch(() => ({ status: 0, text: '' }));
     server.status = answered.status === 200 && answered.text === codeOf(groupId) ? 'ok' : 'failed';
   }
@@ -251,6 +256,8 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     echoSends: (when: 'before' | 'after') => void (echoWhen = when),
     /** How the gateway answered each report of a send, in order (each posted again until `ok`). */
     echoAnswers,
+    /** The next servers added or edited are not sent VK's confirmation (it went astray): they stay `unconfigured`. */
+    skipConfirmations: (times = 1) => void (unconfirmed = times),
     /** The next send is made, but its answer lost (VK answers 10, as a failure on its side). */
     loseNextSendAnswer: () => void (lose = true),
     /** Makes the next `times` calls of a method fail with VK's error `code`. */

@@ -111,7 +111,9 @@ export function vkCallbackRegistrar(deps: VkDeps, pacer: CallPacer): HookRegistr
       const ours = oursFor(deps, channel.id);
       try {
         if (!(await serversOf(api, community.group_id)).some((s) => ours(s.url))) return 'elsewhere';
-        await registerCallbackServer(api, community.group_id, callbackUrl(deps.publicUrl, channel.id), community.secret, ours);
+        const status = await registerCallbackServer(api, community.group_id, callbackUrl(deps.publicUrl, channel.id), community.secret, ours);
+        // Not confirmed (VK could not reach the address, or it did not answer the code): the next pass tries again.
+        if (status !== 'ok') throw new Error(`VK did not confirm the callback server (status ${status ?? 'unknown'})`);
         return 'registered';
       } catch (err) {
         if (!isKeyRefused(err)) throw err;
