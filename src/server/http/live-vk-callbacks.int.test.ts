@@ -56,6 +56,8 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     const forged = { type: 'message_new', group_id: SHOP.id, secret: 'forged', object: { message: { id: 9001, peer_id: ANNA.id, from_id: ANNA.id, text: 'forged' } } };
     expect((await s.vk.post(hook, forged)).status).toBe(401);
     expect((await s.vk.post(hook, { ...forged, secret: undefined })).status).toBe(401);
+    // The channel's secret, but another community's event: not the channel's.
+    expect((await s.vk.post(hook, { ...forged, secret, group_id: SHOP.id + 1 })).status).toBe(401);
     expect(await messageCount()).toBe(before);
   });
 
@@ -73,6 +75,12 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     const again = { type: 'message_new', group_id: SHOP.id, secret, object: { message: { id, peer_id: ANNA.id, from_id: ANNA.id, text: 'Здравствуйте! Есть в наличии?', attachments: [PHOTO] } } };
     expect(await s.vk.post(hook, again)).toEqual({ status: 200, text: 'ok' });
     expect(await added(events)).toEqual([]);
+    // A document by VK's own address, under its title.
+    const doc = { type: 'doc', doc: { id: 7, owner_id: ANNA.id, title: 'заказ.pdf', ext: 'pdf', size: 1024, url: 'https://vk.com/doc1001_7?hash=h1&dl=1' } };
+    await s.vk.customerWrites(SHOP.id, { from: ANNA.id, attachments: [doc] });
+    expect(await added(events)).toEqual([
+      expect.objectContaining({ direction: 'inbound', attachment: { url: 'https://vk.com/doc1001_7?hash=h1&dl=1', name: 'заказ.pdf', mimetype: 'application/pdf', size: 1024 } }),
+    ]);
     // The name was asked of VK once.
     expect(s.vk.calls.filter((c) => c.method === 'users.get')).toHaveLength(1);
   });
