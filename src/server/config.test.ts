@@ -134,6 +134,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ AVITO_API_URL: 'ftp://avito.example' })).toThrow(/AVITO_API_URL/);
   });
 
+  it('takes the VK application’s id and secret together, with the API’s and OAuth server’s addresses', () => {
+    expect(loadConfig({})).toMatchObject({ vk: null, vkApiUrl: 'https://api.vk.com', vkOauthUrl: 'https://oauth.vk.com' });
+    const config = loadConfig({ VK_APP_ID: '51234567', VK_APP_SECRET: 'vk-app-secret', VK_API_URL: 'http://127.0.0.1:9100/', VK_OAUTH_URL: 'http://127.0.0.1:9101' });
+    expect(config).toMatchObject({ vk: { appId: '51234567', appSecret: 'vk-app-secret' }, vkApiUrl: 'http://127.0.0.1:9100', vkOauthUrl: 'http://127.0.0.1:9101' });
+    expect(() => loadConfig({ VK_APP_ID: '51234567' })).toThrow(/VK_APP_ID and VK_APP_SECRET must be set together/);
+    expect(() => loadConfig({ VK_APP_ID: 'app', VK_APP_SECRET: 'vk-app-secret' })).toThrow(/VK_APP_ID must be/);
+    expect(() => loadConfig({ VK_APP_ID: '1', VK_APP_SECRET: 'has space in it' })).toThrow(/VK_APP_SECRET must be/);
+    expect(() => loadConfig({ VK_OAUTH_URL: 'ftp://vk.example' })).toThrow(/VK_OAUTH_URL/);
+  });
+
   it('bounds what an account may upload in a day, 1 GB unless UPLOAD_DAILY_LIMIT_MB says otherwise', () => {
     expect(loadConfig({}).uploadDailyLimitBytes).toBe(1024 * 1024 * 1024);
     expect(loadConfig({ UPLOAD_DAILY_LIMIT_MB: '5' }).uploadDailyLimitBytes).toBe(5 * 1024 * 1024);

@@ -31,6 +31,14 @@ export interface Config {
   avito: { clientId: string; clientSecret: string } | null;
   /** The Avito API the live avito driver calls (an emulator's address in tests). */
   avitoApiUrl: string;
+  /**
+   * The gateway's VK application, whose OAuth codes connect VK communities (VK_APP_ID, VK_APP_SECRET, set together);
+   * null without one: vk channels then connect in the sandbox only.
+   */
+  vk: { appId: string; appSecret: string } | null;
+  /** VK's API (https://api.vk.com) and OAuth server (https://oauth.vk.com) the live vk driver calls (an emulator's addresses in tests). */
+  vkApiUrl: string;
+  vkOauthUrl: string;
   /** Meta's Graph API the live Instagram and WhatsApp drivers call, without its version (an emulator's address in tests). */
   graphApiUrl: string;
   /**
@@ -132,6 +140,13 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== null && !/^[\x21-\x7e]{1,512}$/.test(value)) problems.push(`${name} must be printable characters without spaces`);
   }
   if ((avitoClientId === null) !== (avitoClientSecret === null)) problems.push('AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together');
+  // VK's application id is digits (it goes into the address of VK's OAuth page); its secret key into the body of the
+  // code's exchange: printable, without spaces; both or neither.
+  const vkAppId = text('VK_APP_ID');
+  if (vkAppId !== null && !/^\d{1,20}$/.test(vkAppId)) problems.push('VK_APP_ID must be the VK application’s id (digits)');
+  const vkAppSecret = text('VK_APP_SECRET');
+  if (vkAppSecret !== null && !/^[\x21-\x7e]{8,256}$/.test(vkAppSecret)) problems.push('VK_APP_SECRET must be 8 to 256 printable characters without spaces');
+  if ((vkAppId === null) !== (vkAppSecret === null)) problems.push('VK_APP_ID and VK_APP_SECRET must be set together');
   const metaAppSecret = text('META_APP_SECRET');
   if (metaAppSecret !== null && !/^[\x21-\x7e]{16,256}$/.test(metaAppSecret)) problems.push('META_APP_SECRET must be 16 to 256 printable characters without spaces');
   const metaVerifyToken = text('META_VERIFY_TOKEN');
@@ -178,6 +193,9 @@ export function loadConfig(env: Env = process.env): Config {
     maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
     avito: avitoClientId !== null && avitoClientSecret !== null ? { clientId: avitoClientId, clientSecret: avitoClientSecret } : null,
     avitoApiUrl: (url('AVITO_API_URL', ['http:', 'https:']) ?? 'https://api.avito.ru').replace(/\/+$/, ''),
+    vk: vkAppId !== null && vkAppSecret !== null ? { appId: vkAppId, appSecret: vkAppSecret } : null,
+    vkApiUrl: (url('VK_API_URL', ['http:', 'https:']) ?? 'https://api.vk.com').replace(/\/+$/, ''),
+    vkOauthUrl: (url('VK_OAUTH_URL', ['http:', 'https:']) ?? 'https://oauth.vk.com').replace(/\/+$/, ''),
     graphApiUrl: (url('GRAPH_API_URL', ['http:', 'https:']) ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
     metaAppSecret,
     metaVerifyToken,

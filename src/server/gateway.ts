@@ -65,6 +65,8 @@ export interface GatewayOverrides {
   webhooks?: WebhookOverrides;
   /** Avito's pace for the live driver, where a test must not wait for the real one. */
   avitoLimits?: CallLimits;
+  /** VK's pace, where a test must not wait for the real one. */
+  vkLimits?: CallLimits;
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -164,11 +166,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             channels: store.channels,
             clock,
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
+            ...(overrides.vkLimits ? { vkLimits: overrides.vkLimits } : {}),
             // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
             instagram: metaApp && { ...metaApp, peers: peerDirectory(database.db), channels: store.channels },
             // WhatsApp once the same Meta app also has an Embedded Signup configuration; customers known by another
             // WhatsApp id than the number written are kept with Instagram's people.
             whatsapp: metaApp && config.whatsappSignupConfigId ? { ...metaApp, signupConfigId: config.whatsappSignupConfigId, store, peers: peerDirectory(database.db) } : null,
+            // VK communities once the gateway's VK application is configured.
+            vk: config.vk && { ...config.vk, apiUrl: config.vkApiUrl, oauthUrl: config.vkOauthUrl, store },
             allowLoopbackFiles: config.webhookAllowLoopback,
             revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),

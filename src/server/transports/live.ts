@@ -29,6 +29,10 @@ import { avitoLimits } from './avito/avito-driver.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
+import type { VkApplication } from './vk/vk-api.ts';
+import { vkApi } from './vk/vk-api.ts';
+import { vkLimits } from './vk/vk-community.ts';
+import { vkTransport } from './vk/vk-transport.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -49,6 +53,8 @@ export interface LiveDriverOptions {
   clock?: Clock;
   /** Avito's pace, where a test must not wait for the real one. */
   avitoLimits?: CallLimits;
+  /** VK's pace, where a test must not wait for the real one. */
+  vkLimits?: CallLimits;
   /** Whether files a send names may be fetched from loopback addresses (WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopbackFiles?: boolean;
   /** A platform no longer takes a channel's credentials (`sealed`, as stored): the channel is switched off. */
@@ -82,6 +88,11 @@ export interface LiveDriverOptions {
     peers: PeerDirectory;
   } | null;
   /**
+   * VK communities through the gateway's VK application (VK_APP_ID, VK_APP_SECRET, VK_API_URL, VK_OAUTH_URL); without
+   * it vk channels are not connected live. `store`: the channels, whose authorization address each step renews.
+   */
+  vk?: (VkApplication & { store: Store }) | null;
+  /**
    * REDIS_URL, when set: the bots' pace is kept there, across every process, rather than by each process alone;
    * `warn` hears that Redis failed (those calls are then paced by this process).
    */
@@ -89,19 +100,20 @@ export interface LiveDriverOptions {
 }
 
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk';
 
 /**
  * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
  * application is configured, Instagram's once it is set up as a Meta app.
  */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi'];
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk'];
 
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
   avito: 'is not configured on this gateway: AVITO_CLIENT_ID and AVITO_CLIENT_SECRET (the Avito application) are not set',
   instAPI: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN)',
   wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
+  vk: 'is not configured on this gateway: VK_APP_ID and VK_APP_SECRET (the VK application) are not set',
 };
 
 /**
@@ -230,6 +242,24 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       filesAgent,
     };
     table.wapi = whatsappTransport(deps, pacerOf('wapi', whatsappLimits, () => false));
+  }
+  if (options.vk) {
+    const { store, ...app } = options.vk;
+    const deps = {
+      app,
+      api: vkApi(app),
+      publicUrl: options.publicUrl,
+      previousPublicUrl: options.previousPublicUrl ?? null,
+      stateKey: keyFor('vk-oauth-state/v1'),
+      cipher: options.cipher,
+      channels: store.channels,
+      store,
+      clock: options.clock ?? systemClock,
+      revoked: options.revoked,
+      filesAgent,
+      allowLoopbackFiles: options.allowLoopbackFiles ?? false,
+    };
+    table.vk = vkTransport(deps, pacerOf('vk', options.vkLimits ?? vkLimits, () => false));
   }
   const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);

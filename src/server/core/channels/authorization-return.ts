@@ -13,12 +13,23 @@ export interface AuthorizationGrant {
   hookFingerprint?: string;
 }
 
+/** A page of choices the owner is shown on the way (VK's communities to pick from), each leading on to the platform. */
+export interface AuthorizationChoice {
+  title: string;
+  text: string;
+  options: { label: string; url: string }[];
+}
+
 /**
  * A platform's page that sends the channel's owner back to the gateway once they authorized it (wapi's Embedded
  * Signup): the transport reads what the page gives back.
  */
 export interface AuthorizationReturn {
   transport: Transport;
+  /** The platform, as the owner's page names it when it could not be reached ('Meta' unless said). */
+  platform?: string;
+  /** What the page says once the channel is connected (a title and a sentence), when the transport says it its way. */
+  connectedPage?(channel: ChannelRecord): { title: string; text: string };
   /** The channel the owner comes back for, when the address carries a state the gateway signed and still takes. */
   channelOf(query: Record<string, unknown>): { channelId: string } | { refused: string };
   /**
@@ -26,10 +37,11 @@ export interface AuthorizationReturn {
    * nothing was: the state is not the channel's current one, the owner declined, the platform refused. Throws where
    * the platform could not be reached (nothing changed: the owner may come back again).
    */
-  grant(channel: ChannelRecord, query: Record<string, unknown>): Promise<AuthorizationGrant | { refused: string }>;
+  grant(channel: ChannelRecord, query: Record<string, unknown>): Promise<AuthorizationGrant | { refused: string } | { choose: AuthorizationChoice }>;
 }
 
-export type AuthorizationOutcome = { connected: ChannelRecord } | { refused: string };
+/** `choose`: a step on the way (the owner picks among choices, each leading back to the platform); nothing changed. */
+export type AuthorizationOutcome = { connected: ChannelRecord } | { refused: string } | { choose: AuthorizationChoice };
 
 const superseded = 'This link was used already, or the channel was connected again since: open the channel’s current link';
 
@@ -46,7 +58,7 @@ export async function authorizationReturned(deps: ChannelDeps, returning: Author
   const channel = await deps.store.channels.getById(which.channelId);
   if (!channel || channel.transport !== returning.transport || channel.state.status !== 'init' || channel.authUrl === null) return { refused: superseded };
   const granted = await returning.grant(channel, query);
-  if ('refused' in granted) return granted;
+  if ('refused' in granted || 'choose' in granted) return granted;
   return deps.store.transaction(async (tx): Promise<AuthorizationOutcome> => {
     const current = await tx.channels.getByIdForUpdate(channel.id);
     if (!current || current.state.status !== 'init' || current.authUrl !== channel.authUrl) return { refused: superseded };

@@ -258,6 +258,8 @@ export interface MessengerCallback {
    * (Telegram runs the Bot API method a webhook's answer names).
    */
   respond?(body: Record<string, unknown>): void;
+  /** Gives the 2xx answer as plain text instead (VK's Callback API takes `ok`, or the confirmation code, and nothing else). */
+  respondText?(text: string): void;
 }
 
 /**

@@ -47,15 +47,18 @@ export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> =
       const hook = byTransport(deps.updates, request.params.transport);
       if (!hook) return reply.code(404).send({ error: 'NOT_FOUND', description: 'No such hook' });
       let answer: Record<string, unknown> | undefined;
+      let text: string | undefined;
       const outcome = await hook({
         channelId: request.params.channel_id,
         headers: request.headers,
         query: request.query as Record<string, unknown>,
         body: request.body,
         respond: (body) => void (answer = body),
+        respondText: (words) => void (text = words),
       });
       if (outcome === 'unauthorized') return reply.code(401).send({ error: 'UNAUTHORIZED', description: 'The channel’s secret did not match' });
       if (outcome === 'unavailable') return reply.code(503).send({ error: 'SERVICE_UNAVAILABLE', description: 'The channel cannot take updates now; send again later' });
+      if (text !== undefined) return reply.code(200).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(text);
       return reply.code(200).send(answer ?? { ok: true });
     },
   );
