@@ -161,6 +161,28 @@ test.describe('chat composer on a business-API channel', () => {
   });
 });
 
+test.describe('chat composer on an Instagram channel', () => {
+  test('says a customer who has not written can be reached only once they write, and stops saying it when they do', async ({ page, request, token }) => {
+    const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', {
+      transport: 'instAPI',
+      credentials: { username: 'acme.shop', page_id: '1', inst_id: '17841', user_token: 'EAAB' },
+    });
+    const channelId = created!.channel_id;
+    await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${channelId}`))[0]!.status).toBe('active');
+    // The CRM writes first: Instagram refuses it, and the chat is there with nothing from the customer.
+    await api(request, token, 'POST', '/v2/messages', { channel_id: channelId, recipient: { chat_type: 'instagram', chat_id: 'gina.k', crm_contact_name: 'Gina' }, text: 'Your order shipped' });
+    const frame = await openChat(page, request, token, 'en', 'Gina');
+    const notice = frame.getByText('The customer has not written in the last 24 hours: a message reaches them only once they write again.');
+    await expect(notice).toBeVisible();
+    await expect(frame.getByRole('button', { name: 'Send a template message' })).toBeHidden();
+    await shot(page, 'window-closed-instagram');
+
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'instagram', chat_id: 'gina.k', name: 'Gina', text: 'Thanks! When will it arrive?' });
+    await expect(frame.getByRole('list', { name: 'Messages' }).getByText('Thanks! When will it arrive?')).toBeVisible();
+    await expect(notice).toBeHidden();
+  });
+});
+
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/chat-${name}.png` });
 }
