@@ -227,36 +227,29 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   };
   if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
   if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
+  // What the drivers whose channels come back from the platform's authorization page share: the store it records in.
+  const authorized = (store: Store) => ({
+    publicUrl: options.publicUrl,
+    cipher: options.cipher,
+    channels: store.channels,
+    store,
+    clock: options.clock ?? systemClock,
+    revoked: options.revoked,
+    filesAgent,
+  });
   if (options.whatsapp) {
     const { store, ...app } = options.whatsapp;
-    const deps: WhatsAppDeps = {
-      ...app,
-      publicUrl: options.publicUrl,
-      stateKey: keyFor('wapi-signup-state/v1'),
-      linkKey: keyFor('wapi-file-links/v1'),
-      cipher: options.cipher,
-      channels: store.channels,
-      store,
-      clock: options.clock ?? systemClock,
-      revoked: options.revoked,
-      filesAgent,
-    };
+    const deps: WhatsAppDeps = { ...app, ...authorized(store), stateKey: keyFor('wapi-signup-state/v1'), linkKey: keyFor('wapi-file-links/v1') };
     table.wapi = whatsappTransport(deps, pacerOf('wapi', whatsappLimits, () => false));
   }
   if (options.vk) {
     const { store, ...app } = options.vk;
     const deps = {
+      ...authorized(store),
       app,
       api: vkApi(app),
-      publicUrl: options.publicUrl,
       previousPublicUrl: options.previousPublicUrl ?? null,
       stateKey: keyFor('vk-oauth-state/v1'),
-      cipher: options.cipher,
-      channels: store.channels,
-      store,
-      clock: options.clock ?? systemClock,
-      revoked: options.revoked,
-      filesAgent,
       allowLoopbackFiles: options.allowLoopbackFiles ?? false,
     };
     table.vk = vkTransport(deps, pacerOf('vk', options.vkLimits ?? vkLimits, () => false));
