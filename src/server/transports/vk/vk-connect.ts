@@ -112,7 +112,8 @@ async function grantCommunity(deps: VkDeps, pacer: CallPacer, pending: PendingSe
   }
   if (key === null) return { refused: refusals.noKey };
   const api = pacedCommunity(deps, pacer, { access_token: key, group_id: groupId });
-  const secret = randomBytes(24).toString('base64url');
+  // Letters and digits only, within the 50 characters VK's settings page takes for a server's secret key.
+  const secret = randomBytes(20).toString('hex');
   try {
     const found = await api.call<unknown>('groups.getById', { group_id: groupId });
     const groups = Array.isArray(found) ? found : isObject(found) && Array.isArray(found.groups) ? found.groups : [];
