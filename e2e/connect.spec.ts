@@ -200,6 +200,10 @@ test.describe('channel-connect screen', () => {
     await frame.getByRole('radio', { name: 'VK', exact: true }).check();
     await connect(page, frame, 'Connect VK');
     const vk = frame.getByRole('link', { name: /Continue at VK/ });
+    // Shown again after the admin was in VK's tab, the frame reads the channel anew: each step at VK moves its link on.
+    const reread = page.waitForRequest((r) => r.method() === 'GET' && /^\/bff\/channels\/[0-9a-f-]{36}$/.test(new URL(r.url()).pathname));
+    await frame.locator('body').evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await reread;
     expect((await request.get((await vk.getAttribute('href'))!)).status()).toBe(200);
     await expect(panel(frame).getByRole('status')).toContainText('Connected');
     await expect(rows(frame)).toHaveCount(2);

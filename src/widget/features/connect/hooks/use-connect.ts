@@ -53,6 +53,22 @@ export function useConnect(ctx: ConnectContext, channels: Channels) {
     [client, channels],
   );
 
+  // The admin comes back from the platform's page in another tab: the channel's link may have moved on meanwhile (VK
+  // gives each step taken a link of its own, and the one used before is refused), so the channel is read again.
+  const atPlatform = followed?.status === 'init' && followed.url ? followed.channel_id : null;
+  useEffect(() => {
+    if (!atPlatform) return;
+    const back = () => {
+      if (document.visibilityState === 'visible') void refresh(atPlatform);
+    };
+    document.addEventListener('visibilitychange', back);
+    window.addEventListener('focus', back);
+    return () => {
+      document.removeEventListener('visibilitychange', back);
+      window.removeEventListener('focus', back);
+    };
+  }, [atPlatform, refresh]);
+
   const create = useCallback(
     async (transport: Transport, credentials: Record<string, string>) => {
       setNotice(null);
