@@ -32,4 +32,6 @@ export interface TemplateRepository {
   listForChannel(channelId: string): Promise<TemplateRecord[]>;
   /** Writes a template's category, status and parts as the platform now has them. */
   update(template: TemplateRecord): Promise<void>;
+  /** The platform deleted the template: its row goes (messages sent with it keep their own copy of it). */
+  remove(id: string): Promise<void>;
 }

@@ -8,6 +8,16 @@ import type { Clock, Store, TransactionScope } from '../ports.ts';
 import { variablesAreContiguous, variablesOf } from '../../../contract/template-text.ts';
 import type { TemplateRecord } from './ports.ts';
 
+/** `waba_template.status_update` of a template whose status changed. */
+export function templateStatusEvent(tx: TransactionScope, clock: Clock, template: TemplateRecord, status: TemplateStatus, now: Date) {
+  return recordEvent(tx, clock, {
+    accountId: template.accountId,
+    name: 'waba_template.status_update',
+    orderingKey: `template:${template.id}`,
+    payload: { template_id: template.id, status, timestamp: Math.floor(now.getTime() / 1000) },
+  });
+}
+
 export interface TemplateDeps {
   store: Store;
   clock: Clock;
@@ -94,61 +104,6 @@ export async function createSandboxTemplate(deps: TemplateDeps, accountId: strin
   });
 }
 
-/** A template as the platform lists it for an account (live wapi: Meta's, read into each channel of the account). */
-export type PlatformTemplate = Pick<TemplateRecord, 'name' | 'language' | 'category' | 'status' | 'components'>;
-
-/** `waba_template.status_update` of a template whose status changed. */
-function statusEvent(tx: TransactionScope, clock: Clock, template: TemplateRecord, status: TemplateStatus, now: Date) {
-  return recordEvent(tx, clock, {
-    accountId: template.accountId,
-    name: 'waba_template.status_update',
-    orderingKey: `template:${template.id}`,
-    payload: { template_id: template.id, status, timestamp: Math.floor(now.getTime() / 1000) },
-  });
-}
-
-/**
- * The platform's templates of the channel's account, read into the channel's (`GET /v2/templates`): each by its name
- * and language, a new one with an id of its own that stays (a send names it), one known with its category, status
- * and parts as the platform now has them; a status that changed sends `waba_template.status_update`. A template the
- * platform no longer lists is kept as it was (sends naming it fail at the platform). A channel gone is left alone.
- */
-export async function syncChannelTemplates(deps: TemplateDeps, channelId: string, listed: readonly PlatformTemplate[]): Promise<void> {
-  await deps.store.transaction(async (tx) => {
-    const channel = await tx.channels.getByIdForUpdate(channelId);
-    if (!channel) return;
-    const kept = new Map((await tx.templates.listForChannel(channelId)).map((t) => [`${t.name}\n${t.language}`, t]));
-    const now = deps.clock.now();
-    for (const one of listed) {
-      const known = kept.get(`${one.name}\n${one.language}`);
-      if (!known) {
-        await tx.templates.insert({ id: randomUUID(), accountId: channel.accountId, channelId, ...one, createdAt: now, updatedAt: now });
-        continue;
-      }
-      if (known.status === one.status && known.category === one.category && JSON.stringify(known.components) === JSON.stringify(one.components)) continue;
-      await tx.templates.update({ ...known, ...one, updatedAt: now });
-      if (known.status !== one.status) await statusEvent(tx, deps.clock, known, one.status, now);
-    }
-  });
-}
-
-/**
- * The platform's verdict on a template of the channel, known by its name and language (Meta's moderation webhook):
- * `unknown` when the channel has no such template (it was made on the platform since the channel read its account's),
- * else the status changes with `waba_template.status_update` (the same status again changes nothing).
- */
-export async function templateStatusReported(deps: TemplateDeps, channelId: string, name: string, language: string, status: TemplateStatus): Promise<'recorded' | 'unknown'> {
-  return deps.store.transaction(async (tx) => {
-    const template = (await tx.templates.listForChannel(channelId)).find((t) => t.name === name && t.language === language);
-    if (!template) return 'unknown';
-    if (template.status === status) return 'recorded';
-    const now = deps.clock.now();
-    await tx.templates.updateStatus(template.id, status, now);
-    await statusEvent(tx, deps.clock, template, status, now);
-    return 'recorded';
-  });
-}
-
 /**
  * Sandbox: the platform moderates a template. The platform decides, so any status may follow any other;
  * a change sends `waba_template.status_update`, and the same status again changes nothing.
@@ -160,12 +115,7 @@ export async function moderateTemplate(deps: TemplateDeps, accountId: string, te
     if (template.status === status) return toTemplate(template);
     const now = deps.clock.now();
     await tx.templates.updateStatus(template.id, status, now);
-    await recordEvent(tx, deps.clock, {
-      accountId,
-      name: 'waba_template.status_update',
-      orderingKey: `template:${template.id}`,
-      payload: { template_id: template.id, status, timestamp: Math.floor(now.getTime() / 1000) },
-    });
+    await templateStatusEvent(tx, deps.clock, template, status, now);
     return toTemplate({ ...template, status, updatedAt: now });
   });
 }

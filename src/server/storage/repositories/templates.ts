@@ -82,6 +82,9 @@ export function templateRepository(db: Kysely<DatabaseSchema>): TemplateReposito
         .where('id', '=', t.id)
         .execute();
     },
+    async remove(id) {
+      await db.deleteFrom('templates').where('id', '=', id).execute();
+    },
     async updateStatus(id, status, at) {
       await db.updateTable('templates').set({ status, updated_at: at }).where('id', '=', id).execute();
     },

@@ -1,5 +1,5 @@
 import { accountBlocked, tierReported } from '../../core/channels/messenger-events.ts';
-import { syncChannelTemplates, templateStatusReported } from '../../core/templates/templates.ts';
+import { syncChannelTemplates, templateStatusReported } from '../../core/templates/platform-templates.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { numberOf, pacedNumber, type WhatsAppDeps } from './account.ts';
 import { phoneDigits, tierOf } from './number-profile.ts';
@@ -16,8 +16,8 @@ export async function refreshTemplates(deps: WhatsAppDeps, pacer: CallPacer, cha
   const channel = await deps.channels.getById(channelId);
   const number = numberOf(deps.cipher, channel?.credentials);
   if (!number) return;
-  const listed = await accountTemplates(pacedNumber(deps, pacer, number, signal), number.waba_id);
-  await syncChannelTemplates(deps, channelId, listed);
+  const { listed, complete } = await accountTemplates(pacedNumber(deps, pacer, number, signal), number.waba_id);
+  await syncChannelTemplates(deps, channelId, listed, complete);
 }
 
 /** The account's bans and restrictions that leave its numbers unable to write at all (documented `account_update` events). */
@@ -39,7 +39,8 @@ function switchesOff(value: Record<string, unknown>): boolean {
  * What Meta posts of a WhatsApp Business Account as a whole, for every channel of the account:
  * - `message_template_status_update` (documented: `event`, the new status; `message_template_name`,
  *   `message_template_language`): the channel's template of that name and language takes it
- *   (`waba_template.status_update`); a template the channel does not know yet has the account's templates read again;
+ *   (`waba_template.status_update`), or is removed where Meta deleted it (DELETED, PENDING_DELETION); a template the
+ *   channel does not know yet has the account's templates read again (one deleted needs nothing read);
  * - `phone_number_quality_update` (documented: `display_phone_number`, `event`, `current_limit`): the number's channel
  *   takes its new tier (`channel.waba_tier_update`);
  * - `account_update` (documented: `event` DISABLED_UPDATE with `ban_info`, ACCOUNT_RESTRICTION with
@@ -56,7 +57,7 @@ export function whatsappAccountChanges(deps: WhatsAppDeps, pacer: CallPacer): Ac
       const { message_template_name: name, message_template_language: language } = value;
       if (!status || typeof name !== 'string' || typeof language !== 'string') return 'ignored';
       for (const channel of channels) {
-        if ((await templateStatusReported(deps, channel.id, name, language, status)) === 'recorded') continue;
+        if ((await templateStatusReported(deps, channel.id, name, language, status)) === 'recorded' || status === 'deleted') continue;
         try {
           await refreshTemplates(deps, pacer, channel.id);
         } catch {

@@ -8,7 +8,7 @@ import { isMetaId, numberOf, pacedNumber, type NumberCredentials, type WhatsAppD
 import { isTokenRefused } from './cloud-failures.ts';
 import { phoneDigits, tierOf } from './number-profile.ts';
 import { accountTemplates } from './templates.ts';
-import { syncChannelTemplates } from '../../core/templates/templates.ts';
+import { syncChannelTemplates } from '../../core/templates/platform-templates.ts';
 import { checkState, newState, returnAddress, signupUrl, stateOf } from './signup.ts';
 
 /**
@@ -149,7 +149,7 @@ async function grantOf(deps: WhatsAppDeps, pacer: Pacer, channel: ChannelRecord,
   // The account's templates, listed with the channel from the start; should Meta fail to give them now, the hook
   // refresh and Meta's moderation webhooks bring them later.
   await accountTemplates(api, found.wabaId)
-    .then((listed) => syncChannelTemplates(deps, channel.id, listed))
+    .then(({ listed, complete }) => syncChannelTemplates(deps, channel.id, listed, complete))
     .catch(() => {});
   const phone = phoneDigits(found.number.display_phone_number);
   const name = typeof found.number.verified_name === 'string' && found.number.verified_name ? found.number.verified_name : phone;

@@ -109,7 +109,9 @@ describe('Meta’s templates as the interface lists them', () => {
     expect(templateOf({ name: 'x', language: 'en', status: 'APPROVED', category: 'UTILITY', parameter_format: 'NAMED', components: [{ type: 'BODY', text: 'A {{name}}' }] })).toBeNull();
     expect(templateOf({ name: 'x', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'A' }, { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Go', url: 'https://x.example/{{1}}' }] }] })).toBeNull();
     expect(templateOf({ name: 'x', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', text: 'c' }] }, { type: 'BODY', text: 'A' }] })).toBeNull();
-    expect(['IN_APPEAL', 'REINSTATED', 'PENDING_DELETION', 'FLAGGED'].map(templateStatusOf)).toEqual(['PENDING', 'APPROVED', 'DISABLED', null]);
+    expect(['IN_APPEAL', 'REINSTATED', 'ARCHIVED', 'PENDING_DELETION', 'DELETED', 'FLAGGED'].map(templateStatusOf)).toEqual(['PENDING', 'APPROVED', 'DISABLED', 'deleted', 'deleted', null]);
+    // Deleted in WhatsApp Manager but still listed a while: not offered.
+    expect(templateOf({ name: 'x', language: 'en', status: 'PENDING_DELETION', category: 'UTILITY', components: [{ type: 'BODY', text: 'A' }] })).toBeNull();
   });
 });
 

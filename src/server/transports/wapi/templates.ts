@@ -1,6 +1,6 @@
 import type { TemplateCategory, TemplateComponent, TemplateStatus } from '../../../contract/templates.ts';
 import { templateCategories } from '../../../contract/templates.ts';
-import type { PlatformTemplate } from '../../core/templates/templates.ts';
+import type { PlatformTemplate } from '../../core/templates/platform-templates.ts';
 import type { GraphApi } from '../meta/graph-api.ts';
 
 /**
@@ -16,9 +16,16 @@ import type { GraphApi } from '../meta/graph-api.ts';
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 const VARIABLE = /\{\{\s*(\d{1,3})\s*\}\}/g;
 
-/** Meta's statuses as the interface's five: under appeal is still being checked; gone or over its limit is off. */
-export function templateStatusOf(raw: unknown): TemplateStatus | null {
+/**
+ * Meta's statuses as the interface's five (under appeal is still being checked; archived or over its limit is off),
+ * or `deleted`: documented, DELETED (the template has been deleted) and PENDING_DELETION (deleted in WhatsApp
+ * Manager; inferred: Meta still lists it so for a while, and no DELETED follows for every template).
+ */
+export function templateStatusOf(raw: unknown): TemplateStatus | 'deleted' | null {
   switch (typeof raw === 'string' ? raw.toUpperCase() : null) {
+    case 'PENDING_DELETION':
+    case 'DELETED':
+      return 'deleted';
     case 'APPROVED':
     case 'REINSTATED':
       return 'APPROVED';
@@ -30,8 +37,6 @@ export function templateStatusOf(raw: unknown): TemplateStatus | null {
     case 'PAUSED':
       return 'PAUSED';
     case 'DISABLED':
-    case 'PENDING_DELETION':
-    case 'DELETED':
     case 'ARCHIVED':
     case 'LIMIT_EXCEEDED':
       return 'DISABLED';
@@ -43,11 +48,12 @@ export function templateStatusOf(raw: unknown): TemplateStatus | null {
 const renumbered = (text: string, by: number) => (by === 0 ? text : text.replace(VARIABLE, (_whole, n: string) => `{{${Number(n) + by}}}`));
 const variableCount = (text: string) => new Set([...text.matchAll(VARIABLE)].map((m) => m[1])).size;
 
-/** One of Meta's templates as the interface's, or null where a send could not fill it. */
+/** One of Meta's templates as the interface's, or null where a send could not fill it (or Meta deleted it). */
 export function templateOf(found: unknown): PlatformTemplate | null {
   if (!isObject(found) || typeof found.name !== 'string' || typeof found.language !== 'string') return null;
   if (found.parameter_format !== undefined && found.parameter_format !== 'POSITIONAL') return null;
   const status = templateStatusOf(found.status);
+  if (status === 'deleted') return null;
   const category = typeof found.category === 'string' ? found.category.toUpperCase() : '';
   if (!status || !(templateCategories as readonly string[]).includes(category)) return null;
   const components: TemplateComponent[] = [];
@@ -86,8 +92,11 @@ export function templateOf(found: unknown): PlatformTemplate | null {
 const PAGE_SIZE = 100;
 const MAX_PAGES = 50;
 
-/** Every template of the account the interface can carry, page after page (Meta's cursors). */
-export async function accountTemplates(api: GraphApi, wabaId: string): Promise<PlatformTemplate[]> {
+/**
+ * Every template of the account the interface can carry, page after page (Meta's cursors); `complete` unless pages
+ * were left unread, so that a template missing from the list is known to be gone from the account.
+ */
+export async function accountTemplates(api: GraphApi, wabaId: string): Promise<{ listed: PlatformTemplate[]; complete: boolean }> {
   const found: PlatformTemplate[] = [];
   let after: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -99,8 +108,8 @@ export async function accountTemplates(api: GraphApi, wabaId: string): Promise<P
       if (template) found.push(template);
     }
     const next = answer.paging?.cursors?.after;
-    if (typeof answer.paging?.next !== 'string' || typeof next !== 'string') break;
+    if (typeof answer.paging?.next !== 'string' || typeof next !== 'string') return { listed: found, complete: true };
     after = next;
   }
-  return found;
+  return { listed: found, complete: false };
 }
