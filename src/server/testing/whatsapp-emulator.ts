@@ -22,6 +22,7 @@ export interface EmulatedNumber {
   id: string;
   display_phone_number: string;
   verified_name: string;
+  quality_rating?: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
   messaging_limit_tier?: string;
   platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
 }

@@ -3,7 +3,7 @@ import { GraphApiError } from '../meta/graph-api.ts';
 import { failureOf, statusFailureOf, waitAsked } from './cloud-failures.ts';
 import { tierOf, phoneDigits } from './number-profile.ts';
 import { contentOf, interactiveOf, mediaKindOf, templateComponentsOf } from './outbound.ts';
-import { checkState, newState, STATE_LIFETIME_MS } from './signup.ts';
+import { CHOICE_LIFETIME_MS, checkState, choiceState, newState, nonceOf, STATE_LIFETIME_MS } from './signup.ts';
 import { templateOf, templateStatusOf } from './templates.ts';
 import { reportsOfChange } from './webhook-events.ts';
 
@@ -63,11 +63,20 @@ describe('the state of Meta’s login dialog', () => {
   const at = new Date(Date.UTC(2030, 0, 1));
   it('names its channel while it lasts, and is refused forged or expired', () => {
     const state = newState(key, 'c0ffee00-0000-4000-8000-000000000001', at);
-    expect(checkState(key, state, at)).toEqual({ ok: true, channelId: 'c0ffee00-0000-4000-8000-000000000001' });
+    expect(checkState(key, state, at)).toEqual({ ok: true, channelId: 'c0ffee00-0000-4000-8000-000000000001', nonce: state.split('.')[2], chosen: null });
     expect(checkState(key, state, new Date(at.getTime() + STATE_LIFETIME_MS + 1000))).toEqual({ ok: false, why: 'expired' });
     expect(checkState(Buffer.alloc(32, 8), state, at)).toEqual({ ok: false, why: 'forged' });
     expect(checkState(key, state.replace(/^c0/, 'd0'), at)).toEqual({ ok: false, why: 'forged' });
     expect(newState(key, 'c', at)).not.toBe(newState(key, 'c', at));
+  });
+
+  it('names a number chosen, under the nonce of the address it came from, for a shorter while', () => {
+    const nonce = nonceOf(`https://www.facebook.com/v24.0/dialog/oauth?state=${newState(key, 'c1', at)}`)!;
+    const chosen = choiceState(key, 'c1', nonce, '110200345501442', at);
+    expect(checkState(key, chosen, at)).toEqual({ ok: true, channelId: 'c1', nonce, chosen: '110200345501442' });
+    expect(checkState(key, chosen, new Date(at.getTime() + CHOICE_LIFETIME_MS + 1000))).toEqual({ ok: false, why: 'expired' });
+    // Another number put in its place breaks the signature.
+    expect(checkState(key, chosen.replace('110200345501442', '110200345501443'), at)).toEqual({ ok: false, why: 'forged' });
   });
 });
 

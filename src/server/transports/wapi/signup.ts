@@ -27,24 +27,41 @@ const mac = (key: Buffer, body: string) => createHmac('sha256', key).update(body
  * the channel another address, and the one before is no longer its own), signed with the state's key.
  */
 export function newState(key: Buffer, channelId: string, now: Date): string {
-  const body = `${channelId}.${Math.floor((now.getTime() + STATE_LIFETIME_MS) / 1000)}.${randomBytes(12).toString('base64url')}`;
-  return `${body}.${mac(key, body).toString('base64url')}`;
+  return signed(key, `${channelId}.${Math.floor((now.getTime() + STATE_LIFETIME_MS) / 1000)}.${randomBytes(12).toString('base64url')}`);
 }
 
-export type StateCheck = { ok: true; channelId: string } | { ok: false; why: 'forged' | 'expired' };
+/** How long the page of numbers to choose from is taken: long enough to choose, short for a link that holds a grant. */
+export const CHOICE_LIFETIME_MS = 30 * 60_000;
 
-/** Whether a state is one the gateway signed (in constant time), and is still taken at `now`; the channel it names. */
+/**
+ * A state for one number of the page of numbers to choose from: the channel's id, when it stops being taken, the
+ * nonce of the channel's address at the time (an address given since, by a reinit or another signup, makes it stale),
+ * and the number's id, signed with the state's key.
+ */
+export function choiceState(key: Buffer, channelId: string, nonce: string, phoneNumberId: string, now: Date): string {
+  return signed(key, `${channelId}.${Math.floor((now.getTime() + CHOICE_LIFETIME_MS) / 1000)}.${nonce}.${phoneNumberId}`);
+}
+
+const signed = (key: Buffer, body: string) => `${body}.${mac(key, body).toString('base64url')}`;
+
+export type StateCheck = { ok: true; channelId: string; nonce: string; chosen: string | null } | { ok: false; why: 'forged' | 'expired' };
+
+/**
+ * Whether a state is one the gateway signed (in constant time), and is still taken at `now`: the channel it names,
+ * the nonce it carries, and the number chosen (a choice page's state) or null (the login dialog's).
+ */
 export function checkState(key: Buffer, state: unknown, now: Date): StateCheck {
   if (typeof state !== 'string' || state.length > 256) return { ok: false, why: 'forged' };
   const parts = state.split('.');
-  if (parts.length !== 4) return { ok: false, why: 'forged' };
-  const [channelId, expires, nonce, signature] = parts as [string, string, string, string];
-  const body = `${channelId}.${expires}.${nonce}`;
+  if (parts.length !== 4 && parts.length !== 5) return { ok: false, why: 'forged' };
+  const signature = parts.pop()!;
+  const [channelId, expires, nonce, chosen] = parts as [string, string, string, string | undefined];
   const given = Buffer.from(signature, 'base64url');
-  const expected = mac(key, body);
+  const expected = mac(key, parts.join('.'));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, why: 'forged' };
   if (!/^\d{1,12}$/.test(expires) || Number(expires) * 1000 <= now.getTime()) return { ok: false, why: 'expired' };
-  return { ok: true, channelId };
+  if (chosen !== undefined && !/^\d{1,32}$/.test(chosen)) return { ok: false, why: 'forged' };
+  return { ok: true, channelId, nonce, chosen: chosen ?? null };
 }
 
 /** The address of Meta's login dialog for the channel, carrying its state. */
@@ -69,3 +86,9 @@ export function stateOf(url: string | null): string | null {
     return null;
   }
 }
+
+/** The nonce of the state an address carries (the channel's current one), or null. */
+export const nonceOf = (url: string | null): string | null => stateOf(url)?.split('.')[2] ?? null;
+
+/** The gateway's address for choosing a number: back to the return, with the choice's state. */
+export const choiceUrl = (publicUrl: string, state: string): string => `${returnAddress(publicUrl)}?${new URLSearchParams({ state }).toString()}`;

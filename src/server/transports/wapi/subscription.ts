@@ -3,7 +3,7 @@ import type { CallPacer } from '../call-pacer.ts';
 import { hookFingerprint } from '../hook-fingerprint.ts';
 import { numberOf, pacedNumber, type WhatsAppDeps } from './account.ts';
 import { isTokenRefused } from './cloud-failures.ts';
-import { letGoOfAccount } from './connect.ts';
+import { letGoOfAccount } from './connect-number.ts';
 
 /**
  * The webhook fields of a WhatsApp Business Account the gateway reads (set on the app's WhatsApp product in Meta's
