@@ -19,7 +19,9 @@ export const templateRoutes: FastifyPluginAsyncTypebox<TemplateDeps> = async (ap
         description:
           'Every template of the account’s wapi channels with its moderation status and components; `channel_id` keeps one ' +
           'channel’s (another account’s channel: 404 CHANNEL_NOT_FOUND). Only APPROVED templates can be sent; a send names ' +
-          'the template by `id` and fills `{{1}}`, `{{2}}`… from `template.values`. Status changes arrive as `waba_template.status_update`.',
+          'the template by `id` and fills `{{1}}`, `{{2}}`… from `template.values`. Status changes arrive as `waba_template.status_update`. ' +
+          'A template the platform deleted is no longer listed, a send naming it is refused with 404 TEMPLATE_NOT_FOUND, and its ' +
+          'deletion arrives as `waba_template.status_update` with DISABLED.',
         querystring: TemplatesQuery,
         response: { 200: Envelope(Type.Array(Template)), ...withNotFound },
       },
