@@ -4,7 +4,7 @@ import { failureOf, statusFailureOf, waitAsked } from './cloud-failures.ts';
 import { tierOf, phoneDigits } from './number-profile.ts';
 import { contentOf, interactiveOf, mediaKindOf, templateComponentsOf } from './outbound.ts';
 import { CHOICE_LIFETIME_MS, checkState, choiceState, newState, nonceOf, STATE_LIFETIME_MS } from './signup.ts';
-import { templateOf, templateStatusOf } from './templates.ts';
+import { accountTemplates, MAX_PAGES, templateOf, templateStatusOf } from './templates.ts';
 import { reportsOfChange } from './webhook-events.ts';
 
 const refusal = (code: number, message = 'refused', status = 400, retryAfterMs: number | null = null) => new GraphApiError(status, { message, code, subcode: null, transient: false }, retryAfterMs);
@@ -121,6 +121,33 @@ describe('Meta’s templates as the interface lists them', () => {
     expect(['IN_APPEAL', 'REINSTATED', 'ARCHIVED', 'PENDING_DELETION', 'DELETED', 'FLAGGED'].map(templateStatusOf)).toEqual(['PENDING', 'APPROVED', 'DISABLED', 'deleted', 'deleted', null]);
     // Deleted in WhatsApp Manager but still listed a while: not offered.
     expect(templateOf({ name: 'x', language: 'en', status: 'PENDING_DELETION', category: 'UTILITY', components: [{ type: 'BODY', text: 'A' }] })).toBeNull();
+  });
+});
+
+describe('an account’s templates, page after page', () => {
+  const body = { name: 'x', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'A' }] };
+  /** A Graph API whose account has `pages` pages of one template each. */
+  const account = (pages: number) => {
+    let asked = 0;
+    return {
+      asked: () => asked,
+      api: {
+        call: async <T>() => {
+          asked++;
+          const more = asked < pages;
+          return { data: [{ ...body, name: `t${asked}` }], paging: { cursors: { after: String(asked) }, ...(more ? { next: 'https://graph.example/next' } : {}) } } as T;
+        },
+      },
+    };
+  };
+  it('is complete once Meta gives no next page, and not when pages are left unread', async () => {
+    const small = account(3);
+    expect(await accountTemplates(small.api, '1')).toMatchObject({ complete: true, listed: [{ name: 't1' }, { name: 't2' }, { name: 't3' }] });
+    const huge = account(MAX_PAGES + 5);
+    const read = await accountTemplates(huge.api, '1');
+    expect(read.complete).toBe(false);
+    expect(read.listed).toHaveLength(MAX_PAGES);
+    expect(huge.asked()).toBe(MAX_PAGES);
   });
 });
 

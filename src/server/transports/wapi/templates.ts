@@ -88,9 +88,12 @@ export function templateOf(found: unknown): PlatformTemplate | null {
   return { name: found.name, language: found.language, category: category as TemplateCategory, status, components: ordered };
 }
 
-/** How many templates one page asks for, and how many pages are read at most (an account has at most a few thousand). */
+/**
+ * How many templates one page asks for, and how many pages are read at most: 10,000 entries, each a name in one
+ * language (Meta's limit is said to be 6,000 names an account, 250 unless raised). A list cut short removes nothing.
+ */
 const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
+export const MAX_PAGES = 100;
 
 /**
  * Every template of the account the interface can carry, page after page (Meta's cursors); `complete` unless pages
