@@ -148,9 +148,13 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
     expect(await channel(channelId)).toMatchObject({ status: 'init', messenger_id: null });
     expect(s.meta.registered(EAST.id)).toBeUndefined();
 
-    // The current address still connects: a third page, WEST chosen.
+    // The current address still connects: a third page, WEST chosen; Meta failing once leaves the page standing.
     const third = linksOf((await signUp(channelId)).page);
-    expect((await follow(third.get('+1 555-010-0504 · Acme 4 · quality not rated yet')!)).status).toBe(200);
+    const west = third.get('+1 555-010-0504 · Acme 4 · quality not rated yet')!;
+    s.meta.failNext(`POST /${WEST.id}/register`, 1, { status: 500, code: 2, message: 'Service temporarily unavailable' });
+    expect((await follow(west)).status).toBe(503);
+    expect(await channel(channelId)).toMatchObject({ status: 'init', messenger_id: null });
+    expect((await follow(west)).status).toBe(200);
     expect(await channel(channelId)).toMatchObject({ status: 'active', messenger_id: WEST.id, name: 'Acme 4' });
     expect(s.meta.registered(WEST.id)).toMatch(/^\d{6}$/);
   });
