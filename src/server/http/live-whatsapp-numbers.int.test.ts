@@ -61,6 +61,12 @@ describe(`live whatsapp: a customer’s WhatsApp id that is not the number writt
     expect(s.meta.sent.get(sent.wamid)!.waId).toBe('5491151234567');
     await answersLandIn('541151234567', '5491151234567', sent);
     expect(await chatIds()).toEqual(['541151234567', '5511987654321'].sort());
+    // The CRM then writes to the WhatsApp id itself: the chat it wrote to last is where the answers go from now on.
+    const direct = await send('5491151234567', 'Le escribo por aquí');
+    await answersLandIn('5491151234567', '5491151234567', direct);
+    // And back: a send to the first form takes them again.
+    const back = await send('541151234567', 'Y por aquí');
+    await answersLandIn('541151234567', '5491151234567', back);
   });
 
   it('sends to the chat a customer opened from their WhatsApp id when the CRM writes the other form of the same mobile', async () => {
@@ -70,13 +76,13 @@ describe(`live whatsapp: a customer’s WhatsApp id that is not the number writt
     expect(lastSentTo()).toBe('5215512345678');
     expect(await chatOf(sent.requestId)).toBe('5215512345678');
     await answersLandIn('5215512345678', '5215512345678', sent);
-    expect(await chatIds()).toEqual(['5215512345678', '541151234567', '5511987654321'].sort());
+    expect(await chatIds()).toEqual(['5215512345678', '541151234567', '5491151234567', '5511987654321'].sort());
   });
 
   it('never takes two people for one: a Brazilian landline and the number with a 9 before it are two chats', async () => {
     await s.meta.customerWrites(WABA_ID, NUMBER.id, { waId: '551132345678', name: 'Loja' }, { type: 'text', text: { body: 'Oi' } });
     await send('5511932345678', 'Olá');
     expect(lastSentTo()).toBe('5511932345678');
-    expect(await chatIds()).toEqual(['551132345678', '5511932345678', '5215512345678', '541151234567', '5511987654321'].sort());
+    expect(await chatIds()).toEqual(['551132345678', '5511932345678', '5215512345678', '541151234567', '5491151234567', '5511987654321'].sort());
   });
 });

@@ -14,9 +14,16 @@ import type { WhatsAppDeps } from './account.ts';
 
 type Deps = Pick<WhatsAppDeps, 'peers' | 'store' | 'clock'>;
 
-/** A send to `chatId` reached `waId`: remembered when they differ (the last send's answer wins). */
+/**
+ * A send to `chatId` reached `waId`: remembered when they differ. The last send's answer wins: a send straight to the
+ * WhatsApp id (the CRM opened the chat of that form since) takes back what an earlier send to another form remembered.
+ */
 export async function rememberWaId(deps: Deps, channelId: string, chatId: string, waId: string): Promise<void> {
-  if (waId === chatId) return;
+  if (waId === chatId) {
+    const remembered = await deps.peers.byPeerId(channelId, waId);
+    if (remembered && remembered.handle !== chatId) await deps.peers.save(channelId, { ...remembered, handle: chatId, checkedAt: deps.clock.now() });
+    return;
+  }
   await deps.peers.save(channelId, { peerId: waId, handle: chatId, name: null, checkedAt: deps.clock.now() });
 }
 
