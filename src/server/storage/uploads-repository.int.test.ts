@@ -58,6 +58,18 @@ describe(`uploads kept within an account's quota, and bytes left without a recor
     });
   }
 
+  it('takes the record back when the bytes cannot be kept, so the failed file takes no room', async () => {
+    const disk = uploadFiles(join(dir, 'failing'));
+    const failing = { ...disk, write: async () => Promise.reject(new Error('disk full')) };
+    const uploads = uploadRepository(database.db, failing);
+    const accountId = await newAccount();
+    const quota = { since, limitBytes: 1_000 };
+    const lost = record(accountId, 900);
+    await expect(uploads.insertWithinQuota(lost, Buffer.alloc(900), quota)).rejects.toThrow('disk full');
+    expect(await uploads.open(lost.id)).toBeUndefined();
+    expect(await uploadRepository(database.db, disk).insertWithinQuota(record(accountId, 900), Buffer.alloc(900), quota)).toEqual({ stored: true, usedBytes: 0 });
+  });
+
   it('removes kept bytes older than the bound that no upload records, and partial writes, and nothing else', async () => {
     const filesDir = join(dir, 'strays');
     const files = uploadFiles(filesDir);
