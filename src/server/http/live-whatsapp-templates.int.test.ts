@@ -93,6 +93,27 @@ describe(`live whatsapp: templates Meta deleted (${databaseKind()})`, () => {
     expect(reads()).toBe(before);
   });
 
+  it('keeps a template Meta still lists in a form the interface cannot carry (an image header, a status it does not know) as it was', async () => {
+    const before = (await listed()).find((t) => t.name === 'reminder')!;
+    const stream = eventStream(s.t.gateway.database, s.accountId);
+    await stream.since();
+
+    // Edited in WhatsApp Manager to show a picture above the text: still live at Meta, so neither removed nor disabled.
+    s.meta.setTemplates(WABA_ID, [{ ...REMINDER, components: [{ type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW1hZ2U='] } }, ...REMINDER.components] }]);
+    await refresh();
+    expect(await listed()).toEqual([before]);
+    expect(before).toMatchObject({ status: 'APPROVED' });
+    const sent = await sendTemplate(before.id, ['9:00']);
+    expect(sent.statusCode, sent.body).toBe(201);
+    expect(await settled(s.t, (sent.json().data as { request_id: string }).request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+
+    // A status Meta may add later, unknown here: the template stays with the status it had.
+    s.meta.setTemplates(WABA_ID, [{ ...REMINDER, status: 'UNDER_SOME_NEW_REVIEW' }]);
+    await refresh();
+    expect(await listed()).toEqual([before]);
+    expect((await stream.since()).filter((e) => e.name === 'waba_template.status_update')).toEqual([]);
+  });
+
   it('drops a template Meta still lists as deleted in WhatsApp Manager (PENDING_DELETION), and one it disabled first with no second event', async () => {
     const reminderId = await idOf('reminder');
     s.meta.setTemplates(WABA_ID, [{ ...REMINDER, status: 'PENDING_DELETION' }]);

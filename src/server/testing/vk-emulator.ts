@@ -109,7 +109,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   async function send(groupId: number, p: Record<string, string>): Promise<Answer> {
     const peer = Number(p.peer_id);
     const randomId = Number(p.random_id);
-    if (!Number.isInteger(peer) || !Number.isInteger(randomId)) return error(100, 'One of the parameters specified was missing or invalid: peer_id');
+    if (!Number.isInteger(peer)) return error(100, 'One of the parameters specified was missing or invalid: peer_id');
+    // VK takes a random_id within int64 (its documentation asks for a large range, "up to int64").
+    if (!/^-?\d{1,19}$/.test(p.random_id ?? '') || BigInt.asIntN(64, BigInt(p.random_id!)) !== BigInt(p.random_id!)) return error(100, 'One of the parameters specified was missing or invalid: random_id');
     if (denied.has(`${groupId}:${peer}`)) return error(901, 'Can\'t send messages for users without permission');
     if ([...(p.message ?? '')].length > 4096) return error(914, 'Message is too long');
     const list = sent.get(groupId) ?? [];

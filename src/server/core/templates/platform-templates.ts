@@ -21,6 +21,18 @@ import { templateStatusEvent, type TemplateDeps } from './templates.ts';
 /** A template as the platform lists it for an account. */
 export type PlatformTemplate = Pick<TemplateRecord, 'name' | 'language' | 'category' | 'status' | 'components'>;
 
+/**
+ * What one reading of the platform's templates of an account gave: `listed`, those the interface can carry;
+ * `present`, the name and language of every template the platform still has (deleted ones aside), `listed` or not,
+ * since a template the interface cannot carry (a new image header, a status it does not know…) is not a deleted one;
+ * `complete`, the platform's whole list was read.
+ */
+export interface PlatformTemplates {
+  listed: readonly PlatformTemplate[];
+  present: readonly { name: string; language: string }[];
+  complete: boolean;
+}
+
 const keyOf = (t: { name: string; language: string }) => `${t.name}\n${t.language}`;
 
 /** The template goes, with `waba_template.status_update` (DISABLED) unless it could not be sent already. */
@@ -32,11 +44,15 @@ async function removeTemplate(tx: TransactionScope, clock: Clock, template: Temp
 /**
  * The platform's templates of the channel's account, read into the channel's (`GET /v2/templates`): each by its name
  * and language, a new one with an id of its own that stays (a send names it), one known with its category, status
- * and parts as the platform now has them; a status that changed sends `waba_template.status_update`. `complete`: the
- * platform's whole list was read, so a template of the channel it no longer lists was deleted there and is removed
- * here; a partial list removes nothing. A channel gone is left alone.
+ * and parts as the platform now has them; a status that changed sends `waba_template.status_update`. When the
+ * platform's whole list was read (`complete`), a template of the channel it no longer has at all (not in `present`)
+ * was deleted there and is removed here; a partial list removes nothing. A template the platform still has but the
+ * interface can no longer carry (in `present`, not in `listed`) stays as it was, its status included: nothing says
+ * it cannot be sent (Meta may still take a send of it, or refuse it at the driver), and marking it DISABLED would
+ * tell the CRM it is off while Meta has it live; it follows the platform again once it can be carried, and Meta's
+ * moderation webhooks still change its status. A channel gone is left alone.
  */
-export async function syncChannelTemplates(deps: TemplateDeps, channelId: string, listed: readonly PlatformTemplate[], complete: boolean): Promise<void> {
+export async function syncChannelTemplates(deps: TemplateDeps, channelId: string, { listed, present, complete }: PlatformTemplates): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getByIdForUpdate(channelId);
     if (!channel) return;
@@ -53,7 +69,9 @@ export async function syncChannelTemplates(deps: TemplateDeps, channelId: string
       await tx.templates.update({ ...known, ...one, updatedAt: now });
       if (known.status !== one.status) await templateStatusEvent(tx, deps.clock, known, one.status, now);
     }
-    if (complete) for (const gone of kept.values()) await removeTemplate(tx, deps.clock, gone, now);
+    if (!complete) return;
+    const still = new Set(present.map(keyOf));
+    for (const gone of kept.values()) if (!still.has(keyOf(gone))) await removeTemplate(tx, deps.clock, gone, now);
   });
 }
 

@@ -17,14 +17,19 @@ const TRANSFER_TIMEOUT_MS = 10_000;
 const VK_TEXT_CHARS = 4096;
 
 /**
- * The `random_id` of a send: 32 bits of a digest of the gateway's message id. VK documents `random_id` as an int32
- * that keeps the same message from being sent twice (per application and sender): a send tried again after its
- * answer was lost gives the same one, and VK answers with the message it sent the first time (inferred: the
- * documentation does not say what VK answers, nor how long it remembers; an hour is said in VK's developer
- * community). Zero, which VK takes as "none", is never given.
+ * The `random_id` of a send: 48 bits of a digest of the gateway's message id, a positive safe integer. VK keeps the
+ * same message from being sent twice by it (per application and sender, across all the community's dialogs): a send
+ * tried again after its answer was lost gives the same one, and VK answers with the message it sent the first time
+ * (inferred: the documentation does not say what VK answers, nor how long it remembers; an hour is said in VK's
+ * developer community). Two different messages with the same one would make VK drop the second and answer the
+ * first's id, so the range is wide: VK's documentation of `messages.send` (vk.com/dev/messages.send, Russian edition)
+ * says the uniqueness is checked over the whole message history and asks for a large range, "up to int64"; today's
+ * edition types it as integer without a bound, and common VK libraries send values beyond 2^31. At 48 bits, 100,000
+ * sends an hour give a collision within an hour about once in 56,000 hours (32 bits gave about one an hour). Zero,
+ * which VK takes as "none", is never given.
  */
 export function randomIdOf(requestId: string): number {
-  const n = createHash('sha256').update(requestId).digest().readInt32BE(0);
+  const n = createHash('sha256').update(requestId).digest().readUIntBE(0, 6);
   return n === 0 ? 1 : n;
 }
 

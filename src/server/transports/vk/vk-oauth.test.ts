@@ -26,6 +26,14 @@ describe('the states of VK’s OAuth pages', () => {
   it('gives a send the same non-zero random_id each time it is tried, and another send another', () => {
     expect(randomIdOf('a')).toBe(randomIdOf('a'));
     expect(randomIdOf('a')).not.toBe(randomIdOf('b'));
-    expect(Number.isInteger(randomIdOf('a')) && Math.abs(randomIdOf('a')) < 2 ** 31).toBe(true);
+    expect(Number.isSafeInteger(randomIdOf('a')) && randomIdOf('a') > 0).toBe(true);
+  });
+
+  it('draws random_id from 48 bits, so that different sends of a busy community do not share one', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => randomIdOf(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`));
+    expect(ids.every((n) => Number.isSafeInteger(n) && n > 0 && n < 2 ** 48)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Most of them lie beyond 32 bits (an int32 would hold none).
+    expect(ids.filter((n) => n >= 2 ** 32).length).toBeGreaterThan(1900);
   });
 });

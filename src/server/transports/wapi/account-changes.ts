@@ -16,8 +16,7 @@ export async function refreshTemplates(deps: WhatsAppDeps, pacer: CallPacer, cha
   const channel = await deps.channels.getById(channelId);
   const number = numberOf(deps.cipher, channel?.credentials);
   if (!number) return;
-  const { listed, complete } = await accountTemplates(pacedNumber(deps, pacer, number, signal), number.waba_id);
-  await syncChannelTemplates(deps, channelId, listed, complete);
+  await syncChannelTemplates(deps, channelId, await accountTemplates(pacedNumber(deps, pacer, number, signal), number.waba_id));
 }
 
 /** The account's bans and restrictions that leave its numbers unable to write at all (documented `account_update` events). */

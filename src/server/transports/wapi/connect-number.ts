@@ -44,7 +44,7 @@ export async function connectNumber(deps: WhatsAppDeps, pacer: CallPacer, channe
   // The account's templates, listed with the channel from the start; should Meta fail to give them now, the hook
   // refresh and Meta's moderation webhooks bring them later.
   await accountTemplates(api, number.wabaId)
-    .then(({ listed, complete }) => syncChannelTemplates(deps, channel.id, listed, complete))
+    .then((read) => syncChannelTemplates(deps, channel.id, read))
     .catch(() => {});
   const phone = phoneDigits(number.display_phone_number);
   return {

@@ -4,7 +4,7 @@ import { failureOf, statusFailureOf, waitAsked } from './cloud-failures.ts';
 import { tierOf, phoneDigits } from './number-profile.ts';
 import { contentOf, interactiveOf, mediaKindOf, templateComponentsOf } from './outbound.ts';
 import { CHOICE_LIFETIME_MS, checkState, choiceState, newState, nonceOf, STATE_LIFETIME_MS } from './signup.ts';
-import { accountTemplates, MAX_PAGES, templateOf, templateStatusOf } from './templates.ts';
+import { accountTemplates, MAX_PAGES, presentOf, templateOf, templateStatusOf } from './templates.ts';
 import { reportsOfChange } from './webhook-events.ts';
 
 const refusal = (code: number, message = 'refused', status = 400, retryAfterMs: number | null = null) => new GraphApiError(status, { message, code, subcode: null, transient: false }, retryAfterMs);
@@ -122,6 +122,15 @@ describe('Meta’s templates as the interface lists them', () => {
     // Deleted in WhatsApp Manager but still listed a while: not offered.
     expect(templateOf({ name: 'x', language: 'en', status: 'PENDING_DELETION', category: 'UTILITY', components: [{ type: 'BODY', text: 'A' }] })).toBeNull();
   });
+
+  it('knows a template Meta still has though the interface cannot carry it, and not one Meta deleted', () => {
+    const pictured = { name: 'x', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'A' }] };
+    expect(templateOf(pictured)).toBeNull();
+    expect(presentOf(pictured)).toEqual({ name: 'x', language: 'en' });
+    expect(presentOf({ ...pictured, status: 'SOMETHING_NEW' })).toEqual({ name: 'x', language: 'en' });
+    expect(presentOf({ ...pictured, status: 'PENDING_DELETION' })).toBeNull();
+    expect(presentOf({ ...pictured, status: 'DELETED' })).toBeNull();
+  });
 });
 
 describe('an account’s templates, page after page', () => {
@@ -142,7 +151,7 @@ describe('an account’s templates, page after page', () => {
   };
   it('is complete once Meta gives no next page, and not when pages are left unread', async () => {
     const small = account(3);
-    expect(await accountTemplates(small.api, '1')).toMatchObject({ complete: true, listed: [{ name: 't1' }, { name: 't2' }, { name: 't3' }] });
+    expect(await accountTemplates(small.api, '1')).toMatchObject({ complete: true, listed: [{ name: 't1' }, { name: 't2' }, { name: 't3' }], present: [{ name: 't1' }, { name: 't2' }, { name: 't3' }] });
     const huge = account(MAX_PAGES + 5);
     const read = await accountTemplates(huge.api, '1');
     expect(read.complete).toBe(false);

@@ -1,6 +1,6 @@
 import type { TemplateCategory, TemplateComponent, TemplateStatus } from '../../../contract/templates.ts';
 import { templateCategories } from '../../../contract/templates.ts';
-import type { PlatformTemplate } from '../../core/templates/platform-templates.ts';
+import type { PlatformTemplate, PlatformTemplates } from '../../core/templates/platform-templates.ts';
 import type { GraphApi } from '../meta/graph-api.ts';
 
 /**
@@ -96,11 +96,23 @@ const PAGE_SIZE = 100;
 export const MAX_PAGES = 100;
 
 /**
- * Every template of the account the interface can carry, page after page (Meta's cursors); `complete` unless pages
- * were left unread, so that a template missing from the list is known to be gone from the account.
+ * The name and language of one of Meta's templates that the account still has, whether or not the interface can
+ * carry it; null for one Meta deleted (DELETED, PENDING_DELETION) or an entry without them.
  */
-export async function accountTemplates(api: GraphApi, wabaId: string): Promise<{ listed: PlatformTemplate[]; complete: boolean }> {
+export function presentOf(found: unknown): { name: string; language: string } | null {
+  if (!isObject(found) || typeof found.name !== 'string' || typeof found.language !== 'string') return null;
+  return templateStatusOf(found.status) === 'deleted' ? null : { name: found.name, language: found.language };
+}
+
+/**
+ * Every template of the account the interface can carry (`listed`), and the name and language of every one Meta
+ * still has (`present`: those left out of `listed` as a send could not fill them are not gone), page after page
+ * (Meta's cursors); `complete` unless pages were left unread, so that a template missing from `present` is known
+ * to be gone from the account.
+ */
+export async function accountTemplates(api: GraphApi, wabaId: string): Promise<PlatformTemplates> {
   const found: PlatformTemplate[] = [];
+  const present: { name: string; language: string }[] = [];
   let after: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const answer: { data?: unknown; paging?: { next?: unknown; cursors?: { after?: unknown } } } = await api.call('GET', `/${wabaId}/message_templates`, {
@@ -109,10 +121,12 @@ export async function accountTemplates(api: GraphApi, wabaId: string): Promise<{
     for (const one of Array.isArray(answer.data) ? answer.data : []) {
       const template = templateOf(one);
       if (template) found.push(template);
+      const still = presentOf(one);
+      if (still) present.push(still);
     }
     const next = answer.paging?.cursors?.after;
-    if (typeof answer.paging?.next !== 'string' || typeof next !== 'string') return { listed: found, complete: true };
+    if (typeof answer.paging?.next !== 'string' || typeof next !== 'string') return { listed: found, present, complete: true };
     after = next;
   }
-  return { listed: found, complete: false };
+  return { listed: found, present, complete: false };
 }
