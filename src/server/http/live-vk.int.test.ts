@@ -112,12 +112,21 @@ describe(`live vk: connecting a community through VK's OAuth pages (${databaseKi
     expect((await follow(choice.links[0]!.url)).page).toContain('used already');
     expect(await channel(channelId)).toMatchObject({ status: 'init' });
 
-    // Past its lifetime a state is not taken, whatever the code.
+    // Past its lifetime a community's link is not taken, whatever the code; the channel's own link, unused, still
+    // leads on to the page of communities.
     const current = (await channel(channelId)).url as string;
+    s.vk.loginAs(ADMIN);
+    const stale = await follow(current);
+    const outlet = stale.links.find((l) => l.label === OUTLET.name)!.url;
+    const waiting = (await channel(channelId)).url as string;
     clock.advance(60 * 60_000 + 1000);
-    expect((await follow(current)).page).toContain('expired');
-    expect(await channel(channelId)).toMatchObject({ status: 'init', url: current });
+    expect((await follow(outlet)).page).toContain('expired');
+    expect(await channel(channelId)).toMatchObject({ status: 'init', url: waiting });
     expect(s.vk.serversOf(OUTLET.id)).toEqual([]);
+    clock.advance(24 * 60 * 60_000);
+    const again = await follow(waiting);
+    expect(again.status).toBe(200);
+    expect(again.links.map((l) => l.label)).toEqual([SHOP.name, OUTLET.name]);
   });
 
   it('reconnects through the frame to another community, letting the first go, once no other channel holds it, and removes its server once deleted', async () => {
