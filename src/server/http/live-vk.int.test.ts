@@ -112,15 +112,24 @@ describe(`live vk: connecting a community through VK's OAuth pages (${databaseKi
     expect((await follow(choice.links[0]!.url)).page).toContain('used already');
     expect(await channel(channelId)).toMatchObject({ status: 'init' });
 
-    // Past its lifetime a state is not taken, whatever the code.
+    // Past its lifetime a community's link is not taken, whatever the code; the channel's own link, unused, still
+    // leads on to the page of communities.
     const current = (await channel(channelId)).url as string;
+    s.vk.loginAs(ADMIN);
+    const stale = await follow(current);
+    const outlet = stale.links.find((l) => l.label === OUTLET.name)!.url;
+    const waiting = (await channel(channelId)).url as string;
     clock.advance(60 * 60_000 + 1000);
-    expect((await follow(current)).page).toContain('expired');
-    expect(await channel(channelId)).toMatchObject({ status: 'init', url: current });
+    expect((await follow(outlet)).page).toContain('expired');
+    expect(await channel(channelId)).toMatchObject({ status: 'init', url: waiting });
     expect(s.vk.serversOf(OUTLET.id)).toEqual([]);
+    clock.advance(24 * 60 * 60_000);
+    const again = await follow(waiting);
+    expect(again.status).toBe(200);
+    expect(again.links.map((l) => l.label)).toEqual([SHOP.name, OUTLET.name]);
   });
 
-  it('reconnects through the frame to another community, letting the first go, and removes its server once deleted', async () => {
+  it('reconnects through the frame to another community, letting the first go, once no other channel holds it, and removes its server once deleted', async () => {
     // The frame's session of before has expired with the clock.
     s.frame = await openFrame(s.t, s.token, 'channels', { user: { id: 'admin-1' }, transport: 'vk' });
     const channelId = await connectVkChannel(s, OUTLET);
@@ -129,8 +138,16 @@ describe(`live vk: connecting a community through VK's OAuth pages (${databaseKi
     expect(reinit.statusCode, reinit.body).toBe(200);
     const url = (await channel(channelId)).url as string;
     expect(await channel(channelId)).toMatchObject({ status: 'init' });
+    // The first test's channel holds the shop: a community is one channel's, so the shop is refused until it goes.
+    const holder = s.vk.serversOf(SHOP.id).map((x) => x.url.split('/').pop()!);
+    expect(holder).toHaveLength(1);
+    s.vk.loginAs(ADMIN);
+    const shop = (await follow(url)).links.find((l) => l.label === SHOP.name)!.url;
+    expect((await follow(shop)).page).toContain('connected to another channel');
+    expect(await channel(channelId)).toMatchObject({ status: 'init' });
+    expect((await s.t.call('DELETE', `/v2/channels/${holder[0]}`, { token: s.token })).statusCode).toBe(200);
     const shopServers = s.vk.serversOf(SHOP.id).length;
-    await connectVkChannel(s, SHOP, { channelId, url });
+    await connectVkChannel(s, SHOP, { channelId, url: (await channel(channelId)).url as string });
     expect(await channel(channelId)).toMatchObject({ status: 'active', messenger_id: String(SHOP.id) });
     expect(s.vk.serversOf(OUTLET.id)).toEqual([]);
     expect(s.vk.serversOf(SHOP.id)).toHaveLength(shopServers + 1);

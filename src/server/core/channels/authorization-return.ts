@@ -11,6 +11,12 @@ export interface AuthorizationGrant {
   credentials: Record<string, unknown>;
   /** What connecting registered with the platform for the channel's updates. */
   hookFingerprint?: string;
+  /**
+   * The channel's address once the transport took the step, before asking the platform (so that a second return with
+   * the same state stops before changing anything there): the grant is then the channel's while it still waits at
+   * this address, in place of the one the return came for.
+   */
+  takenAt?: string;
 }
 
 /** A page of choices the owner is shown on the way (VK's communities to pick from), each leading on to the platform. */
@@ -30,6 +36,13 @@ export interface AuthorizationReturn {
   platform?: string;
   /** What the page says once the channel is connected (a title and a sentence), when the transport says it its way. */
   connectedPage?(channel: ChannelRecord): { title: string; text: string };
+  /**
+   * What the owner is told where another channel of the gateway (of any account) holds the number or community granted
+   * (`profile.messengerId`), checked again as the grant is stored: one messenger account is one channel's.
+   */
+  heldElsewhere: string;
+  /** Undoes, best effort, what the grant registered with the platform, where another channel took it meanwhile. */
+  release?(channel: ChannelRecord, granted: AuthorizationGrant): Promise<void>;
   /** The channel the owner comes back for, when the address carries a state the gateway signed and still takes. */
   channelOf(query: Record<string, unknown>): { channelId: string } | { refused: string };
   /**
@@ -50,7 +63,8 @@ const superseded = 'This link was used already, or the channel was connected aga
  * still waiting for it at that very address (`init` with that `url`), gets what the platform granted, and becomes
  * `active` with `channel.status_update` (and `channel.waba_tier_update` with a tier). The platform is asked outside
  * any transaction; the channel is then changed only if no other return or reinit changed it meanwhile, so a state
- * is taken once. Anything else leaves the channel as it was, and says why.
+ * is taken once, and only if no other channel holds the number or community granted (checked under a lock of it, so
+ * two channels connecting it at once do not both win). Anything else leaves the channel as it was, and says why.
  */
 export async function authorizationReturned(deps: ChannelDeps, returning: AuthorizationReturn, query: Record<string, unknown>): Promise<AuthorizationOutcome> {
   const which = returning.channelOf(query);
@@ -59,9 +73,15 @@ export async function authorizationReturned(deps: ChannelDeps, returning: Author
   if (!channel || channel.transport !== returning.transport || channel.state.status !== 'init' || channel.authUrl === null) return { refused: superseded };
   const granted = await returning.grant(channel, query);
   if ('refused' in granted || 'choose' in granted) return granted;
-  return deps.store.transaction(async (tx): Promise<AuthorizationOutcome> => {
+  const messengerId = granted.profile.messengerId;
+  const outcome = await deps.store.transaction(async (tx): Promise<AuthorizationOutcome> => {
     const current = await tx.channels.getByIdForUpdate(channel.id);
-    if (!current || current.state.status !== 'init' || current.authUrl !== channel.authUrl) return { refused: superseded };
+    if (!current || current.state.status !== 'init' || current.authUrl !== (granted.takenAt ?? channel.authUrl)) return { refused: superseded };
+    if (messengerId) {
+      // Two channels connecting the same number or community at once: the second waits here, then finds the first.
+      await tx.channels.lockMessengerId(returning.transport, messengerId);
+      if ((await tx.channels.listByMessengerId(returning.transport, messengerId)).some((c) => c.id !== channel.id)) return { refused: returning.heldElsewhere };
+    }
     const next = await applyTrigger(tx, deps, current, 'redirect_completed', {
       ...granted.profile,
       ...(granted.tier ? { tier: granted.tier } : {}),
@@ -72,4 +92,6 @@ export async function authorizationReturned(deps: ChannelDeps, returning: Author
     if (granted.tier) await channelTierEvent(tx, deps.clock, next, granted.tier);
     return { connected: next };
   });
+  if ('refused' in outcome && outcome.refused === returning.heldElsewhere && returning.release) await returning.release(channel, granted).catch(() => {});
+  return outcome;
 }

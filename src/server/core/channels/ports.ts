@@ -60,6 +60,11 @@ export interface ChannelRepository {
    * updates to one address names the account only), most recently changed first.
    */
   listByMessengerId(transport: Transport, messengerId: string): Promise<ChannelRecord[]>;
+  /**
+   * Within a transaction: holds, until it ends, the lock of a transport's messenger account (taken whether or not a
+   * channel holds it yet), so that transactions giving it to a channel apply one after another.
+   */
+  lockMessengerId(transport: Transport, messengerId: string): Promise<void>;
   /** The channels of a transport whose platform account (`messengerAccountId`) is this, most recently changed first. */
   listByMessengerAccountId(transport: Transport, messengerAccountId: string): Promise<ChannelRecord[]>;
   list(accountId: string): Promise<ChannelRecord[]>;

@@ -58,6 +58,9 @@ export async function channelsByKey(db: Kysely<DatabaseSchema>, keys: readonly {
   });
 }
 
+/** The advisory lock namespace under which a messenger account is given to one channel at a time. */
+const MESSENGER_LOCK = 0x6d736772;
+
 export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository {
   const visible = () => db.selectFrom('channels').selectAll().where('deleted_at', 'is', null);
   return {
@@ -89,6 +92,9 @@ export function channelRepository(db: Kysely<DatabaseSchema>): ChannelRepository
         .orderBy('id')
         .execute();
       return rows.map(toChannelRecord);
+    },
+    async lockMessengerId(transport, messengerId) {
+      await sql`select pg_advisory_xact_lock(${MESSENGER_LOCK}, hashtext(${`${transport}:${messengerId}`}))`.execute(db);
     },
     async listByMessengerAccountId(transport, messengerAccountId) {
       // Through channels_messenger_account_idx.

@@ -17,7 +17,7 @@ export interface VkDeps {
   stateKey: Buffer;
   cipher: CredentialsCipher;
   /** The channels (their authorization address changes at each step of the connect: a state is taken once). */
-  channels: Pick<ChannelRepository, 'getById'>;
+  channels: Pick<ChannelRepository, 'getById' | 'listByMessengerId'>;
   store: Store;
   clock: Clock;
   /** VK no longer takes the community's key: the channel is switched off, unless its credentials changed since. */

@@ -4,7 +4,7 @@ import type { ChannelRecord, ConnectOutcome } from '../../core/channels/ports.ts
 import { AppError } from '../../core/errors.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { CodeRefused, VkApiError, VkApiUnreachable } from './vk-api.ts';
-import { callbackUrl, oursFor, registerCallbackServer } from './vk-callback-server.ts';
+import { callbackUrl, oursFor, registerCallbackServer, removeCallbackServers } from './vk-callback-server.ts';
 import { isVkId, pacedCommunity, type CommunityCredentials, type VkDeps } from './vk-community.ts';
 import { authorizeUrl, checkState, communityKeyOf, newNonce, nonceOf, returnAddress, signState, type Step } from './vk-oauth.ts';
 
@@ -17,7 +17,10 @@ import { authorizeUrl, checkState, communityKeyOf, newNonce, nonceOf, returnAddr
  *
  * Each step's state is taken once: the channel's address carries a nonce, every state of the connect carries the
  * nonce of the address it came from, and each step taken (or refused) gives the channel an address with a new nonce,
- * so a state used before no longer matches. The last step, once granted, leaves the channel with no address at all.
+ * so a state used before no longer matches. The community's step is taken before VK is asked anything (given back
+ * only where VK failed on the way), so the same link followed twice registers the server once, with the secret the
+ * channel keeps. The last step, once granted, leaves the channel with no address at all. A community another channel
+ * of the gateway holds (of any account, as a WhatsApp number is) is refused: VK would post its events to both.
  */
 
 /** What the owner is told when nothing changed, by cause. */
@@ -29,6 +32,7 @@ export const refusals = {
   codeRefused: 'VK did not accept the authorization (it may have been used already, or be too old): open the channel’s link again',
   noCommunity: 'You administer no VK community: create one, or ask for the administrator’s role, then open the channel’s link again',
   noKey: 'VK gave no key for the community chosen: open the channel’s link again and allow access to the community',
+  communityTaken: 'This VK community is connected to another channel already: open the channel’s link again and choose another, or delete the other channel first',
 } as const;
 
 /**
@@ -57,17 +61,21 @@ export function connectVk(deps: VkDeps, channelId: string): ConnectOutcome {
 }
 
 /**
- * The channel's address becomes a first step's under a new nonce, if it still is `expected`: the state just used is
- * not taken again. False where the channel changed meanwhile (another return, a reinit).
+ * The channel's address becomes `next` (a first step's under a new nonce), if it still is `expected`: the state just
+ * used is not taken again. Null where the channel changed meanwhile (another return, a reinit); else the new address.
  */
-async function renewAddress(deps: VkDeps, channel: ChannelRecord): Promise<boolean> {
+async function renewAddress(deps: VkDeps, channel: ChannelRecord, expected = channel.authUrl, next = firstStep(deps, channel.id)): Promise<string | null> {
   return deps.store.transaction(async (tx) => {
     const current = await tx.channels.getByIdForUpdate(channel.id);
-    if (!current || current.state.status !== 'init' || current.authUrl !== channel.authUrl) return false;
-    await tx.channels.update({ ...current, authUrl: firstStep(deps, channel.id) });
-    return true;
+    if (!current || current.state.status !== 'init' || current.authUrl !== expected) return null;
+    await tx.channels.update({ ...current, authUrl: next });
+    return next;
   });
 }
+
+/** Whether another channel of the gateway (of any account) holds the community: VK would post its events to both. */
+const heldByAnother = async (deps: VkDeps, channelId: string, groupId: string): Promise<boolean> =>
+  (await deps.channels.listByMessengerId('vk', groupId)).some((c) => c.id !== channelId);
 
 /** The owner came back from their own authorization: the communities they administer, to choose from. */
 async function chooseCommunity(deps: VkDeps, channel: ChannelRecord, code: string, nonce: string) {
@@ -150,6 +158,7 @@ export function vkAuthorizationReturn(deps: VkDeps, pacer: CallPacer, pending: P
   return {
     transport: 'vk',
     platform: 'VK',
+    heldElsewhere: refusals.communityTaken,
     connectedPage: (channel) => ({ title: 'Community connected', text: `The VK community “${channel.name ?? ''}” (id ${channel.messengerId ?? ''}) is connected. You can close this window.` }),
     channelOf(query) {
       const checked = checkState(deps.stateKey, query.state, deps.clock.now());
@@ -172,10 +181,27 @@ export function vkAuthorizationReturn(deps: VkDeps, pacer: CallPacer, pending: P
         return chooseCommunity(deps, channel, code as string, nonce);
       }
       if (!isVkId(checked.step.groupId)) return { refused: refusals.forged };
-      const granted = declined ? { refused: refusals.declined } : await grantCommunity(deps, pacer, pending, fingerprint, channel, code as string, checked.step.groupId);
-      // A refused last step is taken too: the channel goes back to its first step under a new nonce.
-      if ('refused' in granted) await renewAddress(deps, channel);
-      return granted;
+      const groupId = checked.step.groupId;
+      // The step is taken before VK is asked anything: a second return with the same state (the link followed twice)
+      // stops here, before it registers the server with a secret of its own. A refused step stays taken: the channel
+      // goes back to its first step under the new nonce.
+      const takenAt = await renewAddress(deps, channel);
+      if (takenAt === null) return { refused: refusals.used };
+      if (declined) return { refused: refusals.declined };
+      if (await heldByAnother(deps, channel.id, groupId)) return { refused: refusals.communityTaken };
+      try {
+        const granted = await grantCommunity(deps, pacer, pending, fingerprint, channel, code as string, groupId);
+        return 'refused' in granted ? granted : { ...granted, takenAt };
+      } catch (err) {
+        // VK out of reach: nothing changed, and the step is given back, so the same link is taken once VK answers.
+        await renewAddress(deps, channel, takenAt, channel.authUrl!).catch(() => null);
+        throw err;
+      }
+    },
+    async release(channel, granted) {
+      // Connected to another channel meanwhile: the server registered for this channel goes again.
+      const community = granted.credentials as unknown as CommunityCredentials;
+      await removeCallbackServers(pacedCommunity(deps, pacer, community), community.group_id, oursFor(deps, channel.id));
     },
   };
 }

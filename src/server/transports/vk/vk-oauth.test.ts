@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkState, communityKeyOf, nonceOf, signState, STATE_LIFETIME_MS } from './vk-oauth.ts';
+import { checkState, communityKeyOf, FIRST_STEP_LIFETIME_MS, nonceOf, signState, STATE_LIFETIME_MS } from './vk-oauth.ts';
 import { randomIdOf } from './vk-messaging.ts';
 
 const KEY = Buffer.alloc(32, 7);
@@ -15,6 +15,14 @@ describe('the states of VK’s OAuth pages', () => {
     expect(checkState(KEY, state, new Date(now.getTime() + STATE_LIFETIME_MS + 1000))).toEqual({ ok: false, why: 'expired' });
     expect(checkState(KEY, 42, now)).toEqual({ ok: false, why: 'forged' });
     expect(nonceOf(`https://oauth.vk.com/authorize?state=${encodeURIComponent(state)}`)).toBe('nonce-1');
+  });
+
+  it('takes the first step’s state, the channel’s own link, for weeks, and a community’s for an hour', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const later = new Date(now.getTime() + STATE_LIFETIME_MS + 1000);
+    expect(checkState(KEY, signState(KEY, CHANNEL, { kind: 'user' }, 'nonce-1', now), later)).toMatchObject({ ok: true, step: { kind: 'user' } });
+    expect(checkState(KEY, signState(KEY, CHANNEL, { kind: 'user' }, 'nonce-1', now), new Date(now.getTime() + FIRST_STEP_LIFETIME_MS + 1000))).toEqual({ ok: false, why: 'expired' });
+    expect(checkState(KEY, signState(KEY, CHANNEL, { kind: 'group', groupId: '77' }, 'nonce-1', now), later)).toEqual({ ok: false, why: 'expired' });
   });
 
   it('finds the community’s key in either shape of the code’s exchange', () => {

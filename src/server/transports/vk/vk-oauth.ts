@@ -10,8 +10,16 @@ import { VK_API_VERSION, type VkApplication } from './vk-api.ts';
  * `groups`, to list the communities they administer) and then for the community they choose.
  */
 
-/** How long a step's address is taken: long enough to read VK's page and choose a community. */
+/** How long a community's address (a link of the page of communities) is taken: long enough to read VK's page. */
 export const STATE_LIFETIME_MS = 60 * 60_000;
+
+/**
+ * How long the first step's address is taken: it is the channel's `url`, which the CRM shows its owner as long as the
+ * channel waits, and which nothing renews while unused, so an hour would leave the owner at an expired link until a
+ * reinit. Its nonce already makes it single-use (taken, it is replaced), so it lives for weeks; past that, a reinit
+ * gives a new one.
+ */
+export const FIRST_STEP_LIFETIME_MS = 30 * 24 * 60 * 60_000;
 
 /** The community key's rights: messages, the community's settings (its callback server), photos and documents. */
 export const COMMUNITY_SCOPE = 'messages,manage,photos,docs';
@@ -32,7 +40,8 @@ export const newNonce = (): string => randomBytes(12).toString('base64url');
  * the channel's current address, signed with the state's key.
  */
 export function signState(key: Buffer, channelId: string, step: Step, nonce: string, now: Date): string {
-  const body = `${channelId}.${step.kind === 'user' ? 'u' : `g${step.groupId}`}.${Math.floor((now.getTime() + STATE_LIFETIME_MS) / 1000)}.${nonce}`;
+  const lifetime = step.kind === 'user' ? FIRST_STEP_LIFETIME_MS : STATE_LIFETIME_MS;
+  const body = `${channelId}.${step.kind === 'user' ? 'u' : `g${step.groupId}`}.${Math.floor((now.getTime() + lifetime) / 1000)}.${nonce}`;
   return `${body}.${mac(key, body).toString('base64url')}`;
 }
 

@@ -3,7 +3,7 @@ import type { ConnectOutcome } from '../../core/channels/ports.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import type { WhatsAppDeps } from './account.ts';
 import { connectNumber } from './connect-number.ts';
-import { chosenNumber, offerNumbers } from './number-choice.ts';
+import { chosenNumber, giveBack, offerNumbers, takeChoice } from './number-choice.ts';
 import { refusals } from './refusals.ts';
 import { checkState, newState, signupUrl, stateOf } from './signup.ts';
 import { signupOf, takenByAnother } from './signup-grant.ts';
@@ -33,6 +33,7 @@ export function whatsappSignupReturn(deps: WhatsAppDeps, pacer: CallPacer, finge
   };
   return {
     transport: 'wapi',
+    heldElsewhere: refusals.numberTaken,
     channelOf(query) {
       const checked = checkState(deps.stateKey, query.state, deps.clock.now());
       if (checked.ok) return { channelId: checked.channelId };
@@ -47,7 +48,18 @@ export function whatsappSignupReturn(deps: WhatsAppDeps, pacer: CallPacer, finge
         const chosen = chosenNumber(deps, channel, checked.nonce, checked.chosen);
         if ('refused' in chosen) return chosen;
         if (await takenByAnother(deps, channel.id, chosen.number.id)) return { refused: refusals.numberTaken };
-        return connected(deps, pacer, channel, chosen.token, chosen.number);
+        // The choice is taken before Meta is asked: a second click stops here, before it registers the number with a
+        // PIN of its own. Meta refusing or failing gives it back, and the page stands to choose again.
+        const takenAt = await takeChoice(deps, channel);
+        if (takenAt === null) return { refused: refusals.used };
+        try {
+          const granted = await connected(deps, pacer, channel, chosen.token, chosen.number);
+          if ('refused' in granted) await giveBack(deps, channel, takenAt);
+          return 'refused' in granted ? granted : { ...granted, takenAt };
+        } catch (err) {
+          await giveBack(deps, channel, takenAt).catch(() => {});
+          throw err;
+        }
       }
       // The state must be the channel's current one: one given before a reinit, or used already, is not.
       if (stateOf(channel.authUrl) !== query.state) return { refused: refusals.forged };

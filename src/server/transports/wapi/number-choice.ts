@@ -16,7 +16,9 @@ import type { FreeNumber } from './signup-grant.ts';
  * address, so the login dialog's state just used is not taken again, and a reinit or another signup since makes the
  * page's links stale. A link whose number was connected by another channel meanwhile is refused and leaves the page
  * as it was, to choose another; the number connected leaves the channel `active`, and any link of the page then finds
- * it connected already.
+ * it connected already. A choice is taken before Meta is asked (the channel's address moves on, `takeChoice`), so a
+ * link followed twice registers the number once, with the PIN the channel keeps; Meta refusing or failing gives the
+ * page back (`giveBack`).
  */
 
 /** What waits with a channel while its owner chooses a number. */
@@ -81,4 +83,27 @@ export function chosenNumber(deps: WhatsAppDeps, channel: ChannelRecord, nonce: 
   const number = (pending.numbers as unknown[]).find((n): n is FreeNumber => isObject(n) && n.id === phoneNumberId);
   if (!number) return { refused: refusals.forged };
   return { token: pending.business_token, number };
+}
+
+/**
+ * The channel's address, if still the page's (`channel.authUrl`), moves on under a new nonce, the token still waiting
+ * with it: the page's links are no longer taken. The new address, or null where the channel changed meanwhile.
+ */
+export async function takeChoice(deps: WhatsAppDeps, channel: ChannelRecord): Promise<string | null> {
+  const next = signupUrl({ appId: deps.appId, signupConfigId: deps.signupConfigId, publicUrl: deps.publicUrl, state: newState(deps.stateKey, channel.id, deps.clock.now()) });
+  return moveAddress(deps, channel.id, channel.authUrl, next);
+}
+
+/** The page's address back, where the channel is still at the one taking the choice gave it. */
+export async function giveBack(deps: WhatsAppDeps, channel: ChannelRecord, takenAt: string): Promise<void> {
+  await moveAddress(deps, channel.id, takenAt, channel.authUrl!);
+}
+
+async function moveAddress(deps: WhatsAppDeps, channelId: string, expected: string | null, next: string): Promise<string | null> {
+  return deps.store.transaction(async (tx) => {
+    const current = await tx.channels.getByIdForUpdate(channelId);
+    if (!current || current.state.status !== 'init' || current.authUrl !== expected) return null;
+    await tx.channels.update({ ...current, authUrl: next });
+    return next;
+  });
 }

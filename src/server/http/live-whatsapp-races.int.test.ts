@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseKind } from '../testing/test-database.ts';
+import type { EmulatedNumber } from '../testing/whatsapp-emulator.ts';
+import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup } from '../testing/whatsapp-fixture.ts';
+
+const WABA = '102290129340600';
+const number = (n: number): EmulatedNumber => ({
+  id: `11020034550160${n}`,
+  display_phone_number: `+1 555-010-060${n}`,
+  verified_name: `Acme ${n}`,
+  messaging_limit_tier: 'TIER_1K',
+  platform_type: 'NOT_APPLICABLE',
+});
+const [NORTH, SOUTH, EAST] = [number(1), number(2), number(3)] as [EmulatedNumber, EmulatedNumber, EmulatedNumber];
+
+/** The links of a page of the gateway's, in order, as a browser reads them. */
+const linksOf = (page: string): string[] => [...page.matchAll(/<a href="([^"]*)"[^>]*>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+const follow = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, page: await res.text() };
+};
+
+/** Choices that meet: the same number's link followed twice at once, two channels choosing one number at once. */
+describe(`live whatsapp: choices that meet (${databaseKind()})`, () => {
+  let s: WhatsAppSetup;
+
+  beforeAll(async () => {
+    s = await startWhatsAppSetup();
+    s.meta.addAccount(WABA, [NORTH, SOUTH, EAST], []);
+  });
+  afterAll(async () => {
+    await s?.t.close();
+    await s?.meta.close();
+  });
+
+  const channel = async (id: string) => (await s.t.call('GET', `/v2/channels/${id}`, { token: s.token })).json().data[0];
+  const credentialsOf = async (id: string) =>
+    s.t.gateway.channels.cipher.open((await sql<{ credentials: string }>`select credentials from channels where id = ${id}`.execute(s.t.gateway.database.db)).rows[0]!.credentials);
+  /** A new channel signed up for the account: the link of its page that chooses `chosen`. */
+  const choosing = async (chosen: EmulatedNumber) => {
+    const { channelId } = await createWhatsAppChannel(s);
+    const state = new URL((await channel(channelId)).url as string).searchParams.get('state')!;
+    const page = await comeBack(s, { code: s.meta.signup(WABA).code, state });
+    const link = linksOf(page.page).find((l) => new URL(l).searchParams.get('state')?.split('.')[3] === chosen.id)!;
+    expect(link).toBeDefined();
+    return { channelId, link };
+  };
+
+  it('takes a number’s link once when it is followed twice at once: the number is registered with the PIN the channel keeps', async () => {
+    const { channelId, link } = await choosing(EAST);
+    const pages = await Promise.all([follow(link), follow(link)]);
+    expect(pages.map((p) => p.status).sort()).toEqual([200, 400]);
+    expect(pages.find((p) => p.status === 400)!.page).toContain('used already');
+    expect(await channel(channelId)).toMatchObject({ status: 'active', messenger_id: EAST.id });
+    expect(s.meta.registered(EAST.id)).toMatch(/^\d{6}$/);
+    expect((await credentialsOf(channelId)).pin).toBe(s.meta.registered(EAST.id));
+  });
+
+  it('connects a number chosen by two channels at once to one of them only', async () => {
+    const first = await choosing(NORTH);
+    const second = await choosing(NORTH);
+    const pages = await Promise.all([follow(first.link), follow(second.link)]);
+    expect(pages.map((p) => p.status).sort()).toEqual([200, 400]);
+    expect(pages.find((p) => p.status === 400)!.page).toContain('connected to another channel');
+    const statuses = [(await channel(first.channelId)).status, (await channel(second.channelId)).status];
+    expect(statuses.sort()).toEqual(['active', 'init']);
+    const holders = await s.t.gateway.channels.store.channels.listByMessengerId('wapi', NORTH.id);
+    expect(holders).toHaveLength(1);
+  });
+});
