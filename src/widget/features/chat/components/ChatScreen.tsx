@@ -8,6 +8,8 @@ import { words } from '../words.ts';
 import { ChatList } from './ChatList.tsx';
 import { ChatView } from './ChatView.tsx';
 import './chat.css';
+import './chat-view.css';
+import './chat-composer.css';
 
 /**
  * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.

@@ -13,6 +13,7 @@ import { ConnectForm } from './ConnectForm.tsx';
 import { CredentialsForm } from './CredentialsForm.tsx';
 import { formWords } from './form-words.ts';
 import './connect.css';
+import './connect-flow.css';
 
 /**
  * The admin's channel-connect screen: the account's channels on one side, connecting one on the other (in a
