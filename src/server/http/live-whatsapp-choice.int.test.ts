@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStream } from '../testing/event-stream.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { databaseKind } from '../testing/test-database.ts';
 import type { EmulatedNumber } from '../testing/whatsapp-emulator.ts';
-import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup } from '../testing/whatsapp-fixture.ts';
+import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup, channelView, storedCredentials } from '../testing/whatsapp-fixture.ts';
 
 const WABA = '102290129340500';
 const number = (n: number, extra: Partial<EmulatedNumber>): EmulatedNumber => ({
@@ -45,9 +44,8 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
     await s?.meta.close();
   });
 
-  const channel = async (id: string) => (await s.t.call('GET', `/v2/channels/${id}`, { token: s.token })).json().data[0];
-  const credentialsOf = async (id: string) =>
-    s.t.gateway.channels.cipher.open((await sql<{ credentials: string }>`select credentials from channels where id = ${id}`.execute(s.t.gateway.database.db)).rows[0]!.credentials);
+  const channel = (id: string) => channelView(s, id);
+  const credentialsOf = (id: string) => storedCredentials(s, id);
   /** Signs up for the account at the channel's current address: the page the owner is shown. */
   const signUp = async (channelId: string) => {
     const state = new URL((await channel(channelId)).url as string).searchParams.get('state')!;

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseKind } from '../testing/test-database.ts';
 import type { EmulatedNumber } from '../testing/whatsapp-emulator.ts';
-import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup } from '../testing/whatsapp-fixture.ts';
+import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup, channelView, storedCredentials } from '../testing/whatsapp-fixture.ts';
 
 const WABA = '102290129340600';
 const number = (n: number): EmulatedNumber => ({
@@ -34,9 +33,8 @@ describe(`live whatsapp: choices that meet (${databaseKind()})`, () => {
     await s?.meta.close();
   });
 
-  const channel = async (id: string) => (await s.t.call('GET', `/v2/channels/${id}`, { token: s.token })).json().data[0];
-  const credentialsOf = async (id: string) =>
-    s.t.gateway.channels.cipher.open((await sql<{ credentials: string }>`select credentials from channels where id = ${id}`.execute(s.t.gateway.database.db)).rows[0]!.credentials);
+  const channel = (id: string) => channelView(s, id);
+  const credentialsOf = (id: string) => storedCredentials(s, id);
   /** A new channel signed up for the account: the link of its page that chooses `chosen`. */
   const choosing = async (chosen: EmulatedNumber) => {
     const { channelId } = await createWhatsAppChannel(s);

@@ -5,7 +5,7 @@ import { openFrame } from '../testing/frames.ts';
 import { startLiveGateway } from '../testing/harness.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { databaseKind } from '../testing/test-database.ts';
-import { APP_ID, APP_SECRET, NUMBER, SIGNUP_CONFIG_ID, VERIFY_TOKEN, WABA_ID, comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup } from '../testing/whatsapp-fixture.ts';
+import { APP_ID, APP_SECRET, NUMBER, SIGNUP_CONFIG_ID, VERIFY_TOKEN, WABA_ID, comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup, channelView } from '../testing/whatsapp-fixture.ts';
 
 const OTHER_WABA = '102290129340399';
 const OTHER_NUMBER = { id: '110200345501443', display_phone_number: '+1 555-010-0002', verified_name: 'Acme Outlet', messaging_limit_tier: 'TIER_250', platform_type: 'CLOUD_API' as const };
@@ -44,7 +44,7 @@ describe(`live whatsapp: connecting by Embedded Signup (${databaseKind()})`, () 
     await s?.meta.close();
   });
 
-  const channel = async (id: string) => (await s.t.call('GET', `/v2/channels/${id}`, { token: s.token })).json().data[0];
+  const channel = (id: string) => channelView(s, id);
 
   it('answers Meta’s login dialog for the app’s Embedded Signup, with a state of the channel’s, and waits in init', async () => {
     const { channelId, url } = await createWhatsAppChannel(s);

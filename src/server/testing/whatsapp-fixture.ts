@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Clock } from '../core/ports.ts';
 import { startLiveGateway, type TestGateway } from './harness.ts';
 import { startWhatsAppEmulator, type EmulatedNumber, type WhatsAppEmulator } from './whatsapp-emulator.ts';
@@ -46,6 +47,17 @@ export async function createWhatsAppChannel(setup: WhatsAppSetup): Promise<{ cha
   if (res.statusCode !== 201) throw new Error(`not created: ${res.statusCode} ${res.body}`);
   const created = (res.json().data as { channel_id: string; url: string }[])[0]!;
   return { channelId: created.channel_id, url: new URL(created.url) };
+}
+
+/** The channel as `GET /v2/channels/{id}` answers it. */
+export async function channelView(setup: WhatsAppSetup, channelId: string): Promise<Record<string, unknown>> {
+  return (await setup.t.call('GET', `/v2/channels/${channelId}`, { token: setup.token })).json().data[0];
+}
+
+/** The channel's credentials as stored, opened. */
+export async function storedCredentials(setup: WhatsAppSetup, channelId: string): Promise<Record<string, unknown>> {
+  const { rows } = await sql<{ credentials: string }>`select credentials from channels where id = ${channelId}`.execute(setup.t.gateway.database.db);
+  return setup.t.gateway.channels.cipher.open(rows[0]!.credentials);
 }
 
 /** The owner comes back from Meta's dialog to the address it was given, with `query`: the page's status and text. */
