@@ -1,10 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 
 /**
  * What Meta's Graph API emulators (Instagram's, WhatsApp's) share: a call as they record it, an error as Meta
  * answers it (`{error: {message, type, code, error_subcode?, fbtrace_id}}`), the `appsecret_proof` a call must carry
- * (the HMAC-SHA256 of its token under the app secret), and the reading of a versioned request.
+ * (the HMAC-SHA256 of its token under the app secret), the reading of a versioned request, and the server that
+ * reads, records and answers them.
  */
 
 export interface GraphCall {
@@ -42,4 +45,28 @@ export function graphCallOf(req: IncomingMessage, raw: string): { call: GraphCal
   const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
   const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
   return { call: { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, body }, proof };
+}
+
+/**
+ * A Graph API server on a loopback port of its own: each request read as a versioned call, recorded in `calls` and
+ * answered by `answer` (404 for what is not a call). `other` may serve a request first (a media download): it answers
+ * whether it did.
+ */
+export async function serveGraphCalls(
+  calls: GraphCall[],
+  answer: (call: GraphCall, proof: string | undefined) => GraphAnswer | Promise<GraphAnswer>,
+  other?: (req: IncomingMessage, res: ServerResponse) => boolean,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    void bodyText(req).then(async (raw) => {
+      if (other?.(req, res)) return;
+      const read = graphCallOf(req, raw);
+      if (!read) return void res.writeHead(404).end();
+      calls.push(read.call);
+      const result = await answer(read.call, read.proof);
+      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
+    }, () => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -1,8 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
-import { text as bodyText } from 'node:stream/consumers';
-import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph-calls.ts';
+import { appSecretProof, graphError, serveGraphCalls, type GraphCall } from './graph-calls.ts';
 
 /**
  * A local stand-in for Meta's Graph API as Instagram messaging through a Facebook page uses it, for the live
@@ -244,18 +241,8 @@ export async function startGraphEmulator(
     return { status: 200, body: { recipient_id: recipient, message_id: mid } };
   }
 
-  const server: Server = createServer((req, res) => {
-    void bodyText(req).then(async (raw) => {
-      const read = graphCallOf(req, raw);
-      if (!read) return void res.writeHead(404).end();
-      const { call, proof } = read;
-      calls.push(call);
-      const result = await answer(call, proof);
-      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
-    }, () => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { server, url } = await serveGraphCalls(calls, answer);
+  base = url;
   emulator.url = base;
   return emulator;
 }

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { text as bodyText } from 'node:stream/consumers';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
 import { serveFile } from './file-server.ts';
-import { appSecretProof, graphCallOf, graphError, type GraphCall } from './graph-calls.ts';
+import { appSecretProof, graphError, serveGraphCalls, type GraphCall } from './graph-calls.ts';
 
 /**
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
@@ -252,28 +250,21 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     return { status: 200, body: { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: waId }], messages: [{ id: wamid }] } };
   }
 
-  const server: Server = createServer((req, res) => {
-    void bodyText(req).then((raw) => {
-      const url = new URL(req.url ?? '/', 'http://emulator');
-      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-      if (url.pathname.startsWith('/media/')) {
-        const found = media.get(url.pathname.slice('/media/'.length));
-        if (!found) return void res.writeHead(404).end();
-        // Meta's media URLs answer only with the business token that asked for them.
-        if (!tokens.has(token) || revoked.has(token)) return void res.writeHead(401).end();
-        // Media servers answer a byte range as CDNs do.
-        return serveFile(req, res, { content: found.bytes, contentType: found.mimeType }, false);
-      }
-      const read = graphCallOf(req, raw);
-      if (!read) return void res.writeHead(404).end();
-      const { call, proof } = read;
-      calls.push(call);
-      const result = answer(call, proof);
-      res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
-    }, () => res.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** Meta's media downloads (`/media/<id>`), beside the Graph API. */
+  const serveMedia = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    if (!url.pathname.startsWith('/media/')) return false;
+    const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const found = media.get(url.pathname.slice('/media/'.length));
+    if (!found) res.writeHead(404).end();
+    // Meta's media URLs answer only with the business token that asked for them.
+    else if (!tokens.has(token) || revoked.has(token)) res.writeHead(401).end();
+    // Media servers answer a byte range as CDNs do.
+    else serveFile(req, res, { content: found.bytes, contentType: found.mimeType }, false);
+    return true;
+  };
+  const { server, url } = await serveGraphCalls(calls, answer, serveMedia);
+  base = url;
   emulator.url = base;
   return emulator;
 }
