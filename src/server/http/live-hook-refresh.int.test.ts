@@ -1,17 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../core/ports.ts';
-import { freePort } from '../testing/free-port.ts';
-import { startTestGateway, type TestGateway } from '../testing/harness.ts';
+import type { TestGateway } from '../testing/harness.ts';
+import { lastingDatabase, startLiveAt, type RestartAt } from '../testing/restarted-gateway.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { startMaxEmulator, type MaxEmulator } from '../testing/max-emulator.ts';
 import { TELEGRAM_TOKEN } from '../testing/messaging.ts';
 import { startTelegramEmulator, type TelegramEmulator } from '../testing/telegram-emulator.ts';
-import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { databaseKind, type TestDatabase } from '../testing/test-database.ts';
 
 const MAX_TOKEN = 'f9LHodD0cOIEr0gCxuvowdetqQYLt6Ym_shop';
 const ALL_KINDS = ['message', 'edited_message', 'callback_query'];
@@ -37,26 +33,10 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
   let clock: ManualClock;
   let updateId = 1;
 
-  /**
-   * A live gateway on the shared database, whose PUBLIC_URL is the address it listens on (`port`: that of an earlier
-   * one; `previousUrl`: its PREVIOUS_PUBLIC_URL), once its start-up pass of the hook refresh has ended: that pass.
-   */
-  const start = async ({ port, clock, previousUrl }: { port?: number; clock?: Clock; previousUrl?: string } = {}) => {
+  /** A live gateway on the shared database (see RestartAt), once its start-up pass of the hook refresh has ended: that pass. */
+  const start = async (at: RestartAt = {}) => {
     await t?.close();
-    const listening = port ?? (await freePort());
-    base = `http://127.0.0.1:${listening}`;
-    const env = {
-      TRANSPORT_MODE: 'live',
-      PORT: String(listening),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      ...(previousUrl ? { PREVIOUS_PUBLIC_URL: previousUrl } : {}),
-      TELEGRAM_API_URL: telegram.url,
-      MAX_API_URL: max.url,
-      SECRET_KEY: 'k'.repeat(40),
-    };
-    t = await startTestGateway({ env, database, ...(clock ? { clock } : {}) });
-    await t.gateway.listen();
+    ({ t, base } = await startLiveAt(database, { TELEGRAM_API_URL: telegram.url, MAX_API_URL: max.url, SECRET_KEY: 'k'.repeat(40) }, at));
     return t.gateway.botHooks.refresh();
   };
   const gateway = () => t!;
@@ -78,11 +58,7 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     telegram.addBot(TELEGRAM_TOKEN, { id: 123456789, username: 'acme_shop_bot', first_name: 'Acme Shop' });
     max = await startMaxEmulator();
     max.addBot(MAX_TOKEN, { user_id: 10002, first_name: 'Acme Shop', username: 'acme_shop_bot' });
-    if (databaseKind() === 'postgres') database = await createTestDatabase();
-    else {
-      const dataDir = await mkdtemp(join(tmpdir(), 'gw-hooks-'));
-      database = { target: { kind: 'pglite', dataDir }, drop: () => rm(dataDir, { recursive: true, force: true }) };
-    }
+    database = await lastingDatabase('gw-hooks-');
   });
   afterAll(async () => {
     await t?.close();

@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock } from '../core/ports.ts';
 import { openFrame } from '../testing/frames.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
-import { freePort } from '../testing/free-port.ts';
-import { startTestGateway, type TestGateway } from '../testing/harness.ts';
-import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import type { TestGateway } from '../testing/harness.ts';
+import { lastingDatabase, startLiveAt, type RestartAt } from '../testing/restarted-gateway.ts';
+import { databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { startVkEmulator, type VkEmulator } from '../testing/vk-emulator.ts';
 import { ANNA, OUTLET, QUICK, SECRET_KEY, SHOP, VK_APP, connectVkChannel } from '../testing/vk-fixture.ts';
 
@@ -20,25 +16,11 @@ describe(`live vk: callback servers brought up to date (${databaseKind()})`, () 
   let base = '';
   let channelId: string;
 
-  /** A live gateway on the shared database at `port` (a new one unless given), once its start-up pass of the hook refresh ended: that pass. */
-  const start = async ({ port, previousUrl, clock }: { port?: number; previousUrl?: string; clock?: Clock } = {}) => {
+  /** A live gateway on the shared database (see RestartAt), once its start-up pass of the hook refresh ended: that pass. */
+  const start = async (at: RestartAt = {}) => {
     await t?.close();
-    const listening = port ?? (await freePort());
-    base = `http://127.0.0.1:${listening}`;
-    const env = {
-      TRANSPORT_MODE: 'live',
-      PORT: String(listening),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      ...(previousUrl ? { PREVIOUS_PUBLIC_URL: previousUrl } : {}),
-      VK_APP_ID: VK_APP.appId,
-      VK_APP_SECRET: VK_APP.appSecret,
-      VK_API_URL: vk.url,
-      VK_OAUTH_URL: vk.url,
-      SECRET_KEY,
-    };
-    t = await startTestGateway({ env, database, vkLimits: QUICK, ...(clock ? { clock } : {}) });
-    await t.gateway.listen();
+    const env = { VK_APP_ID: VK_APP.appId, VK_APP_SECRET: VK_APP.appSecret, VK_API_URL: vk.url, VK_OAUTH_URL: vk.url, SECRET_KEY };
+    ({ t, base } = await startLiveAt(database, env, at, { vkLimits: QUICK }));
     return t.gateway.botHooks.refresh();
   };
   const fingerprint = async () =>
@@ -49,11 +31,7 @@ describe(`live vk: callback servers brought up to date (${databaseKind()})`, () 
     vk.addCommunity({ ...SHOP });
     vk.addCommunity({ ...OUTLET });
     vk.addUser(ANNA.id, ANNA.first, ANNA.last);
-    if (databaseKind() === 'postgres') database = await createTestDatabase();
-    else {
-      const dataDir = await mkdtemp(join(tmpdir(), 'gw-vk-hooks-'));
-      database = { target: { kind: 'pglite', dataDir }, drop: () => rm(dataDir, { recursive: true, force: true }) };
-    }
+    database = await lastingDatabase('gw-vk-hooks-');
   });
   afterAll(async () => {
     await t?.close();
