@@ -90,6 +90,12 @@ test.describe('chat screen', () => {
 
     // The agent corrects the reply, then deletes it: it stays in the history, marked.
     await reply.hover();
+    await expect(reply.getByRole('button', { name: 'Edit message' })).toBeVisible();
+    // Beside the bubble, not inside it: hidden, they leave no empty band at the bubble's foot.
+    const bubble = (await reply.locator('.gw-bubble').boundingBox())!;
+    const actions = (await reply.locator('.gw-bubble__actions').boundingBox())!;
+    expect(actions.x + actions.width).toBeLessThanOrEqual(bubble.x);
+    await shot(page, 'actions');
     await reply.getByRole('button', { name: 'Edit message' }).click();
     const edited = frame.getByRole('textbox', { name: 'Edited message' });
     await expect(edited).toHaveValue('Yes, the order ships today.');
@@ -100,6 +106,7 @@ test.describe('chat screen', () => {
     await expect(frame.getByRole('textbox', { name: 'Message' })).toHaveValue('');
     await corrected.hover();
     await corrected.getByRole('button', { name: 'Delete message' }).click();
+    await shot(page, 'delete-confirm');
     await corrected.getByRole('group', { name: 'Delete this message for everyone?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(corrected.getByText('Deleted', { exact: true })).toBeVisible();
     await expect(corrected).toContainText('Yes, the order ships tomorrow morning.');

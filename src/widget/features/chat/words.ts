@@ -29,7 +29,8 @@ export const words = catalog(
     /** What the list and headers call a chat and its last message. */
     chat: {
       unknownContact: 'Unknown contact',
-      you: (body: string) => `You: ${body}`,
+      /** Before the last message of a chat when the agent's side sent it. */
+      you: 'You: ',
       attachment: 'Attachment',
       template: 'Template',
       /** By transport (the chat's type where no channel is known yet); an unnamed one is shown by its code. */
@@ -130,7 +131,7 @@ export const words = catalog(
       },
       chat: {
         unknownContact: 'Неизвестный контакт',
-        you: (body) => `Вы: ${body}`,
+        you: 'Вы: ',
         attachment: 'Вложение',
         template: 'Шаблон',
         transports: {

@@ -2,7 +2,8 @@ import { memo } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import { useLang } from '../../../lib/i18n.ts';
 import { words } from '../words.ts';
-import { chatTitle, previewText, shortWhen, transportName } from './format.ts';
+import { chatTitle, previewParts, shortWhen, transportName } from './format.ts';
+import { PaperclipIcon } from './PaperclipIcon.tsx';
 
 interface Props {
   chat: BffChat;
@@ -16,6 +17,7 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const w = words[lang].row;
   const last = chat.last_message;
   const unanswered = chat.unanswered_count;
+  const preview = last ? previewParts(last, lang) : null;
   return (
     <li className="gw-chat-row">
       <button type="button" className="gw-chat-row__button" aria-current={selected ? 'true' : undefined} onClick={() => onOpen(chat)}>
@@ -28,7 +30,15 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
         <span className="gw-chat-row__bottom">
           <span className={`gw-chat-row__preview${last?.deleted ? ' gw-chat-row__preview--deleted' : ''}`}>
             {last?.deleted ? w.deleted : ''}
-            {last ? previewText(last, lang) : <em>{w.noMessages}</em>}
+            {preview ? (
+              <>
+                {preview.by}
+                {preview.file && <PaperclipIcon />}
+                {preview.text}
+              </>
+            ) : (
+              <em>{w.noMessages}</em>
+            )}
           </span>
           {unanswered > 0 && (
             <span className="gw-badge" aria-label={w.unanswered(unanswered)}>

@@ -6,26 +6,31 @@ import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
+import { ClockIcon, PencilIcon, TrashIcon } from './BubbleIcons.tsx';
 import { PaperclipIcon } from './PaperclipIcon.tsx';
 
-const ticks: Record<ShownStatus, string> = { sending: '🕓', accepted: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
+const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 
 export function StatusTicks({ status }: { status: ShownStatus }) {
   const label = useWords(words).message.status[status];
   return (
     <span className={`gw-ticks gw-ticks--${status}`} role="img" aria-label={label} title={label}>
-      {ticks[status]}
+      {ticks[status] ?? <ClockIcon />}
     </span>
   );
 }
 
 function Quote({ quoted }: { quoted: NonNullable<ChatMessage['quoted_message']> }) {
   const w = useWords(words).message;
-  const text = quoted.text ?? (quoted.attachment_name ? `📎 ${quoted.attachment_name}` : w.earlier);
+  const file = quoted.text === null && Boolean(quoted.attachment_name);
+  const text = quoted.text ?? (file ? quoted.attachment_name : w.earlier);
   return (
     <blockquote className="gw-bubble__quote">
       {quoted.direction && <span className="gw-bubble__quote-who">{quoted.direction === 'outbound' ? w.you : w.contact}</span>}
-      <span className="gw-bubble__quote-text">{text}</span>
+      <span className="gw-bubble__quote-text">
+        {file && <PaperclipIcon />}
+        {text}
+      </span>
       {quoted.deleted && <span className="gw-tag">{w.quoteDeleted}</span>}
     </blockquote>
   );
@@ -59,12 +64,12 @@ function Actions({ message, actions, onEdit, onDelete }: BubbleProps) {
     <span className="gw-bubble__actions">
       {actions.edit && (
         <button type="button" className="gw-icon-button" aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
-          ✎
+          <PencilIcon />
         </button>
       )}
       {actions.delete && (
         <button type="button" className="gw-icon-button" aria-label={w.deleteLabel} title={w.delete} onClick={() => setConfirming(true)}>
-          🗑
+          <TrashIcon />
         </button>
       )}
     </span>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessagePreview } from '../../../../contract/bff-chats.ts';
 import { reasonText, words } from '../words.ts';
-import { chatTitle, dateLocale, fullWhen, messageWhen, previewText, shortWhen, transportName } from './format.ts';
+import { chatTitle, dateLocale, fullWhen, messageWhen, previewParts, shortWhen, transportName } from './format.ts';
 
 // Dates are made in the machine's time zone and formatted in it, so the hours read the same wherever this runs.
 const NOW = new Date(2030, 5, 15, 12, 0);
@@ -51,14 +51,14 @@ describe('what a chat and its last message are called', () => {
   });
 
   it('says who sent it and what it holds', () => {
-    expect(previewText(preview({}), 'en')).toBe('Hello');
-    expect(previewText(preview({ direction: 'outbound' }), 'en')).toBe('You: Hello');
-    expect(previewText(preview({ direction: 'outbound' }), 'ru')).toBe('Вы: Hello');
-    expect(previewText(preview({ kind: 'attachment', text: null }), 'en')).toBe('📎 Attachment');
-    expect(previewText(preview({ kind: 'attachment', text: null }), 'ru')).toBe('📎 Вложение');
-    expect(previewText(preview({ kind: 'attachment', text: null, attachment_name: 'a.pdf' }), 'ru')).toBe('📎 a.pdf');
-    expect(previewText(preview({ kind: 'template', text: null, direction: 'outbound' }), 'en')).toBe('You: Template');
-    expect(previewText(preview({ kind: 'template', text: null, direction: 'outbound' }), 'ru')).toBe('Вы: Шаблон');
+    expect(previewParts(preview({}), 'en')).toEqual({ by: '', file: false, text: 'Hello' });
+    expect(previewParts(preview({ direction: 'outbound' }), 'en')).toEqual({ by: 'You: ', file: false, text: 'Hello' });
+    expect(previewParts(preview({ direction: 'outbound' }), 'ru')).toEqual({ by: 'Вы: ', file: false, text: 'Hello' });
+    expect(previewParts(preview({ kind: 'attachment', text: null }), 'en')).toEqual({ by: '', file: true, text: 'Attachment' });
+    expect(previewParts(preview({ kind: 'attachment', text: null }), 'ru')).toEqual({ by: '', file: true, text: 'Вложение' });
+    expect(previewParts(preview({ kind: 'attachment', text: null, attachment_name: 'a.pdf' }), 'ru')).toEqual({ by: '', file: true, text: 'a.pdf' });
+    expect(previewParts(preview({ kind: 'template', text: null, direction: 'outbound' }), 'en')).toEqual({ by: 'You: ', file: false, text: 'Template' });
+    expect(previewParts(preview({ kind: 'template', text: null, direction: 'outbound' }), 'ru')).toEqual({ by: 'Вы: ', file: false, text: 'Шаблон' });
   });
 
   it('names the chat by its name, handle, phone or id, else as unknown', () => {

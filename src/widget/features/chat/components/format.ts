@@ -59,10 +59,12 @@ export function chatTitle(chat: Pick<BffChat, 'name' | 'username' | 'phone' | 'c
   return chat.name ?? (chat.username ? `@${chat.username}` : null) ?? (chat.phone ? `+${chat.phone}` : null) ?? chat.chat_id ?? words[lang].chat.unknownContact;
 }
 
-export function previewText(m: MessagePreview, lang: Lang): string {
+/** A chat's last message in its row: who sent it (the agent's side is named), whether it is a file, and its words. */
+export function previewParts(m: MessagePreview, lang: Lang): { by: string; file: boolean; text: string } {
   const w = words[lang].chat;
-  const body = m.kind === 'attachment' ? `📎 ${m.attachment_name ?? w.attachment}` : (m.text ?? (m.kind === 'template' ? w.template : ''));
-  return m.direction === 'outbound' ? w.you(body) : body;
+  const file = m.kind === 'attachment';
+  const text = file ? (m.attachment_name ?? w.attachment) : (m.text ?? (m.kind === 'template' ? w.template : ''));
+  return { by: m.direction === 'outbound' ? w.you : '', file, text };
 }
 
 /** What a transport (or a chat type) is called, when there is no channel name to show. */
