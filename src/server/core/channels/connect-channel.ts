@@ -112,7 +112,7 @@ export async function reinitChannel(
   if (existing.transport === 'vk' && !inFrame) throw wrongStatus(existing, 'VK channels are reconnected through the channels iframe');
   if (!existing.paid) throw wrongStatus(existing, 'Channel is not paid');
   const outcome = await askMessenger(deps, channelId, existing.transport, credentials, existing);
-  return withChannel(deps, accountId, channelId, async (tx, channel) => {
+  const reconnected = await withChannel(deps, accountId, channelId, async (tx, channel) => {
     const reconnecting = await applyTrigger(tx, deps, channel, triggerOf(outcome), {
       credentials: sealed(deps, credentials, outcome),
       qr: null,
@@ -121,4 +121,7 @@ export async function reinitChannel(
     });
     return [toChannel(await afterAccepted(tx, deps, reconnecting, outcome), deps)];
   });
+  // The account before is let go only now that the channel holds the new one (see `LetGo`).
+  if (outcome.kind !== 'qr') await outcome.letGo?.().catch(() => {});
+  return reconnected;
 }

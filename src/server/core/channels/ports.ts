@@ -81,6 +81,13 @@ export interface ChannelRepository {
   replaceCredentials(id: string, expected: string, next: string): Promise<boolean>;
 }
 
+/**
+ * On a reconnect, the account the channel had before lets the gateway go on its platform (another bot's webhook
+ * removed, the community's server deleted), once the reconnect committed, best effort. Done before, a reconnect that
+ * failed to commit would leave the channel with its account and nothing of it posting here.
+ */
+export type LetGo = () => Promise<void>;
+
 /** What the messenger answers when a channel is connected or reconnected. */
 export type ConnectOutcome =
   | { kind: 'qr' }
@@ -89,8 +96,8 @@ export type ConnectOutcome =
    * `credentials`: what the channel keeps instead of what it was given (a platform's token of its own, exchanged for
    * the one given, which is then not kept); sealed as given credentials are.
    */
-  | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string; credentials?: Record<string, unknown> }
-  | { kind: 'redirect'; url: string }
+  | { kind: 'ready'; profile: Partial<ChannelProfile>; hookFingerprint?: string; credentials?: Record<string, unknown>; letGo?: LetGo }
+  | { kind: 'redirect'; url: string; letGo?: LetGo }
   | { kind: 'refused'; field: string; message: string };
 
 /** The messenger side of connecting: the sandbox network, or a real platform. */

@@ -93,12 +93,13 @@ export async function connectAvito(
   }
   await dropOtherHooks(deps, account, channelId);
   // Another account in the channel's place: the one before stops posting here.
-  if (previous?.messengerId && previous.messengerId !== userId && previous.credentials) await letGoOfPrevious(deps, channelId, previous.credentials);
+  const before = previous?.messengerId && previous.messengerId !== userId ? previous.credentials : null;
   const phone = typeof self.phone === 'string' && /^\d{10,15}$/.test(self.phone) ? self.phone : null;
   return {
     kind: 'ready',
     profile: { messengerId: userId, name: (typeof self.name === 'string' && self.name.trim()) || `Avito ${userId}`, username: null, phone },
     credentials: { ...credentialsFrom(grant, userId, deps.clock.now()) },
+    ...(before ? { letGo: () => letGoOfPrevious(deps, channelId, before) } : {}),
   };
 }
 

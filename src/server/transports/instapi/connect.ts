@@ -137,9 +137,14 @@ export async function connectInstagram(
     throw unavailable(err, `POST /${pageId}/subscribed_apps`);
   }
   // Another account in the channel's place: the one before stops posting here, unless another channel has it.
-  if (previous?.credentials && previous.messengerId !== instId) await letGoOfPage(deps, pacers, channelId, previous.credentials).catch(() => {});
+  const before = previous?.messengerId !== instId ? (previous?.credentials ?? null) : null;
   const name = (typeof account.name === 'string' && account.name) || (typeof page.name === 'string' && page.name) || accountName;
-  return { kind: 'ready', profile: { messengerId: instId, username: accountName, name }, credentials: { ...kept } };
+  return {
+    kind: 'ready',
+    profile: { messengerId: instId, username: accountName, name },
+    credentials: { ...kept },
+    ...(before ? { letGo: () => letGoOfPage(deps, pacers, channelId, before) } : {}),
+  };
 }
 
 /**

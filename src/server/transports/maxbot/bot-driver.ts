@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import type { LetGo } from '../../core/channels/ports.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome } from '../../core/messages/ports.ts';
 import { botKeyOf, DeadlinePassed, tokenFrom, untilDeadline, type LiveBotDeps } from '../bot-common.ts';
@@ -79,7 +80,7 @@ export async function connectMaxBot(
   channelId: string,
   token: string,
   previous?: { messengerId: string | null; credentials: string | null },
-): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string } } | { kind: 'refused'; field: string; message: string }> {
+): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string }; letGo?: LetGo } | { kind: 'refused'; field: string; message: string }> {
   if (!ACCESS_TOKEN.test(token)) return { kind: 'refused', field: 'access_token', message: credentialRefusals.notMaxBotToken };
   const api = maxApi(deps.apiUrl, token, deps.timeoutMs);
   let me: MaxUser;
@@ -98,11 +99,13 @@ export async function connectMaxBot(
   }
   await dropOtherHooks(deps, api, channelId);
   // Another bot in the channel's place: the one before stops posting here (its updates would pass the channel's secret).
-  if (previous?.messengerId && previous.messengerId !== String(me.user_id) && previous.credentials) {
-    await disconnectMaxBot(deps, channelId, previous.credentials).catch(() => {});
-  }
+  const before = previous?.messengerId && previous.messengerId !== String(me.user_id) ? previous.credentials : null;
   const name = [me.first_name, me.last_name].filter(Boolean).join(' ') || me.name || me.username || String(me.user_id);
-  return { kind: 'ready', profile: { messengerId: String(me.user_id), username: me.username ?? null, name } };
+  return {
+    kind: 'ready',
+    profile: { messengerId: String(me.user_id), username: me.username ?? null, name },
+    ...(before ? { letGo: () => disconnectMaxBot(deps, channelId, before) } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Attachment, FailureReason } from '../../../contract/messages.ts';
+import type { LetGo } from '../../core/channels/ports.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { isMovedMessengerId, TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
 import { DeadlinePassed, type LiveBotDeps } from '../bot-common.ts';
@@ -61,7 +62,7 @@ export async function connectTelegramBot(
   channelId: string,
   token: string,
   previous?: { messengerId: string | null; credentials: string | null },
-): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string } } | { kind: 'refused'; field: string; message: string }> {
+): Promise<{ kind: 'ready'; profile: { messengerId: string; username: string | null; name: string }; letGo?: LetGo } | { kind: 'refused'; field: string; message: string }> {
   if (!BOT_TOKEN.test(token)) return { kind: 'refused', field: 'telegram_token', message: credentialRefusals.notTelegramBotToken };
   const api = botApi(deps.apiUrl, token, deps.timeoutMs);
   let me: BotUser;
@@ -80,11 +81,9 @@ export async function connectTelegramBot(
     throw err instanceof BotApiUnreachable ? unreachable() : new AppError('SERVICE_UNAVAILABLE', `Telegram did not take the webhook address: ${(err as Error).message}`);
   }
   // Another bot in the channel's place: the one before stops posting here (its updates would pass the channel's secret).
-  if (previous?.messengerId && previous.messengerId !== String(me.id) && previous.credentials) {
-    await disconnectTelegramBot(deps, previous.credentials).catch(() => {});
-  }
+  const before = previous?.messengerId && previous.messengerId !== String(me.id) ? previous.credentials : null;
   const name = [me.first_name, me.last_name].filter(Boolean).join(' ');
-  return { kind: 'ready', profile: { messengerId: String(me.id), username: me.username ?? null, name } };
+  return { kind: 'ready', profile: { messengerId: String(me.id), username: me.username ?? null, name }, ...(before ? { letGo: () => disconnectTelegramBot(deps, before) } : {}) };
 }
 
 /** A deleted channel's bot stops posting here (its pending updates are dropped with the webhook). */

@@ -16,10 +16,11 @@ export function vkTransport(deps: VkDeps, pacer: CallPacer): LiveTransport {
   const pending: PendingServers = new Map();
   return {
     // A reconnect forgets the community's key (the channel waits with none): the community it had lets the gateway's
-    // server go first (best effort), since nothing could remove it later. The community chosen next gets one anew.
+    // server go once that is committed (best effort), since nothing could remove it later. The community chosen next
+    // gets one anew.
     async connect(channelId, _credentials, previous) {
-      if (previous?.credentials) await letGoOfCommunity(deps, pacer, channelId, previous.credentials, AbortSignal.timeout(10_000)).catch(() => {});
-      return connectVk(deps, channelId);
+      const before = previous?.credentials ?? null;
+      return { ...connectVk(deps, channelId), ...(before ? { letGo: () => letGoOfCommunity(deps, pacer, channelId, before, AbortSignal.timeout(10_000)) } : {}) };
     },
     disconnect: (channel) => letGoOfCommunity(deps, pacer, channel.id, channel.credentials, AbortSignal.timeout(25_000)),
     messaging: vkMessaging(deps, pacer),
