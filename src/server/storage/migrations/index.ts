@@ -19,6 +19,7 @@ import * as hookRegistrations from './0017_hook_registrations.ts';
 import * as uploads from './0018_uploads.ts';
 import * as messengerPeers from './0019_messenger_peers.ts';
 import * as messengerAccounts from './0020_messenger_accounts.ts';
+import * as timeOrderedIds from './0021_time_ordered_ids.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_uploads': uploads,
   '0019_messenger_peers': messengerPeers,
   '0020_messenger_accounts': messengerAccounts,
+  '0021_time_ordered_ids': timeOrderedIds,
 };
 
 export const migrationProvider: MigrationProvider = {

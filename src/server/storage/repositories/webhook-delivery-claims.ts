@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
 import { settledInOneStatement } from '../../core/webhooks/settlement.ts';
 import type { ClaimedItem, ClaimedRun, ClaimedWork, ClaimRequest, Settlement, WebhookDeliveryRepository } from '../../core/webhooks/ports.ts';
 import type { DatabaseSchema } from '../schema.ts';
@@ -199,8 +200,9 @@ const markDelivered = (rows: object[] | Slot, ids: string[] | Slot) => sql`
 /** Every attempt delivered to a healthy endpoint, in one statement, built once (see `fixedStatement`). */
 const settledStatement = fixedStatement((attempts, rows, ids) => sql`with settled as (${markDelivered(rows, ids)}) ${logAttempts(attempts)}`);
 
+/** An attempt's row; its id ordered by time, like its delivery's (see migration 0021). */
 const attemptRow = (s: Settlement) => ({
-  id: randomUUID(),
+  id: uuidv7(),
   subscription_id: s.work.subscription.id,
   idempotency_key: s.work.key,
   event_name: s.work.eventName,

@@ -8,13 +8,14 @@ import { sql, type RawBuilder } from 'kysely';
  *
  * Queuing the deliveries with the event, rather than in a later dispatch, makes them exactly as durable as
  * the event, and leaves nothing between an event's commit and its first attempt but a claim. A lane's
- * order is its events' positions, which the events took in the order they were recorded.
+ * order is its events' positions, which the events took in the order they were recorded. A delivery's id is ordered
+ * by time (see migration 0021), as is its attempts' (`attemptRow`).
  */
 export function queueDeliveries(): RawBuilder<unknown> {
   return sql`,
     queued as (
       insert into webhook_deliveries (id, subscription_id, account_id, event_id, event_name, endpoint, lane, seq, status, attempts, next_attempt_at, created_at)
-      select gen_random_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), coalesce(e.ordering_key, 'event:' || e.id::text), e.position,
+      select time_ordered_uuid(), s.id, e.account_id, e.id, e.name, md5(s.url), coalesce(e.ordering_key, 'event:' || e.id::text), e.position,
              'pending', 0, e.created_at, e.created_at
       from recorded e
       join webhook_subscriptions s on s.account_id = e.account_id and s.event = e.name and s.status = 'active'
