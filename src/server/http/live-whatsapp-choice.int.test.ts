@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStream } from '../testing/event-stream.ts';
+import { linksOf, openPage } from '../testing/gateway-page.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { databaseKind } from '../testing/test-database.ts';
 import type { EmulatedNumber } from '../testing/whatsapp-emulator.ts';
@@ -20,15 +21,9 @@ const EAST = number(3, { quality_rating: 'RED' });
 const WEST = number(4, {});
 const ORDER = { id: '7201', name: 'order_ready', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [{ type: 'BODY', text: 'Order {{1}} is ready' }] };
 
-/** The links of a page of the gateway's, by label, as a browser reads them. */
-function linksOf(page: string): Map<string, string> {
-  const unescape = (x: string) => x.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  return new Map([...page.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [unescape(m[2]!), unescape(m[1]!)]));
-}
-const follow = async (url: string) => {
-  const res = await fetch(url);
-  return { status: res.status, page: await res.text() };
-};
+/** The links of a page of the gateway's, by label. */
+const linksByLabel = (page: string): Map<string, string> => new Map(linksOf(page).map((l) => [l.label, l.url]));
+const follow = openPage;
 
 /** A WhatsApp Business Account with several numbers: the owner chooses the one the channel connects. */
 describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()})`, () => {
@@ -61,7 +56,7 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
     expect(shown.page).toContain('Choose a WhatsApp number');
     expect(shown.page).not.toContain('<b>North</b>');
     expect(shown.page).toContain('Acme &lt;b&gt;North&lt;/b&gt; &amp; Co');
-    const links = linksOf(shown.page);
+    const links = linksByLabel(shown.page);
     expect([...links.keys()]).toEqual([
       '+1 555-010-0501 · Acme <b>North</b> & Co · quality high',
       '+1 555-010-0502 · Acme 2 · quality medium',
@@ -106,7 +101,7 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
   it('refuses a forged, expired or stale choice and a number another channel took meanwhile, the channel staying as it was', async () => {
     const { channelId } = await createWhatsAppChannel(s);
     const first = await signUp(channelId);
-    const links = linksOf(first.page);
+    const links = linksByLabel(first.page);
     // SOUTH is the first test's channel's: not offered.
     expect([...links.keys()].map((l) => l.slice(0, 15))).toEqual(['+1 555-010-0501', '+1 555-010-0503', '+1 555-010-0504']);
     const [northLink, eastLink] = [...links.values()] as [string, string];
@@ -121,7 +116,7 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
 
     // Another channel connects NORTH meanwhile (its own page offers it): NORTH is refused here, the rest of the page still stands.
     const other = await createWhatsAppChannel(s);
-    expect((await follow(linksOf((await signUp(other.channelId)).page).get('+1 555-010-0501 · Acme <b>North</b> & Co · quality high')!)).status).toBe(200);
+    expect((await follow(linksByLabel((await signUp(other.channelId)).page).get('+1 555-010-0501 · Acme <b>North</b> & Co · quality high')!)).status).toBe(200);
     expect(await channel(other.channelId)).toMatchObject({ status: 'active', messenger_id: NORTH.id });
     const taken = await follow(northLink);
     expect(taken.status).toBe(400);
@@ -137,7 +132,7 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
     await unchanged();
 
     // Signed up again, then reinit: the second page's links are stale.
-    const second = linksOf((await signUp(channelId)).page);
+    const second = linksByLabel((await signUp(channelId)).page);
     expect(second.size).toBe(2);
     expect((await s.t.call('POST', `/v2/channels/${channelId}/reinit`, { token: s.token, body: { credentials: {} } })).statusCode).toBe(200);
     const stale = await follow([...second.values()][0]!);
@@ -147,7 +142,7 @@ describe(`live whatsapp: choosing among an account’s numbers (${databaseKind()
     expect(s.meta.registered(EAST.id)).toBeUndefined();
 
     // The current address still connects: a third page, WEST chosen; Meta failing once leaves the page standing.
-    const third = linksOf((await signUp(channelId)).page);
+    const third = linksByLabel((await signUp(channelId)).page);
     const west = third.get('+1 555-010-0504 · Acme 4 · quality not rated yet')!;
     s.meta.failNext(`POST /${WEST.id}/register`, 1, { status: 500, code: 2, message: 'Service temporarily unavailable' });
     expect((await follow(west)).status).toBe(503);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPage } from '../testing/gateway-page.ts';
 import { databaseKind } from '../testing/test-database.ts';
 import type { EmulatedNumber } from '../testing/whatsapp-emulator.ts';
 import { comeBack, createWhatsAppChannel, startWhatsAppSetup, type WhatsAppSetup, channelView, storedCredentials } from '../testing/whatsapp-fixture.ts';
@@ -13,12 +14,7 @@ const number = (n: number): EmulatedNumber => ({
 });
 const [NORTH, SOUTH, EAST] = [number(1), number(2), number(3)] as [EmulatedNumber, EmulatedNumber, EmulatedNumber];
 
-/** The links of a page of the gateway's, in order, as a browser reads them. */
-const linksOf = (page: string): string[] => [...page.matchAll(/<a href="([^"]*)"[^>]*>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
-const follow = async (url: string) => {
-  const res = await fetch(url);
-  return { status: res.status, page: await res.text() };
-};
+const follow = openPage;
 
 /** Choices that meet: the same number's link followed twice at once, two channels choosing one number at once. */
 describe(`live whatsapp: choices that meet (${databaseKind()})`, () => {
@@ -40,7 +36,7 @@ describe(`live whatsapp: choices that meet (${databaseKind()})`, () => {
     const { channelId } = await createWhatsAppChannel(s);
     const state = new URL((await channel(channelId)).url as string).searchParams.get('state')!;
     const page = await comeBack(s, { code: s.meta.signup(WABA).code, state });
-    const link = linksOf(page.page).find((l) => new URL(l).searchParams.get('state')?.split('.')[3] === chosen.id)!;
+    const link = page.links.map((l) => l.url).find((url) => new URL(url).searchParams.get('state')?.split('.')[3] === chosen.id)!;
     expect(link).toBeDefined();
     return { channelId, link };
   };

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/ports.ts';
 import type { CallLimits } from '../transports/call-pacer.ts';
 import { openFrame } from './frames.ts';
+import { openPage, type GatewayPage } from './gateway-page.ts';
 import { startLiveGateway, type TestGateway } from './harness.ts';
 import { startVkEmulator, type VkEmulator } from './vk-emulator.ts';
 
@@ -45,21 +46,16 @@ export async function createVkChannel(s: VkSetup): Promise<{ channelId: string; 
 }
 
 /** The browser follows an address on VK's OAuth server to the gateway's page it is sent back to: its status, text and links. */
-export async function follow(url: string): Promise<{ status: number; page: string; back: string; links: { label: string; url: string }[] }> {
+export async function follow(url: string): Promise<GatewayPage & { back: string }> {
   const atVk = await fetch(url, { redirect: 'manual' });
   const back = atVk.headers.get('location');
   if (atVk.status !== 302 || !back) throw new Error(`VK did not send the browser back: ${atVk.status} ${await atVk.text()}`);
   return visit(back);
 }
 
-const unescaped = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
 /** The gateway's page at an address (a return from VK's page). */
-export async function visit(back: string): Promise<{ status: number; page: string; back: string; links: { label: string; url: string }[] }> {
-  const res = await fetch(back);
-  const page = await res.text();
-  const links = [...page.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => ({ url: unescaped(m[1]!), label: unescaped(m[2]!) }));
-  return { status: res.status, page, back, links };
+export async function visit(back: string): Promise<GatewayPage & { back: string }> {
+  return { ...(await openPage(back)), back };
 }
 
 /** The whole connect as the owner goes through it: VK's page, the choice of `community`, VK's page for its key. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Clock } from '../core/ports.ts';
+import { openPage, type GatewayPage } from './gateway-page.ts';
 import { startLiveGateway, type TestGateway } from './harness.ts';
 import { startWhatsAppEmulator, type EmulatedNumber, type WhatsAppEmulator } from './whatsapp-emulator.ts';
 
@@ -61,9 +62,8 @@ export async function storedCredentials(setup: WhatsAppSetup, channelId: string)
 }
 
 /** The owner comes back from Meta's dialog to the address it was given, with `query`: the page's status and text. */
-export async function comeBack(setup: WhatsAppSetup, query: Record<string, string>): Promise<{ status: number; page: string }> {
-  const res = await fetch(`${setup.base}/hooks/wapi/authorized?${new URLSearchParams(query).toString()}`);
-  return { status: res.status, page: await res.text() };
+export async function comeBack(setup: WhatsAppSetup, query: Record<string, string>): Promise<GatewayPage> {
+  return openPage(`${setup.base}/hooks/wapi/authorized?${new URLSearchParams(query).toString()}`);
 }
 
 /** Creates a channel and completes Embedded Signup for the business's account: the channel's id. */
