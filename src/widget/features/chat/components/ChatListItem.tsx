@@ -3,7 +3,7 @@ import type { BffChat } from '../../../../contract/bff-chats.ts';
 import { useLang } from '../../../lib/i18n.ts';
 import { words } from '../words.ts';
 import { chatTitle, previewParts, shortWhen, transportName } from './format.ts';
-import { PaperclipIcon } from './PaperclipIcon.tsx';
+import { PaperclipIcon } from './icons.tsx';
 
 interface Props {
   chat: BffChat;

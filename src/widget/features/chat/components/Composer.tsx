@@ -3,8 +3,7 @@ import { useWords } from '../../../lib/i18n.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import './composer.css';
-import { PaperclipIcon } from './PaperclipIcon.tsx';
-import { TemplateIcon } from './TemplateIcon.tsx';
+import { PaperclipIcon, TemplateIcon } from './icons.tsx';
 
 /** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
 export interface Editing {

@@ -6,8 +6,7 @@ import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
-import { ClockIcon, PencilIcon, TrashIcon } from './BubbleIcons.tsx';
-import { PaperclipIcon } from './PaperclipIcon.tsx';
+import { ClockIcon, PaperclipIcon, PencilIcon, TrashIcon } from './icons.tsx';
 
 const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 
