@@ -150,4 +150,13 @@ describe('configuration', () => {
     expect(loadConfig({ UPLOAD_DAILY_LIMIT_MB: '0' }).uploadDailyLimitBytes).toBe(0);
     expect(() => loadConfig({ UPLOAD_DAILY_LIMIT_MB: '-1' })).toThrow(/UPLOAD_DAILY_LIMIT_MB/);
   });
+
+  it('reads what the process does from GATEWAY_ROLES, both by default, and names a misspelled role', () => {
+    expect(loadConfig({}).roles).toEqual({ api: true, workers: true });
+    expect(loadConfig({ GATEWAY_ROLES: 'api' }).roles).toEqual({ api: true, workers: false });
+    expect(loadConfig({ GATEWAY_ROLES: ' Workers ' }).roles).toEqual({ api: false, workers: true });
+    expect(loadConfig({ GATEWAY_ROLES: 'api,workers' }).roles).toEqual({ api: true, workers: true });
+    expect(() => loadConfig({ GATEWAY_ROLES: 'api,worker' })).toThrow(/GATEWAY_ROLES must list api, workers or both.*"worker"/);
+    expect(() => loadConfig({ GATEWAY_ROLES: ',' })).toThrow(/GATEWAY_ROLES .*no role/);
+  });
 });

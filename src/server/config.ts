@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseRoles, type GatewayRoles } from './roles.ts';
 
 /** Configuration from the environment; names are part of the contract (GAPS.md, "Configuration names"). */
 export interface Config {
@@ -63,6 +64,8 @@ export interface Config {
    * number of hops, or a list of addresses and CIDR ranges.
    */
   trustProxy: boolean | number | string[];
+  /** What this process does (GATEWAY_ROLES): the API, the background workers, or both (the default). */
+  roles: GatewayRoles;
 }
 
 export class ConfigError extends Error {
@@ -175,6 +178,9 @@ export function loadConfig(env: Env = process.env): Config {
     return list;
   })();
 
+  const roles = parseRoles(text('GATEWAY_ROLES'));
+  if (roles.problem) problems.push(roles.problem);
+
   const config: Config = {
     production,
     port,
@@ -206,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
     uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
+    roles: roles.roles,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -50,6 +50,7 @@ import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
+import { AppError } from './core/errors.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -101,6 +102,14 @@ export interface Gateway {
   listen(): Promise<string>;
   /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
   stop(): Promise<void>;
+}
+
+/** What a process without the api role answers: its health, readiness and metrics, for the orchestrator. */
+function answerOnlyHealth(app: FastifyInstance): void {
+  const watched = new Set(['/healthz', '/readyz', '/metrics']);
+  app.addHook('onRequest', async (request) => {
+    if (!watched.has(request.url.split('?')[0]!)) throw new AppError('NOT_FOUND', 'This gateway process runs workers only (GATEWAY_ROLES)');
+  });
 }
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -247,30 +256,44 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
     });
     log = app.log;
-    const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
+    const { roles } = config;
+    if (roles.api) {
+      const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
+      await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
+    } else {
+      answerOnlyHealth(app);
+    }
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
-    await workChannelTimers(startedBoss, channels);
-    await workExports(startedBoss, exports);
-    const { deliveries, sweeper } = startWebhooks(
-      { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log },
-      webhookOptions,
-    );
-    const sinks = [...(overrides.sinks ?? []), hub];
+    // Background work runs in the processes with the workers role; the others only accept it (in the same
+    // transaction as its cause) and wake the workers through the database's notifications.
+    if (roles.workers) {
+      await workChannelTimers(startedBoss, channels);
+      await workExports(startedBoss, exports);
+    }
+    const { deliveries, sweeper } = roles.workers
+      ? startWebhooks(
+          { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log },
+          webhookOptions,
+        )
+      : { deliveries: null, sweeper: null };
+    // The stream is followed for the frames connected here (and for the sinks a test adds).
+    const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub] : [])];
     const dispatcher = await startEventDispatch({ events: store.events, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {
       dispatcher.wake();
-      if (what.deliveries) deliveries.wake();
+      if (what.deliveries) deliveries?.wake();
     };
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'), origin);
-    const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin);
-    const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
-    const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
+    const queued = deliveries ? await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin) : null;
+    const sends = roles.workers ? (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') })) : null;
+    const accepted = sends ? await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin) : null;
 
-    const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
+    const maintenance = roles.workers
+      ? startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'))
+      : null;
     // Live bots' registrations brought up to date: at once, then hourly; each pass logs its counts.
-    const hookRefresh = live
+    const hookRefresh = live && roles.workers
       ? startHookRefresh(
           { registrations, registrars: live.registrars, clock, ...(metrics ? { counted: metrics.hookRefreshed } : {}) },
           HOOK_REFRESH_EVERY_MS,
@@ -294,9 +317,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       realtime: hub,
       streamPassed: dispatcher.passed,
       webhooks: {
-        sweep: async () => deliveries.wake(),
+        sweep: async () => deliveries?.wake(),
       },
-      wakeSends: () => sends.wake(),
+      wakeSends: () => sends?.wake(),
       botHooks: { refresh: () => hookRefresh?.refresh() ?? Promise.resolve(emptyPass()) },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
@@ -308,14 +331,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           clearTimeout(cut);
           await sweeper?.stop();
           await hookRefresh?.stop();
-          await maintenance.stop();
+          await maintenance?.stop();
           await recorded.close();
-          await accepted.close();
-          await queued.close();
+          await accepted?.close();
+          await queued?.close();
           announced.close();
-          await sends.stop(config.shutdownTimeoutMs);
+          await sends?.stop(config.shutdownTimeoutMs);
           await dispatcher.stop();
-          await deliveries.stop(config.shutdownTimeoutMs);
+          await deliveries?.stop(config.shutdownTimeoutMs);
           await startedBoss.stop({ graceful: true, timeout: config.shutdownTimeoutMs });
           await httpSender?.close();
           await usedCounter.close();
