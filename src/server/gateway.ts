@@ -114,7 +114,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   const clock = overrides.clock ?? systemClock;
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
-  const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
+  // Outages are told in the gateway's log, which is made after the database.
+  let outageLog: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } | null = null;
+  const database = await openDatabase(overrides.database ?? databaseTargetOf(config), { log: () => outageLog });
+  const outage = database.availability;
+  /** Logs an error unless it says the database is away (noted once by the availability, not per failure). */
+  const unlessOutage = (err: unknown, logIt: () => void) => {
+    if (!outage.report(err)) logIt();
+  };
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
   let realtime: RealtimeHub | null = null;
@@ -130,7 +137,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await startedBoss.start();
     await createQueues(startedBoss);
     let log: { warn(obj: object, msg: string): void } | null = null;
-    const announced = (announcements = announcer(database, origin, (err) => log?.warn({ err }, 'announcing to other processes failed')));
+    const announced = (announcements = announcer(database, origin, (err) => unlessOutage(err, () => log?.warn({ err }, 'announcing to other processes failed'))));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
       uploadFiles: database.pglite ? uploadFiles(join(config.dataDir, 'uploads')) : null,
@@ -234,8 +241,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       webhookSealer,
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
-        await ping(database.db);
+        if (!outage.up()) throw new Error('the database cannot be reached');
+        await ping(database.db, 3_000).catch((err: unknown) => {
+          outage.report(err);
+          throw err;
+        });
       },
+      databaseUnavailable: (err) => outage.report(err),
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       trustProxy: config.trustProxy,
@@ -246,18 +258,18 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
     });
-    log = app.log;
+    log = outageLog = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
     await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
-    startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    startedBoss.on('error', (err) => unlessOutage(err, () => app.log.error({ err }, 'job queue error')));
     await workChannelTimers(startedBoss, channels);
     await workExports(startedBoss, exports);
     const { deliveries, sweeper } = startWebhooks(
-      { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log },
+      { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log, outage },
       webhookOptions,
     );
     const sinks = [...(overrides.sinks ?? []), hub];
-    const dispatcher = await startEventDispatch({ events: store.events, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const dispatcher = await startEventDispatch({ events: store.events, sinks }, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'event dispatch failed')) });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {
       dispatcher.wake();
@@ -265,10 +277,16 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'), origin);
     const queued = await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin);
-    const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
+    const sends = (sendLoop = startSendLoop(messages, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'sending failed')) }));
+    // Back from an outage: every loop looks at once for what waited (notifications raised meanwhile were lost).
+    outage.onRecovered(() => {
+      dispatcher.wake();
+      deliveries.wake();
+      sends.wake();
+    });
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
 
-    const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
+    const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => unlessOutage(err, () => app.log.error({ err }, 'embedded database maintenance failed')));
     // Live bots' registrations brought up to date: at once, then hourly; each pass logs its counts.
     const hookRefresh = live
       ? startHookRefresh(
