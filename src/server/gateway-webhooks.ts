@@ -4,6 +4,7 @@ import type { AttemptObserver, WebhookSender } from './core/webhooks/delivery.ts
 import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { startDeliveryLoop, startDeliverySweep, type DeliveryLoop } from './jobs/workers/deliver-webhooks.ts';
 import type { GatewayMetrics } from './metrics.ts';
+import type { Outage } from './jobs/wake-signal.ts';
 
 /** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
 export interface WebhookOverrides {
@@ -32,6 +33,8 @@ export interface WebhookWiring {
   observers: AttemptObserver[];
   metrics: GatewayMetrics | null;
   log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** The database's availability: errors saying it is away are noted there rather than logged one by one. */
+  outage?: Outage;
 }
 
 /**
@@ -56,13 +59,16 @@ export function startWebhooks(wiring: WebhookWiring, options: WebhookOverrides):
     {
       concurrency: options.concurrency ?? 64,
       perEndpoint: options.perEndpoint ?? 16,
-      onError: (err) => log.error({ err }, 'webhook delivery failed'),
+      ...(wiring.outage ? { outage: wiring.outage } : {}),
+      onError: (err) => {
+        if (!wiring.outage?.report(err)) log.error({ err }, 'webhook delivery failed');
+      },
     },
   );
   const sweepEvery = options.sweepIntervalMs ?? 5_000;
   const sweeper =
     sweepEvery > 0
-      ? startDeliverySweep({ store, clock }, sweepEvery, (err) => log.error({ err }, 'webhook sweep failed'), deliveries.wake, (pass) => {
+      ? startDeliverySweep({ store, clock }, sweepEvery, (err) => wiring.outage?.report(err) || log.error({ err }, 'webhook sweep failed'), deliveries.wake, (pass) => {
           metrics?.retained(pass);
           if (pass.deliveryLog + pass.events + pass.uploads > 0) log.info(pass, 'rows past their retention deleted');
         })

@@ -123,7 +123,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
   const clock = overrides.clock ?? systemClock;
   const partnerKey = await resolveSecret(config.partnerApiKey, config.dataDir, 'partner-api-key');
   const secretKey = (await resolveSecret(config.secretKey, config.dataDir, 'secret-key')).value;
-  const database = await openDatabase(overrides.database ?? databaseTargetOf(config));
+  // Outages are told in the gateway's log, which is made after the database.
+  let outageLog: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } | null = null;
+  const database = await openDatabase(overrides.database ?? databaseTargetOf(config), { log: () => outageLog });
+  const outage = database.availability;
+  /** Logs an error unless it says the database is away (noted once by the availability, not per failure). */
+  const unlessOutage = (err: unknown, logIt: () => void) => {
+    if (!outage.report(err)) logIt();
+  };
   let boss: PgBoss | null = null;
   let counter: WindowCounter | null = null;
   let realtime: RealtimeHub | null = null;
@@ -139,7 +146,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     await startedBoss.start();
     await createQueues(startedBoss);
     let log: { warn(obj: object, msg: string): void } | null = null;
-    const announced = (announcements = announcer(database, origin, (err) => log?.warn({ err }, 'announcing to other processes failed')));
+    const announced = (announcements = announcer(database, origin, (err) => unlessOutage(err, () => log?.warn({ err }, 'announcing to other processes failed'))));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
       uploadFiles: database.pglite ? uploadFiles(join(config.dataDir, 'uploads')) : null,
@@ -243,8 +250,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       webhookSealer,
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
-        await ping(database.db);
+        if (!outage.up()) throw new Error('the database cannot be reached');
+        await ping(database.db, 3_000).catch((err: unknown) => {
+          outage.report(err);
+          throw err;
+        });
       },
+      databaseUnavailable: (err) => outage.report(err),
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       trustProxy: config.trustProxy,
@@ -255,7 +267,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
     });
-    log = app.log;
+    log = outageLog = app.log;
     const { roles } = config;
     if (roles.api) {
       const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
@@ -263,7 +275,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     } else {
       answerOnlyHealth(app);
     }
-    startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+    startedBoss.on('error', (err) => unlessOutage(err, () => app.log.error({ err }, 'job queue error')));
     // Background work runs in the processes with the workers role; the others only accept it (in the same
     // transaction as its cause) and wake the workers through the database's notifications.
     if (roles.workers) {
@@ -272,13 +284,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     }
     const { deliveries, sweeper } = roles.workers
       ? startWebhooks(
-          { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log },
+          { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log, outage },
           webhookOptions,
         )
       : { deliveries: null, sweeper: null };
     // The stream is followed for the frames connected here (and for the sinks a test adds).
     const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub] : [])];
-    const dispatcher = await startEventDispatch({ events: store.events, sinks }, { onError: (err) => app.log.error({ err }, 'event dispatch failed') });
+    const dispatcher = await startEventDispatch({ events: store.events, sinks }, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'event dispatch failed')) });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {
       dispatcher.wake();
@@ -286,11 +298,19 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     const recorded = await listen(database, EVENTS_RECORDED, dispatcher.wake, (err) => app.log.warn({ err }, 'event notifications interrupted'), origin);
     const queued = deliveries ? await listen(database, DELIVERIES_QUEUED, deliveries.wake, (err) => app.log.warn({ err }, 'delivery notifications interrupted'), origin) : null;
-    const sends = roles.workers ? (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') })) : null;
+    const sends = roles.workers
+      ? (sendLoop = startSendLoop(messages, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'sending failed')) }))
+      : null;
+    // Back from an outage: every loop looks at once for what waited (notifications raised meanwhile were lost).
+    outage.onRecovered(() => {
+      dispatcher.wake();
+      deliveries?.wake();
+      sends?.wake();
+    });
     const accepted = sends ? await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin) : null;
 
     const maintenance = roles.workers
-      ? startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'))
+      ? startEmbeddedMaintenance(database, 30_000, (err) => unlessOutage(err, () => app.log.error({ err }, 'embedded database maintenance failed')))
       : null;
     // Live bots' registrations brought up to date: at once, then hourly; each pass logs its counts.
     const hookRefresh = live && roles.workers

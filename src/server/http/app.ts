@@ -59,6 +59,8 @@ export interface HttpDeps {
   /** Seals webhook signing secrets at rest. */
   webhookSealer: CredentialsCipher;
   checkReady(): Promise<void>;
+  /** Whether an error says the database cannot be reached (noting it): answered 503 with Retry-After. */
+  databaseUnavailable?(err: unknown): boolean;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
   publicUrl: string;
@@ -117,7 +119,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     if (deps.isStopping()) reply.header('connection', 'close');
   });
 
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, deps.databaseUnavailable ? { databaseUnavailable: deps.databaseUnavailable } : {});
   await app.register(securityHeadersPlugin);
   await app.register(openApiPlugin, { publicUrl: deps.publicUrl, version: deps.version });
   await app.register(healthRoutes, { checkReady: deps.checkReady });

@@ -7,6 +7,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './pg-prepared.ts';
+import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
 import type { DatabaseSchema } from './schema.ts';
 
 export type DatabaseTarget =
@@ -18,8 +19,22 @@ export interface Database {
   target: DatabaseTarget;
   /** Set on the embedded database, where pg-boss must share the one connection. */
   pglite: PGlite | null;
+  /** Whether the database answers; tells the loops when it is back after an outage. */
+  availability: Availability;
   close(): Promise<void>;
 }
+
+export interface OpenOptions {
+  /** Where outages are told (late bound: the logger is made after the database). */
+  log?: () => AvailabilityLog | null;
+  /** How often an unreachable database is asked again. */
+  probeMs?: number;
+}
+
+/** A new connection waits this long at most: a database that does not answer (a failover) counts as down. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Readiness and recovery probes give up after this long. */
+const PROBE_TIMEOUT_MS = 3_000;
 
 /**
  * Prepared statements get generic plans only. The gateway prepares its statements once per connection (see
@@ -31,11 +46,38 @@ export interface Database {
  */
 const PLAN_CACHE_MODE = 'force_generic_plan';
 
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, Client: PreparingClient, options: `-c plan_cache_mode=${PLAN_CACHE_MODE}` });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: 10,
+      Client: PreparingClient,
+      options: `-c plan_cache_mode=${PLAN_CACHE_MODE}`,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    return { db, target, pglite: null, close: () => db.destroy() };
+    const availability = databaseAvailability(() => ping(db, PROBE_TIMEOUT_MS), options);
+    // An idle connection the server dropped (a restart, a failover) is an outage to ride out, not a crash:
+    // the pool has let it go already, and the next query opens another.
+    const noteFailure = (err: Error) => {
+      if (!availability.report(err)) options.log?.()?.warn({ err }, 'a database connection failed');
+    };
+    pool.on('error', noteFailure);
+    // The pool listens to a connection's errors only while it is idle: one that breaks while checked out
+    // between two statements (inside a transaction) would otherwise throw from an unheard 'error' event.
+    // Its statement under way fails by itself; the pool drops it once it is released.
+    pool.on('connect', (client) => client.on('error', noteFailure));
+    return {
+      db,
+      target,
+      pglite: null,
+      availability,
+      close: async () => {
+        availability.close();
+        await db.destroy();
+      },
+    };
   }
   let pglite: PGlite;
   let unlock = async () => {};
@@ -54,11 +96,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   // Generic plans only, as on PostgreSQL above; here planning is the gateway's own CPU.
   await pglite.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
+  // A data directory that turned read-only or full fails writes, not reads: the probe writes (a checkpoint).
+  const availability = databaseAvailability(() => withTimeout(pglite.exec('checkpoint').then(() => {}), PROBE_TIMEOUT_MS), options);
   return {
     db,
     target,
     pglite,
+    availability,
     close: async () => {
+      availability.close();
       await db.destroy();
       await pglite.close();
       await unlock();
@@ -77,6 +123,20 @@ export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void>
   }
 }
 
-export async function ping(db: Kysely<DatabaseSchema>): Promise<void> {
-  await db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
+/** Whether the database answers a trivial query, within `timeoutMs` when given. */
+export async function ping(db: Kysely<DatabaseSchema>, timeoutMs?: number): Promise<void> {
+  const query = db.selectNoFrom((eb) => eb.val(1).as('ok')).execute();
+  await (timeoutMs === undefined ? query : withTimeout(query, timeoutMs));
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

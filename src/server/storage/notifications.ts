@@ -100,10 +100,15 @@ export function announcer(database: Database, origin: string, onError: (err: unk
   );
 }
 
+/** Waits between attempts to open a listening connection again: doubling from 250 ms, at most 5 s. */
+const relistenDelayMs = (failures: number) => Math.min(250 * 2 ** failures, 5_000);
+
 /**
  * Calls `onNotify` whenever another process on the same PostgreSQL database announced `channel`, on a
- * dedicated connection. A dropped connection is opened again; notifications lost meanwhile are the pollers' to
- * find. The embedded database belongs to one process: nobody else can announce anything there.
+ * dedicated connection. A dropped connection is opened again (backing off while the database is away, at
+ * once when the process sees it back) and LISTENs again; notifications lost meanwhile are the pollers' to
+ * find, and the loop is woken once the connection listens again. The embedded database belongs to one
+ * process: nobody else can announce anything there.
  */
 export async function listen(
   database: Database,
@@ -119,29 +124,69 @@ export async function listen(
   let closed = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let connecting = false;
+
+  const reconnectSoon = () => {
+    if (closed || connecting || client || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect().catch(() => {});
+    }, relistenDelayMs(failures));
+  };
+
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    if (closed || connecting || client) return;
+    connecting = true;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    let lost = false;
+    const drop = (err: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (client === c) client = null;
+      void c.end().catch(() => {});
+      if (closed) return;
+      if (!database.availability.report(err)) onError(err);
+      reconnectSoon();
+    };
     c.on('notification', (n) => {
       if (ownOrigin === undefined || n.payload !== ownOrigin) onNotify();
     });
-    c.on('error', (err) => {
-      onError(err);
-      void c.end().catch(() => {});
-      if (!closed) retry = setTimeout(() => void connect().catch(onError), 1_000);
-    });
-    await c.connect();
-    await c.query(`LISTEN ${channel}`);
+    c.on('error', drop);
+    c.on('end', () => drop(new Error('Connection terminated: the listening connection ended')));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      connecting = false;
+      failures++;
+      drop(err);
+      throw err;
+    }
+    connecting = false;
+    failures = 0;
+    if (closed || lost) {
+      await c.end().catch(() => {});
+      return;
+    }
     client = c;
-    if (closed) await c.end();
     // Whatever was raised while no connection listened.
-    else onNotify();
+    onNotify();
   };
+  // The database back: listen again now rather than at the end of the backoff.
+  database.availability.onRecovered(() => {
+    clearTimeout(retry);
+    retry = undefined;
+    void connect().catch(() => {});
+  });
   await connect();
   return {
     close: async () => {
       closed = true;
       clearTimeout(retry);
-      await client?.end().catch(() => {});
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
     },
   };
 }

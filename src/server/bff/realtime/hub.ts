@@ -48,6 +48,22 @@ export interface RealtimeHub extends EventSink, LiveSessions {
 }
 
 /**
+ * The adapter publishes without waiting for the answer (a session ended, an emit to rooms): with Redis away each
+ * publish would reject unheard, and an unhandled rejection stops the process. Heard here, a failure is a warning:
+ * this process's frames got theirs already, and the other processes' sweep ends revoked sessions' frames anyway.
+ * The client reconnects by itself, and the subscriber subscribes again.
+ */
+function hearPublishFailures(redis: Redis, log: RealtimeHubDeps['log']): Redis {
+  const publish = redis.publish.bind(redis) as (...args: unknown[]) => Promise<number>;
+  (redis as unknown as { publish: typeof publish }).publish = (...args) => {
+    const sent = publish(...args);
+    sent.catch((err: unknown) => log.warn({ err }, 'realtime fan-out: publishing through Redis failed'));
+    return sent;
+  };
+  return redis;
+}
+
+/**
  * Frames join audiences (socket.io rooms) named by their session's scope; each event is emitted to the
  * audiences that may see it, so a frame never receives what its session may not see. Each process pushes
  * the stream it follows to the frames connected to it; with the Redis adapter, ending sessions reaches the
@@ -59,7 +75,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   const redis = deps.redisUrl ? new Redis(deps.redisUrl, { maxRetriesPerRequest: 1 }) : null;
   const redisSub = redis?.duplicate() ?? null;
   for (const client of [redis, redisSub]) client?.on('error', (err) => deps.log.warn({ err }, 'realtime fan-out: Redis error'));
-  if (redis && redisSub) io.adapter(createAdapter(redis, redisSub));
+  if (redis && redisSub) io.adapter(createAdapter(hearPublishFailures(redis, deps.log), redisSub));
 
   const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
     const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after);

@@ -66,14 +66,26 @@ function frameworkClientError(error: FastifyError): [ErrorCode, string] | null {
   }
 }
 
+/** What a client is told to wait before trying again while the database cannot be reached, in seconds. */
+const DATABASE_RETRY_AFTER_S = 5;
+
+export interface ErrorsOptions {
+  /** Whether an error says the database cannot be reached: answered 503 SERVICE_UNAVAILABLE with Retry-After. */
+  databaseUnavailable?(err: unknown): boolean;
+}
+
 /**
  * The one place errors become responses: AppError by its code's status, schema failures as
  * VALIDATION_ERROR with each field, and everything else as a 500 that names only the request id.
  */
 export const errorsPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: ErrorsOptions) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof AppError) return send(reply, error.code, error.message, error.data);
+      if (options.databaseUnavailable?.(error)) {
+        reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+        return send(reply, 'SERVICE_UNAVAILABLE', 'The database cannot be reached at the moment; try again shortly');
+      }
       if (error.validation) {
         const fields = fieldErrors(error.validation as AjvIssue[], error.validationContext);
         return send(reply, 'VALIDATION_ERROR', 'Request validation failed', { fields });

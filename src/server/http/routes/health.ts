@@ -14,7 +14,8 @@ export const healthRoutes: FastifyPluginAsync<HealthDeps> = async (app, deps) =>
       await deps.checkReady();
       return { status: 'ready' };
     } catch (err) {
-      request.log.warn({ err }, 'not ready');
+      // An outage is logged once where it is noticed; each probe of it only at debug.
+      request.log.debug({ err }, 'not ready');
       return reply.code(503).send({ status: 'unavailable' });
     }
   });

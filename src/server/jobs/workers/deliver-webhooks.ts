@@ -9,7 +9,7 @@ import {
   type DeliveryDeps,
 } from '../../core/webhooks/delivery.ts';
 import type { ClaimedRun, Settlement } from '../../core/webhooks/ports.ts';
-import { finishWithin, wakeSignal } from '../wake-signal.ts';
+import { finishWithin, wakeSignal, writeThroughOutage, type Outage } from '../wake-signal.ts';
 import { groupCommit } from '../webhooks/group-commit.ts';
 
 export interface DeliveryLoopOptions {
@@ -22,8 +22,16 @@ export interface DeliveryLoopOptions {
    * by other processes, attempts whose lease ran out. Work this process queues or settles wakes it at once.
    */
   idlePollMs?: number;
+  /** While the database cannot be reached, the loop claims nothing, and settlements wait for it to come back. */
+  outage?: Outage;
   onError(err: unknown): void;
 }
+
+/**
+ * How long a settlement of a POST already answered waits for an unreachable database: an outage shorter than
+ * this ends with the delivery recorded once rather than sent again after its lease (30 s from the claim).
+ */
+const SETTLE_THROUGH_OUTAGE_MS = 20_000;
 
 export interface DeliveryLoop {
   /** Deliveries were just queued (or settled) here: look now rather than at the next poll. */
@@ -42,7 +50,7 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
   const idlePollMs = options.idlePollMs ?? 1_000;
   const inFlight = new Map<string, number>();
   const attempts = new Set<Promise<void>>();
-  const settler = groupCommit<Settlement>((settlements) => settleDeliveries(deps, settlements));
+  const settler = groupCommit<Settlement>((settlements) => writeThroughOutage(options.outage, () => settleDeliveries(deps, settlements), SETTLE_THROUGH_OUTAGE_MS));
   let posting = 0;
   /** The last claim may have left due work behind for lack of room: a freed slot is worth a look. */
   let roomWanted = false;
@@ -117,6 +125,10 @@ export function startDeliveryLoop(deps: DeliveryDeps, options: DeliveryLoopOptio
     while (!stopping) {
       // Answers that arrived together free their slots together.
       await new Promise((resolve) => setImmediate(resolve));
+      if (options.outage && !options.outage.up()) {
+        await signal.pause(options.outage.whenUp());
+        continue;
+      }
       const free = options.concurrency - posting;
       if (free <= 0 || (posting > 0 && free < worthClaiming)) {
         roomWanted = true;

@@ -1,4 +1,4 @@
-import { wakeSignal } from '../wake-signal.ts';
+import { wakeSignal, type Outage } from '../wake-signal.ts';
 import { dispatchNext, type DispatchDeps } from '../../core/events/dispatch-event.ts';
 import { streamTail } from '../../core/events/stream-tail.ts';
 import type { EventRepository } from '../../core/ports.ts';
@@ -10,6 +10,8 @@ export interface DispatchLoopOptions {
   idlePollMs?: number;
   /** How long a position read past is looked for again before it counts as rolled back. */
   lateCommitMs?: number;
+  /** While the database cannot be reached, the loop reads nothing; it goes on once the database is back. */
+  outage?: Outage;
   onError(err: unknown): void;
 }
 
@@ -42,6 +44,10 @@ export async function startEventDispatch(
 
   const loop = (async () => {
     while (!stopping) {
+      if (options.outage && !options.outage.up()) {
+        await signal.pause(options.outage.whenUp());
+        continue;
+      }
       signal.clear();
       let full = false;
       try {

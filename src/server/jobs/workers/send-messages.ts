@@ -1,6 +1,6 @@
 import type { MessageDeps } from '../../core/messages/ports.ts';
 import { sendClaimed } from '../../core/messages/send-message.ts';
-import { finishWithin, wakeSignal } from '../wake-signal.ts';
+import { finishWithin, wakeSignal, type Outage } from '../wake-signal.ts';
 
 export interface SendLoopOptions {
   /** Sends in flight in this process (claimed, not yet recorded). */
@@ -22,6 +22,8 @@ export interface SendLoopOptions {
    * send waits for this.
    */
   claimSpacingMs?: number;
+  /** While the database cannot be reached, the loop claims nothing; it goes on once the database is back. */
+  outage?: Outage;
   onError(err: unknown): void;
 }
 
@@ -73,6 +75,10 @@ export function startSendLoop(deps: MessageDeps, options: SendLoopOptions): Send
     while (!stopping) {
       // Sends accepted together (and batches finished together) are claimed together.
       await new Promise((resolve) => setImmediate(resolve));
+      if (options.outage && !options.outage.up()) {
+        await signal.pause(options.outage.whenUp());
+        continue;
+      }
       const spacing = inFlight > 0 ? lastClaimAt + claimSpacingMs - performance.now() : 0;
       if (spacing > 0) await new Promise((resolve) => setTimeout(resolve, spacing));
       if (stopping) break;
