@@ -127,7 +127,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     async (v2) => {
       await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
-      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock, live: deps.embedding?.live });
       await v2.register(channelRoutes, deps.channels);
       await v2.register(messageRoutes, deps.messages);
       if (deps.sandbox) {
