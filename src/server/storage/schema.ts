@@ -122,6 +122,7 @@ export interface MessengerPeersTable {
 }
 
 export interface SandboxPhonesTable {
+  account_id: string;
   phone: string;
   two_factor_password: string | null;
 }
