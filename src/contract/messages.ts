@@ -38,12 +38,18 @@ export const Recipient = Type.Object(
 );
 export type Recipient = Static<typeof Recipient>;
 
+/** An attachment is fetched over http or https only: any other scheme could never be fetched, and would hold its chat up. */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+/** 4 GiB. */
+export const MAX_ATTACHMENT_SIZE = 4 * 1024 ** 3;
+
 export const Attachment = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'Direct link to the file.' }),
+    url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri', pattern: HTTP_URL_PATTERN, description: 'Direct link to the file (http or https).' }),
     name: Type.Optional(Type.String({ maxLength: 256 })),
     mimetype: Type.Optional(Type.String({ maxLength: 128 })),
-    size: Type.Optional(Type.Integer({ minimum: 0 })),
+    // No messenger takes a file near this size; the bound keeps `1e400` (Infinity once parsed) out.
+    size: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ATTACHMENT_SIZE })),
     sha1: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{40}$' })),
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { chatTypes, tiers } from './channels.ts';
+import { MAX_ATTACHMENT_SIZE } from './messages.ts';
 
 /** The sandbox API: the simulated messenger network's other side (GAPS.md, "The sandbox"). */
 
@@ -46,7 +47,7 @@ export const InboundBody = Type.Object(
     text: Type.Optional(Type.String({ minLength: 1, maxLength: 65_536 })),
     attachment: Type.Optional(
       Type.Object(
-        { url: Type.String({ format: 'uri' }), name: Type.Optional(Type.String()), mimetype: Type.Optional(Type.String()), size: Type.Optional(Type.Integer({ minimum: 0 })) },
+        { url: Type.String({ format: 'uri' }), name: Type.Optional(Type.String()), mimetype: Type.Optional(Type.String()), size: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ATTACHMENT_SIZE })) },
         { additionalProperties: false },
       ),
     ),

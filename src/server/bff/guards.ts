@@ -37,3 +37,25 @@ export function assertChatInScope(session: EmbedSessionRecord, chat: ChatIdentit
   assertChatsSession(session);
   if (!chatInScope(session, chat)) throw new AppError('CHAT_NOT_FOUND', 'Chat not found');
 }
+
+/** What the chat frame's send route needs to find a stored chat by its messenger id. */
+export interface KnownChats {
+  findByMessengerId(channelId: string, chatType: ChatIdentity['chat_type'], chatId: string): Promise<{ accountId: string; username: string | null; phone: string | null } | undefined>;
+}
+
+/**
+ * The chat a send will be routed to, as far as it can be told before the send: a chat_id wins over username and
+ * phone (the message goes to the chat of that id, whatever else the request names), so the only names that chat
+ * has are the ones stored with it. Without a chat_id the send goes to the chat of its username, else its phone.
+ * Checking the request's own fields merged with the stored ones would let a card's username vouch for another
+ * chat's id.
+ */
+export async function routedChat(chats: KnownChats, accountId: string, channelId: string, recipient: ChatIdentity): Promise<ChatIdentity> {
+  const { chat_type: chatType, chat_id: chatId, username, phone } = recipient;
+  if (chatId) {
+    const known = await chats.findByMessengerId(channelId, chatType, chatId);
+    const mine = known?.accountId === accountId ? known : undefined;
+    return { chat_type: chatType, chat_id: chatId, username: mine?.username ?? null, phone: mine?.phone ?? null };
+  }
+  return username ? { chat_type: chatType, username } : { chat_type: chatType, phone: phone ?? null };
+}

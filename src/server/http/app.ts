@@ -13,7 +13,7 @@ import type { Clock, Store } from '../core/ports.ts';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { metricsPlugin, type MetricsOptions } from './plugins/metrics.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -39,7 +39,7 @@ import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
-import { markMayHoldNul, mayHoldNul } from './nul-characters.ts';
+import { markMayHoldUnstorable, mayHoldUnstorable } from './unstorable-text.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface HttpDeps {
@@ -96,6 +96,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     // Fastify's own 503 while closing has a body outside our error model; the hook below answers instead.
     return503OnClosing: false,
+    // The router's and the HTTP parser's own refusals, in our error shape.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Clients that put `Content-Type: application/json` on every request send it on a DELETE with no body too:
@@ -105,9 +108,9 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text === '') return done(null, undefined);
-    // PostgreSQL cannot store U+0000: a body that may hold one is walked by validation, and refused naming the field.
+    // PostgreSQL cannot store U+0000 or a lone surrogate: a body that may hold one is walked by validation, and refused naming the field.
     parseJson(request, text, (err, parsed) => {
-      if (!err && typeof parsed === 'object' && parsed !== null && mayHoldNul(text)) markMayHoldNul(parsed);
+      if (!err && typeof parsed === 'object' && parsed !== null && mayHoldUnstorable(text)) markMayHoldUnstorable(parsed);
       done(err, parsed);
     });
   });
@@ -129,7 +132,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     async (v2) => {
       await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
-      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock, live: deps.embedding?.live });
       await v2.register(channelRoutes, deps.channels);
       await v2.register(messageRoutes, deps.messages);
       if (deps.sandbox) {

@@ -21,11 +21,14 @@ describe(`connecting by QR, pairing code and two-factor password (${databaseKind
   let t: TestGateway;
   const clock = new ManualClock();
   let api: ReturnType<typeof channelClient>;
+  let token: string;
   let stream: ReturnType<typeof eventStream>;
 
   beforeAll(async () => {
     t = await startTestGateway({ clock });
-    const { accountId, token } = await t.newAccount();
+    const account = await t.newAccount();
+    token = account.token;
+    const accountId = account.accountId;
     api = channelClient(t, token);
     stream = eventStream(t.gateway.database, accountId);
   });
@@ -167,7 +170,7 @@ describe(`connecting by QR, pairing code and two-factor password (${databaseKind
 
   it('tgapi with a two-factor password: wait_for_password, a wrong code 400, the right one active', async () => {
     const phone = '79007778899';
-    const set = await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token: (await t.newAccount()).token, body: { password: 'hunter2' } });
+    const set = await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token, body: { password: 'hunter2' } });
     expect(set.statusCode).toBe(200);
     expect(set.json().data).toEqual({ phone, two_factor: true });
 
@@ -197,8 +200,27 @@ describe(`connecting by QR, pairing code and two-factor password (${databaseKind
 
   it('a whatsapp account with a password is not asked for it: two-factor is a tgapi step', async () => {
     const phone = '79007778800';
-    await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token: (await t.newAccount()).token, body: { password: 'secret' } });
+    await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token, body: { password: 'secret' } });
     const { channel_id: id } = await api.create('whatsapp');
     expect((await api.sandbox(id, 'scan', { phone })).json().data.reason).toBe('sync');
+  });
+
+  it("keeps each account's sandbox phones its own: another account cannot set, use or remove this one's password", async () => {
+    const phone = '79007778811';
+    const other = (await t.newAccount()).token;
+    await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token, body: { password: 'mine' } });
+    // The other account's password for the same number neither replaces this account's nor is asked of it.
+    await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token: other, body: { password: 'theirs' } });
+    const { channel_id: id } = await api.create('tgapi');
+    expect((await api.sandbox(id, 'scan', { phone })).json().data.reason).toBe('wait_for_password');
+    expect((await api.post(`/v2/channels/${id}/auth/2fa`, { two_factor_code: 'theirs', transport: 'tgapi' })).statusCode).toBe(400);
+    await t.call('PUT', `/v2/sandbox/phones/${phone}/two-factor`, { token: other, body: { password: null } });
+    expect((await api.post(`/v2/channels/${id}/auth/2fa`, { two_factor_code: 'mine', transport: 'tgapi' })).statusCode).toBe(200);
+
+    // A phone only the other account gave a password asks nothing of this one.
+    const theirs = '79007778822';
+    await t.call('PUT', `/v2/sandbox/phones/${theirs}/two-factor`, { token: other, body: { password: 'theirs' } });
+    const { channel_id: plain } = await api.create('tgapi');
+    expect((await api.sandbox(plain, 'scan', { phone: theirs })).json().data.reason).toBe('sync');
   });
 });

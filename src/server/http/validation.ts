@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
-import { needsNulWalk, nulPointer } from './nul-characters.ts';
+import { needsUnstorableWalk, unstorablePlace } from './unstorable-text.ts';
 
 /**
  * Two validators: bodies are checked strictly (a number is not a string, unknown fields are refused),
@@ -19,15 +19,15 @@ const textAjv = makeAjv({ coerceTypes: 'array' });
 type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
 
 /**
- * A validator that first refuses strings holding U+0000, which the database cannot store, naming the field. A
- * JSON body is walked only when its text could hold one (see nul-characters.ts); query strings and path
+ * A validator that first refuses strings holding U+0000 or an unpaired surrogate, which the database cannot store,
+ * naming the field. A JSON body is walked only when its text could hold one (see unstorable-text.ts); query strings and path
  * parameters, short and few, always.
  */
-function refusingNul(validate: Validate, isBody: boolean): Validate {
+function refusingUnstorable(validate: Validate, isBody: boolean): Validate {
   const checked: Validate = (data) => {
-    const at = !isBody || needsNulWalk(data) ? nulPointer(data) : null;
+    const at = !isBody || needsUnstorableWalk(data) ? unstorablePlace(data) : null;
     if (at !== null) {
-      checked.errors = [{ instancePath: at, schemaPath: '#', keyword: 'nul', params: {}, message: 'must not contain the NUL character (U+0000)' }];
+      checked.errors = [{ instancePath: at.pointer, schemaPath: '#', keyword: 'unstorable', params: {}, message: at.message }];
       return false;
     }
     const valid = validate(data);
@@ -38,4 +38,4 @@ function refusingNul(validate: Validate, isBody: boolean): Validate {
 }
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  refusingNul((httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as Validate, httpPart === 'body');
+  refusingUnstorable((httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as Validate, httpPart === 'body');

@@ -6,7 +6,12 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFiles, ExportRow } from '../core/exports/ports.ts';
 
-const csv = { record_delimiter: 'windows' } as const;
+/**
+ * A cell starting with = + - @, a tab or a carriage return (or their full-width forms) gets a leading apostrophe,
+ * as OWASP's CSV-injection guidance says: a customer's message must not run as a formula in the spreadsheet an
+ * operator opens the export in. The apostrophe shows in the cell; spreadsheets read the rest as text.
+ */
+const csv = { record_delimiter: 'windows', escape_formulas: true } as const;
 
 /**
  * Export files in one directory (DATA_DIR/exports): RFC 4180 CSV (CRLF, fields quoted when needed) in UTF-8

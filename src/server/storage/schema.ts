@@ -122,6 +122,7 @@ export interface MessengerPeersTable {
 }
 
 export interface SandboxPhonesTable {
+  account_id: string;
   phone: string;
   two_factor_password: string | null;
 }
@@ -211,6 +212,12 @@ export interface EmbedSessionsTable {
   expires_at: Date;
   max_expires_at: ColumnType<Date, Date, never>;
   revoked_at: Date | null;
+  minted_by: ColumnType<string | null, string | null, never>;
+}
+
+export interface EndedGrantsTable {
+  grant_id: string;
+  ended_at: ColumnType<Date, Date, never>;
 }
 
 export interface CrmUsersTable {
@@ -286,6 +293,7 @@ export interface DatabaseSchema {
   sandbox_customers: SandboxCustomersTable;
   embedding_origins: EmbeddingOriginsTable;
   embed_sessions: EmbedSessionsTable;
+  ended_grants: EndedGrantsTable;
   crm_users: CrmUsersTable;
   crm_contacts: CrmContactsTable;
   channels: ChannelsTable;

@@ -8,7 +8,7 @@ import { AppError } from '../../core/errors.ts';
 import { acceptMessage } from '../../core/messages/accept-message.ts';
 import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
 import type { BffDeps } from '../deps.ts';
-import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
+import { assertChatInScope, assertChatsSession, routedChat, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
 
 /** The frame writes as its CRM user: the author is the session's, never one the frame names. */
@@ -45,9 +45,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       const session = sessionOf(request);
       const { recipient, channel_id: channelId } = request.body;
       // A card may name a chat by username or phone while the frame names it by chat_id: the stored chat joins them.
-      const known = recipient.chat_id ? await deps.store.chats.findByMessengerId(channelId, recipient.chat_type, recipient.chat_id) : undefined;
-      const stored = known?.accountId === session.accountId ? { username: known.username, phone: known.phone } : {};
-      assertChatInScope(session, { ...stored, ...recipient });
+      assertChatInScope(session, await routedChat(deps.store.chats, session.accountId, channelId, recipient));
       if (request.body.quoted_message_id) await assertMessageInScope(session, request.body.quoted_message_id);
       const body = { ...request.body, ...(session.user ? { crm_user_id: session.user.id } : {}) };
       return reply.code(201).send(ok(deps.clock, await acceptMessage(deps.messages, session.accountId, body)));

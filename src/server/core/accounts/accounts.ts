@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Account, IssuedToken, TokenInfo, TokenKind } from '../../../contract/accounts.ts';
+import { endGrant, tokenGrant } from '../embedding/grants.ts';
+import type { LiveSessions } from '../embedding/ports.ts';
 import { AppError } from '../errors.ts';
 import type { AccountRecord, Clock, Store, TokenRecord } from '../ports.ts';
 import { mintToken } from './token-secret.ts';
@@ -7,6 +9,8 @@ import { mintToken } from './token-secret.ts';
 export interface AccountDeps {
   store: Store;
   clock: Clock;
+  /** Ends the live connections of frames whose sessions a revocation ended (absent on the command line). */
+  live?: LiveSessions | undefined;
 }
 
 const toAccount = (a: AccountRecord): Account => ({ account_id: a.id, name: a.name });
@@ -60,8 +64,10 @@ export async function listTokens({ store }: AccountDeps, accountId: string): Pro
   return (await store.tokens.listByAccount(accountId)).map(toTokenInfo);
 }
 
-export async function revokeToken({ store, clock }: AccountDeps, accountId: string, tokenId: string): Promise<void> {
-  await requireAccount(store, accountId);
-  const revoked = await store.tokens.revoke(accountId, tokenId, clock.now());
+/** Revokes the token, and ends what it minted: frame sessions opened from its links, and its links not used yet. */
+export async function revokeToken(deps: AccountDeps, accountId: string, tokenId: string): Promise<void> {
+  await requireAccount(deps.store, accountId);
+  const revoked = await deps.store.tokens.revoke(accountId, tokenId, deps.clock.now());
   if (!revoked) throw new AppError('TOKEN_NOT_FOUND', 'Token not found');
+  await endGrant(deps, tokenGrant(tokenId));
 }

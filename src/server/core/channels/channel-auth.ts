@@ -24,7 +24,7 @@ export async function submitTwoFactor(
   assertTransport(channel, input.transport);
   if (!waitingForPassword(channel)) throw wrongStatus(channel, 'Channel is not waiting for a two-factor password');
   // The messenger is asked outside the transaction: the driver does its own I/O.
-  const accepted = await deps.driver.checkTwoFactor({ channelId, phone: channel.phone, code: input.two_factor_code });
+  const accepted = await deps.driver.checkTwoFactor({ accountId, channelId, phone: channel.phone, code: input.two_factor_code });
   if (!accepted) throw new AppError('TWO_FACTOR_CODE_INVALID', 'Two-factor code is invalid', { field: 'two_factor_code' });
   await withChannel(deps, accountId, channelId, (tx, current) => applyTrigger(tx, deps, current, 'password_accepted'));
   return null;

@@ -116,7 +116,7 @@ export interface ConnectDriver {
   /** Renders a QR payload as a PNG data URL for `channel.qr_update`. */
   renderQr(payload: string): Promise<string>;
   /** Checks a two-factor password of the account that scanned. */
-  checkTwoFactor(input: { channelId: string; phone: string | null; code: string }): Promise<boolean>;
+  checkTwoFactor(input: { accountId: string; channelId: string; phone: string | null; code: string }): Promise<boolean>;
   /** The page the user follows to authorize a business-API number (wapi). */
   authorizationUrl(channelId: string): string;
   /**

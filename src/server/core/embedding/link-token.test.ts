@@ -12,6 +12,7 @@ const claims: Omit<LinkClaims, 'id'> = {
   transport: null,
   channelId: null,
   options: { lang: 'en' },
+  mintedBy: 'token:22222222-2222-4222-8222-222222222222',
   expiresAt: new Date(now.getTime() + 3600_000),
 };
 const signer = linkSigner('k'.repeat(40));

@@ -18,6 +18,11 @@ export interface FrameGrant {
   transport: Transport | null;
   channelId: string | null;
   options: EmbedOptions;
+  /**
+   * The credential the link was created with (`token:<id>`, see grants.ts), or null: revoking that credential
+   * refuses the link and ends the sessions it was exchanged for.
+   */
+  mintedBy: string | null;
 }
 
 /** What an iframe link grants; signed, so the server trusts it when it comes back. */
@@ -46,6 +51,7 @@ interface Payload extends JWTPayload {
   transport: Transport | null;
   channel_id: string | null;
   options: EmbedOptions;
+  minted_by?: string | null;
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -65,6 +71,7 @@ function claimsOf(p: JWTPayload): LinkClaims | null {
     transport: payload.transport ?? null,
     channelId: payload.channel_id ?? null,
     options: payload.options ?? {},
+    mintedBy: typeof payload.minted_by === 'string' ? payload.minted_by : null,
     expiresAt: new Date(payload.exp * 1000),
   };
 }
@@ -87,6 +94,7 @@ export function linkSigner(secretKey: string): LinkSigner {
         transport: claims.transport,
         channel_id: claims.channelId,
         options: claims.options,
+        minted_by: claims.mintedBy,
       };
       const token = await new SignJWT(payload)
         .setProtectedHeader({ alg: 'HS256' })

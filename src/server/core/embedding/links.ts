@@ -40,7 +40,7 @@ function checkChats(chats: ChatRef[]): FieldError[] {
 }
 
 /** The chat frame: every chat of the account (global), or only the chats of one CRM card. */
-export async function createChatsLink(deps: LinkDeps, accountId: string, body: CreateChatsLinkBody): Promise<IframeLink> {
+export async function createChatsLink(deps: LinkDeps, accountId: string, body: CreateChatsLinkBody, mintedBy: string | null = null): Promise<IframeLink> {
   const problems: FieldError[] = [];
   if (body.scope === 'card' && !body.chats) problems.push({ field: 'chats', message: 'is required for the card scope' });
   if (body.scope === 'global' && body.chats) problems.push({ field: 'chats', message: 'is not allowed for the global scope' });
@@ -76,13 +76,14 @@ export async function createChatsLink(deps: LinkDeps, accountId: string, body: C
       transport: null,
       channelId: null,
       options: body.options ?? {},
+      mintedBy,
     },
     'chats',
   );
 }
 
 /** The connect frame: connect a new channel (optionally of a preselected transport) or reconnect one. */
-export async function createChannelsLink(deps: LinkDeps, accountId: string, body: CreateChannelsLinkBody): Promise<IframeLink> {
+export async function createChannelsLink(deps: LinkDeps, accountId: string, body: CreateChannelsLinkBody, mintedBy: string | null = null): Promise<IframeLink> {
   let transport = body.transport ?? null;
   if (body.channel_id) {
     const channel = await requireChannel(deps, accountId, body.channel_id);
@@ -94,7 +95,7 @@ export async function createChannelsLink(deps: LinkDeps, accountId: string, body
   const user = await rememberUser(deps, accountId, body.user);
   return issue(
     deps,
-    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId: body.channel_id ?? null, options: body.options ?? {} },
+    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId: body.channel_id ?? null, options: body.options ?? {}, mintedBy },
     'channels',
   );
 }

@@ -22,6 +22,12 @@ export interface EmbedSessionRepository {
   revoke(id: string, at: Date): Promise<void>;
   /** Revokes the open sessions of the account (of one CRM user when given); returns their ids. */
   revokeOpen(accountId: string, filter: { userId?: string | undefined }, at: Date): Promise<string[]>;
+  /**
+   * Records that a credential was revoked and revokes the open sessions it minted, returning their ids. A grant
+   * once ended stays ended: links it made are refused when they come to be exchanged.
+   */
+  endGrant(grant: string, at: Date): Promise<string[]>;
+  grantEnded(grant: string): Promise<boolean>;
   /** Forgets sessions that ended before `before` (their links have long expired). */
   purgeEndedBefore(before: Date): Promise<void>;
 }

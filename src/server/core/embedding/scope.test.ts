@@ -11,6 +11,7 @@ const session = (over: Partial<EmbedSessionRecord>): EmbedSessionRecord => ({
   kind: 'chats',
   secretHash: '',
   linkId: 'l',
+  mintedBy: null,
   user: null,
   scope: 'global',
   chats: [],

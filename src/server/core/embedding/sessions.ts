@@ -39,12 +39,18 @@ export async function exchangeLink(
     transport: claims.transport,
     channelId: claims.channelId,
     options: claims.options,
+    mintedBy: claims.mintedBy,
     createdAt: now,
     expiresAt: earliest(after(now, embeddingPolicy.sessionTtlSeconds), maxExpiresAt),
     maxExpiresAt,
     revokedAt: null,
   };
   if (!(await deps.store.embedSessions.insert(session))) throw new AppError('UNAUTHORIZED', 'The link was already used');
+  // Checked after the insert: a revocation running meanwhile either revoked this session or is seen here.
+  if (claims.mintedBy !== null && (await deps.store.embedSessions.grantEnded(claims.mintedBy))) {
+    await deps.store.embedSessions.revoke(session.id, now);
+    throw new AppError('UNAUTHORIZED', 'The link is not valid');
+  }
   await deps.store.embedSessions.purgeEndedBefore(after(now, -embeddingPolicy.purgeAfterSeconds));
   return { token: minted.token, expires_at: session.expiresAt.toISOString(), session };
 }

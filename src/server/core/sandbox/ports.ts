@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
  * longer accepts. The sandbox driver reads it; the sandbox API (acting as the other side) writes it.
  */
 export interface SandboxStateRepository {
-  twoFactorPassword(phone: string): Promise<string | null>;
+  /** Phones are the account's own: another account's password for the same number is not seen. */
+  twoFactorPassword(accountId: string, phone: string): Promise<string | null>;
   /** null removes the password. */
-  setTwoFactorPassword(phone: string, password: string | null): Promise<void>;
+  setTwoFactorPassword(accountId: string, phone: string, password: string | null): Promise<void>;
   isTokenRevoked(tokenHash: string): Promise<boolean>;
   revokeToken(tokenHash: string): Promise<void>;
   /** What the network knows of a channel's counterpart: unknown customers exist and have never written. */

@@ -31,7 +31,7 @@ export async function sandboxScan(deps: ChannelDeps, accountId: string, channelI
     throw validationError([{ field: 'phone', message: `the pairing code was issued for ${channel.pairing.phone}` }]);
   }
   const scanning = phone ?? channel.pairing?.phone ?? channel.phone ?? defaultSandboxPhone(channelId);
-  const hasPassword = (await deps.store.sandbox.twoFactorPassword(scanning)) !== null;
+  const hasPassword = (await deps.store.sandbox.twoFactorPassword(accountId, scanning)) !== null;
   return qrScanned(deps, accountId, channelId, {
     phone: scanning,
     needsPassword: hasPassword && deps.rules[channel.transport].capabilities.two_factor,
@@ -39,9 +39,12 @@ export async function sandboxScan(deps: ChannelDeps, accountId: string, channelI
   });
 }
 
-/** `PUT /v2/sandbox/phones/{phone}/two-factor`: the account behind the phone sets (or removes) its password. */
-export async function setSandboxPassword(deps: ChannelDeps, phone: string, password: string | null): Promise<{ phone: string; two_factor: boolean }> {
-  await deps.store.sandbox.setTwoFactorPassword(phone, password);
+/**
+ * `PUT /v2/sandbox/phones/{phone}/two-factor`: the account behind the phone sets (or removes) its password. The
+ * phone is the calling account's own: its channels are the ones that scan it.
+ */
+export async function setSandboxPassword(deps: ChannelDeps, accountId: string, phone: string, password: string | null): Promise<{ phone: string; two_factor: boolean }> {
+  await deps.store.sandbox.setTwoFactorPassword(accountId, phone, password);
   return { phone, two_factor: password !== null };
 }
 

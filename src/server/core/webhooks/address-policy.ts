@@ -1,73 +1,76 @@
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** Why an address may not receive webhooks; `loopback` is the one class the operator can allow. */
 export type AddressClass = 'loopback' | 'private' | 'link-local' | 'unique-local' | 'reserved';
 
-const ranges: Record<AddressClass, { v4: string[]; v6: string[] }> = {
-  loopback: { v4: ['127.0.0.0/8'], v6: ['::1/128'] },
-  private: { v4: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'], v6: [] },
-  'link-local': { v4: ['169.254.0.0/16'], v6: ['fe80::/10'] },
-  'unique-local': { v4: [], v6: ['fc00::/7', 'fec0::/10'] },
-  reserved: {
-    // "This network", IETF assignments, documentation (TEST-NET-1, -2, -3), the retired 6to4 relay, benchmarking,
-    // multicast, future use and broadcast; IPv6 unspecified, discard, local-use NAT64, documentation and multicast.
-    v4: ['0.0.0.0/8', '192.0.0.0/24', '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '192.88.99.0/24', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'],
-    v6: ['::/128', '100::/64', '64:ff9b:1::/48', '2001:db8::/32', 'ff00::/8'],
-  },
+const v4Ranges: Record<AddressClass, string[]> = {
+  loopback: ['127.0.0.0/8'],
+  private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10'],
+  'link-local': ['169.254.0.0/16'],
+  'unique-local': [],
+  // "This network", IETF assignments, documentation (TEST-NET-1, -2, -3), the retired 6to4 relay, benchmarking,
+  // multicast, future use and broadcast.
+  reserved: ['0.0.0.0/8', '192.0.0.0/24', '192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '192.88.99.0/24', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'],
 };
 
-const lists = Object.entries(ranges).map(([name, { v4, v6 }]) => {
+const v4Lists = Object.entries(v4Ranges).map(([name, cidrs]) => {
   const list = new BlockList();
-  for (const cidr of v4) {
+  for (const cidr of cidrs) {
     const [net, prefix] = cidr.split('/') as [string, string];
     list.addSubnet(net, Number(prefix), 'ipv4');
-  }
-  for (const cidr of v6) {
-    const [net, prefix] = cidr.split('/') as [string, string];
-    list.addSubnet(net, Number(prefix), 'ipv6');
   }
   return { name: name as AddressClass, list };
 });
 
-/** The eight 16-bit groups of an IPv6 address (which must be valid). */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const [a, b, c, d] = dotted[1].split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, -dotted[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = part(head);
-  const right = part(tail);
-  return tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+function classifyIpv4(address: string): AddressClass | null {
+  if (address === '255.255.255.255') return 'reserved';
+  return v4Lists.find(({ list }) => list.check(address, 'ipv4'))?.name ?? null;
 }
 
-const v4From = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+/**
+ * IPv6 by the ranges of IANA's special-purpose registry, as ipaddr.js names them: only ordinary global unicast may
+ * receive webhooks. Every other range is refused, globally reachable or not (a webhook has no business with AMT
+ * relays or ORCHID identifiers either); the IETF block 2001::/23 is refused whole, Teredo included. Ranges that
+ * embed an IPv4 address (mapped, translated, NAT64) are refused too, named by that address's class where it has
+ * one, so that `::ffff:127.0.0.1` reads as the loopback it is; 6to4 is judged by the IPv4 address it embeds.
+ */
+const v6Classes: Partial<Record<string, AddressClass>> = {
+  loopback: 'loopback',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  deprecatedSiteLocal: 'unique-local',
+};
 
-/** The IPv4 address an IPv6 address stands for (mapped, compatible, NAT64, 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
-  const g = ipv6Groups(address);
-  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g[5] === 0xffff) return v4From(g[6]!, g[7]!); // ::ffff:a.b.c.d
-  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return v4From(g[6]!, g[7]!); // ::a.b.c.d (deprecated)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4From(g[6]!, g[7]!); // 64:ff9b::/96
-  if (g[0] === 0x2002) return v4From(g[1]!, g[2]!); // 6to4
-  return null;
+/** The dummy prefix of RFC 9780 (100:0:0:1::/64), newer than ipaddr.js's table. */
+const dummyPrefix = ipaddr.IPv6.parse('100:0:0:1::');
+
+/** The IPv4 address in the low 32 bits of an IPv6 address. */
+const low32 = (a: ipaddr.IPv6) => ipaddr.fromByteArray(a.toByteArray().slice(12)).toString();
+
+function classifyIpv6(address: string): AddressClass | null {
+  const parsed = ipaddr.IPv6.parse(address);
+  const range = parsed.range();
+  if (range === '6to4') {
+    const bytes = parsed.toByteArray();
+    return classifyIpv4(ipaddr.fromByteArray(bytes.slice(2, 6)).toString());
+  }
+  if (range === 'unicast') {
+    if (parsed.match(dummyPrefix, 64)) return 'reserved';
+    // IPv4-compatible (::a.b.c.d, deprecated): an IPv4 address in IPv6 dress, never a host of its own.
+    if (parsed.parts.slice(0, 6).every((p) => p === 0)) return classifyIpv4(low32(parsed)) ?? 'reserved';
+    return null;
+  }
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return classifyIpv4(low32(parsed)) ?? 'reserved';
+  return v6Classes[range] ?? 'reserved';
 }
 
 /** The class that makes an IP address unfit to receive webhooks, or null for a public address. */
 export function classifyAddress(address: string): AddressClass | null {
   const family = isIP(address);
-  if (family === 0) return 'reserved';
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return classifyAddress(v4);
-  }
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (family === 4 && address === '255.255.255.255') return 'reserved';
-  return lists.find(({ list }) => list.check(address, type))?.name ?? null;
+  if (family === 4) return classifyIpv4(address);
+  if (family === 6) return classifyIpv6(address.replace(/%.*$/, ''));
+  return 'reserved';
 }
 
 export interface AddressPolicy {

@@ -61,7 +61,27 @@ describe('addresses a webhook may not reach', () => {
     ['::ffff:7f00:1', 'loopback'],
     ['64:ff9b::a9fe:a9fe', 'link-local'],
     ['2002:c0a8:0101::1', 'private'],
-    ['::ffff:8.8.8.8', null],
+    // IANA's IPv6 special-purpose ranges that are not globally reachable, whatever they embed.
+    ['::ffff:8.8.8.8', 'reserved'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:808:808', 'reserved'],
+    ['::8.8.8.8', 'reserved'],
+    ['64:ff9b::808:808', 'reserved'],
+    ['64:ff9b:1::1', 'reserved'],
+    ['2001:0::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['2001:10::1', 'reserved'],
+    ['2001:1ff::1', 'reserved'],
+    ['3fff::1', 'reserved'],
+    ['5f00::1', 'reserved'],
+    ['100::1', 'reserved'],
+    ['100:0:0:1::1', 'reserved'],
+    ['fec0::1', 'unique-local'],
+    ['2002:0808:0808::1', null],
+    ['2002:7f00:0001::1', 'loopback'],
+    ['2a00:1450:4001:82a::200e', null],
+    ['2001:4860:4860::8888', null],
   ])('%s is %s', (address, cls) => {
     expect(classifyAddress(address)).toBe(cls);
   });

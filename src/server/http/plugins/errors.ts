@@ -1,8 +1,11 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorStatus, type ErrorBody, type ErrorCode, type FieldError } from '../../../contract/errors.ts';
 import { AppError } from '../../core/errors.ts';
 import { credentialRefusals } from '../../../contract/credential-fields.ts';
+import { HTTP_URL_PATTERN } from '../../../contract/messages.ts';
 
 interface AjvIssue {
   instancePath: string;
@@ -28,6 +31,8 @@ export function fieldErrors(issues: AjvIssue[], context: string | undefined): Fi
     } else if (issue.keyword === 'additionalProperties') {
       path = [path, String(issue.params.additionalProperty)].filter(Boolean).join('.');
       message = credentialRefusals.notAllowed;
+    } else if (issue.keyword === 'pattern' && issue.params.pattern === HTTP_URL_PATTERN) {
+      message = 'must be an http or https URL';
     } else if (issue.keyword === 'enum') {
       message = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
     }
@@ -64,6 +69,38 @@ function frameworkClientError(error: FastifyError): [ErrorCode, string] | null {
     default:
       return null;
   }
+}
+
+/** The router's own refusals, before any route runs: a URL it cannot decode, a path parameter over its length. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, 'URI_TOO_LONG', 'A path parameter is too long');
+  if (error.code === 'FST_ERR_BAD_URL') return send(reply, 'VALIDATION_ERROR', 'The URL is not valid');
+  return send(reply, 'VALIDATION_ERROR', 'The request could not be routed');
+}
+
+const CLIENT_ERRORS: Record<string, ErrorCode> = { HPE_HEADER_OVERFLOW: 'HEADERS_TOO_LARGE', ERR_HTTP_REQUEST_TIMEOUT: 'REQUEST_TIMEOUT' };
+const CLIENT_ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
+  HEADERS_TOO_LARGE: 'The request line and headers are too large',
+  REQUEST_TIMEOUT: 'The request took too long to arrive',
+};
+
+/**
+ * What Node's HTTP parser refuses (malformed requests, headers over the size limit, a request that never finished)
+ * never reaches Fastify: the answer is written on the socket, in the same shape as every other error.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A connection reset leaves nothing to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const code = CLIENT_ERRORS[err.code ?? ''] ?? 'VALIDATION_ERROR';
+  const body = JSON.stringify({ error: code, description: CLIENT_ERROR_TEXT[code] ?? 'The request is malformed' } satisfies ErrorBody);
+  const status = errorStatus[code];
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /** What a client is told to wait before trying again while the database cannot be reached, in seconds. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { MessengerAppHook } from '../../core/messages/ports.ts';
-import { replacingNul } from '../nul-characters.ts';
+import { replacingUnstorable } from '../unstorable-text.ts';
 
 /**
  * Meta batches up to a thousand events in one post; a post refused for its size would be posted again and again, so
@@ -37,7 +37,7 @@ export const messengerAppHookRoutes: FastifyPluginAsyncTypebox<{ apps: Readonly<
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const json = () => {
       try {
-        return JSON.parse(replacingNul(rawBody.toString('utf8'))) as unknown;
+        return JSON.parse(replacingUnstorable(rawBody.toString('utf8'))) as unknown;
       } catch {
         return undefined;
       }

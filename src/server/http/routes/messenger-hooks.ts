@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { MessengerAppHook, MessengerFileOpener, MessengerHook } from '../../core/messages/ports.ts';
 import { asForeignFile } from '../file-reply.ts';
-import { replacingNul } from '../nul-characters.ts';
+import { replacingUnstorable } from '../unstorable-text.ts';
 import type { AuthorizationReturn } from '../../core/channels/authorization-return.ts';
 import { messengerAppHookRoutes } from './messenger-app-hooks.ts';
 
@@ -29,12 +29,12 @@ const byTransport = <T>(table: Readonly<Record<string, T>>, transport: string): 
 export const messengerHookRoutes: FastifyPluginAsyncTypebox<MessengerHookDeps> = async (app, deps) => {
   // A context of their own: they keep the body's bytes, for the platform's signature over them.
   if (deps.apps && Object.keys(deps.apps).length > 0) await app.register(messengerAppHookRoutes, { apps: deps.apps });
-  // A platform's update keeps its words with U+FFFD for each NUL, which PostgreSQL cannot store: refusing it would
+  // A platform's update keeps its words with U+FFFD for each NUL or lone surrogate, which PostgreSQL cannot store: refusing it would
   // only make the platform send it again. Rewritten in the text, in one pass, before it is parsed (and before the
   // channel's secret is checked: the body comes from anyone). A parser of these routes' own.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => parseJson(request, replacingNul(body.toString()), done));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => parseJson(request, replacingUnstorable(body.toString()), done));
   app.post(
     '/hooks/:transport/:channel_id',
     {

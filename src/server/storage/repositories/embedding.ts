@@ -21,6 +21,7 @@ const toSession = (r: Selectable<EmbedSessionsTable>): EmbedSessionRecord => ({
   expiresAt: r.expires_at,
   maxExpiresAt: r.max_expires_at,
   revokedAt: r.revoked_at,
+  mintedBy: r.minted_by,
 });
 
 export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSessionRepository {
@@ -46,6 +47,7 @@ export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSession
           expires_at: s.expiresAt,
           max_expires_at: s.maxExpiresAt,
           revoked_at: s.revokedAt,
+          minted_by: s.mintedBy,
         })
         .onConflict((oc) => oc.column('link_id').doNothing())
         .returning('id')
@@ -72,6 +74,22 @@ export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSession
       if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
       const rows = await query.returning('id').execute();
       return rows.map((r) => r.id);
+    },
+    async endGrant(grant, at) {
+      // The grant first: a link exchanged meanwhile either sees it (and is refused) or made its session before the update.
+      await db.insertInto('ended_grants').values({ grant_id: grant, ended_at: at }).onConflict((oc) => oc.column('grant_id').doNothing()).execute();
+      const rows = await db
+        .updateTable('embed_sessions')
+        .set({ revoked_at: at })
+        .where('minted_by', '=', grant)
+        .where('revoked_at', 'is', null)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    async grantEnded(grant) {
+      const row = await db.selectFrom('ended_grants').select('grant_id').where('grant_id', '=', grant).executeTakeFirst();
+      return row !== undefined;
     },
     async purgeEndedBefore(before) {
       await db.deleteFrom('embed_sessions').where('max_expires_at', '<', before).execute();

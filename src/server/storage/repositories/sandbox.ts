@@ -68,15 +68,20 @@ export async function receiveManyOnce(db: Kysely<DatabaseSchema>, deliveries: re
 
 export function sandboxStateRepository(db: Kysely<DatabaseSchema>): SandboxStateRepository {
   return {
-    async twoFactorPassword(phone) {
-      const row = await db.selectFrom('sandbox_phones').select('two_factor_password').where('phone', '=', phone).executeTakeFirst();
+    async twoFactorPassword(accountId, phone) {
+      const row = await db
+        .selectFrom('sandbox_phones')
+        .select('two_factor_password')
+        .where('account_id', '=', accountId)
+        .where('phone', '=', phone)
+        .executeTakeFirst();
       return row?.two_factor_password ?? null;
     },
-    async setTwoFactorPassword(phone, password) {
+    async setTwoFactorPassword(accountId, phone, password) {
       await db
         .insertInto('sandbox_phones')
-        .values({ phone, two_factor_password: password })
-        .onConflict((oc) => oc.column('phone').doUpdateSet({ two_factor_password: password }))
+        .values({ account_id: accountId, phone, two_factor_password: password })
+        .onConflict((oc) => oc.columns(['account_id', 'phone']).doUpdateSet({ two_factor_password: password }))
         .execute();
     },
     async isTokenRevoked(tokenHash) {

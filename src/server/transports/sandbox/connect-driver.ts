@@ -70,9 +70,9 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
     renderQr(payload) {
       return QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
     },
-    async checkTwoFactor({ phone, code }) {
+    async checkTwoFactor({ accountId, phone, code }) {
       if (!phone) return false;
-      const password = await deps.sandbox.twoFactorPassword(phone);
+      const password = await deps.sandbox.twoFactorPassword(accountId, phone);
       return password !== null && secretMatches(code, hashSecret(password));
     },
     authorizationUrl,

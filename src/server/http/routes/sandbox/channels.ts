@@ -76,6 +76,6 @@ export const sandboxChannelRoutes: FastifyPluginAsyncTypebox<ChannelDeps> = asyn
         response: { 200: Envelope(SandboxPhone), ...authErrors },
       },
     },
-    async (request) => envelope(deps.clock, await setSandboxPassword(deps, request.params.phone, request.body.password)),
+    async (request) => envelope(deps.clock, await setSandboxPassword(deps, accountOf(request).accountId, request.params.phone, request.body.password)),
   );
 };

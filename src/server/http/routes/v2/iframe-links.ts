@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Envelope } from '../../../../contract/envelope.ts';
 import { CreateChannelsLinkBody, CreateChatsLinkBody, IframeLink } from '../../../../contract/iframe-links.ts';
 import { createChannelsLink, createChatsLink } from '../../../core/embedding/links.ts';
+import { tokenGrant } from '../../../core/embedding/grants.ts';
 import type { EmbeddingDeps } from '../../../core/embedding/ports.ts';
 import { envelope } from '../../envelope.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { withNotFound } from '../errors.ts';
+
+/** The client token a link is created with: revoking it ends the link and the sessions it opens. */
+const grantOf = (request: FastifyRequest) => tokenGrant(accountOf(request).tokenId);
 
 /** Short-lived signed URLs for the iframes a CRM embeds. */
 export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async (app, deps) => {
@@ -25,7 +30,7 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChatsLink(deps, accountOf(request).accountId, request.body))),
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChatsLink(deps, accountOf(request).accountId, request.body, grantOf(request)))),
   );
 
   app.post(
@@ -39,6 +44,6 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChannelsLink(deps, accountOf(request).accountId, request.body))),
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChannelsLink(deps, accountOf(request).accountId, request.body, grantOf(request)))),
   );
 };
