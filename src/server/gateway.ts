@@ -39,6 +39,10 @@ import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
+import { authRepository } from './storage/repositories/account-profiles.ts';
+import { deriveKey } from './core/keys.ts';
+import { setPartnerCredentials } from './core/auth/partners.ts';
+import { failedAuthLimiter } from './http/rate-limit/failed-auth-limiter.ts';
 import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
@@ -219,9 +223,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
     const hooks = live && { ...live.hooks(messages), authorizations: live.authorizations };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
+    const auth = authRepository(database.db);
+    if (config.partnerBasic) await setPartnerCredentials({ auth, clock }, config.partnerBasic.login, config.partnerBasic.secret);
+    const oauth = { store, auth, clock, machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'), publicUrl: config.publicUrl, failures: failedAuthLimiter(clock) };
     const app = await buildHttpApp({
       store,
       clock,
+      oauth,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
       channels,
