@@ -123,8 +123,13 @@ export interface AuthRepository {
   };
   waba: {
     topUp(tx: WabaTransaction): Promise<void>;
-    /** Takes the amount from the balance and records it; false (nothing taken) when the balance is short. */
+    /**
+     * Takes the amount from the balance and records it, once per transaction id (a retried send is not charged twice);
+     * false (nothing taken) when the balance is short.
+     */
     charge(tx: WabaTransaction): Promise<boolean>;
+    /** The account a channel belongs to and its currency (null: the account is not billed). */
+    billingOfChannel(channelId: string): Promise<{ accountId: string; currency: string | null } | undefined>;
     transactions(channelId: string, from: Date, to: Date): Promise<WabaTransaction[]>;
   };
 }

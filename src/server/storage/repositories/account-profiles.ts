@@ -83,17 +83,38 @@ export function authRepository(db: Kysely<DatabaseSchema>): AuthRepository {
         });
       },
       async charge(tx) {
-        return db.transaction().execute(async (trx) => {
-          const r = await trx
-            .updateTable('accounts')
-            .set({ waba_balance: sql<number>`waba_balance - ${tx.amount}` })
-            .where('id', '=', tx.accountId)
-            .where('waba_balance', '>=', tx.amount)
-            .executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) return false;
-          await insertTransaction(trx, tx);
+        const short = new Error('balance too low');
+        try {
+          await db.transaction().execute(async (trx) => {
+            const inserted = await trx
+              .insertInto('waba_transactions')
+              .values({ id: tx.id, account_id: tx.accountId, channel_id: tx.channelId, kind: tx.kind, amount: tx.amount, chat_id: tx.chatId, created_at: tx.createdAt })
+              .onConflict((oc) => oc.column('id').doNothing())
+              .returning('id')
+              .executeTakeFirst();
+            if (!inserted) return;
+            const r = await trx
+              .updateTable('accounts')
+              .set({ waba_balance: sql<number>`waba_balance - ${tx.amount}` })
+              .where('id', '=', tx.accountId)
+              .where('waba_balance', '>=', tx.amount)
+              .executeTakeFirst();
+            if (Number(r.numUpdatedRows) === 0) throw short;
+          });
           return true;
-        });
+        } catch (err) {
+          if (err === short) return false;
+          throw err;
+        }
+      },
+      async billingOfChannel(channelId) {
+        const row = await db
+          .selectFrom('channels')
+          .innerJoin('accounts', 'accounts.id', 'channels.account_id')
+          .select(['accounts.id as account_id', 'accounts.currency'])
+          .where('channels.id', '=', channelId)
+          .executeTakeFirst();
+        return row && { accountId: row.account_id, currency: row.currency };
       },
       async transactions(channelId, from, to) {
         const rows = await db
