@@ -5,20 +5,38 @@ export const TokenKind = Type.Enum(['client', 'sidecar'], {
 });
 export type TokenKind = Static<typeof TokenKind>;
 
-export const Account = Type.Object({
-  account_id: Type.String({ format: 'uuid' }),
+/** The account as partners know it: `account_id` is its 8-digit number, which every partner route and token takes. */
+export const PublicAccount = Type.Object({
+  account_id: Type.Integer({ minimum: 10000000, maximum: 99999999, description: 'The 8-digit account id.' }),
   name: Type.String(),
+});
+export type PublicAccount = Static<typeof PublicAccount>;
+
+export const Account = Type.Object({
+  account_id: Type.String({ format: 'uuid', description: 'The account\'s UUID (partner routes take it as well as the 8-digit id).' }),
+  name: Type.String(),
+  account: PublicAccount,
 });
 export type Account = Static<typeof Account>;
 
+export const AccountProfileFields = {
+  lang: Type.Optional(Type.Enum(['en', 'es', 'pt'])),
+  currency: Type.Optional(Type.Enum(['EUR', 'USD', 'KZT'])),
+  country: Type.Optional(Type.Enum(['US', 'EU', 'KZ'])),
+  timezone: Type.Optional(Type.Integer({ minimum: -12, maximum: 14, description: 'Hours from UTC.' })),
+};
+
+/** A partner signed in with Basic names accounts of at least 3 characters, as the service has it. */
 export const CreateAccountBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) },
+  { name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }), ...AccountProfileFields },
   { additionalProperties: false },
 );
 
-export const AccountIdParams = Type.Object({ account_id: Type.String({ format: 'uuid' }) });
+const ACCOUNT_REF = '^(\\d{8}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$';
+export const AccountRef = Type.String({ pattern: ACCOUNT_REF, description: 'The 8-digit account_id (or the account\'s UUID).' });
+export const AccountIdParams = Type.Object({ account_id: AccountRef });
 export const TokenIdParams = Type.Object({
-  account_id: Type.String({ format: 'uuid' }),
+  account_id: AccountRef,
   token_id: Type.String({ format: 'uuid' }),
 });
 

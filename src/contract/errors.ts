@@ -39,6 +39,12 @@ export const errorStatus = {
   TOO_MANY_REQUESTS: 429,
   UPLOAD_QUOTA_EXCEEDED: 429,
   HEADERS_TOO_LARGE: 431,
+  // OAuth 2.0's own names (RFC 6749 §5.2), as the token endpoint answers them.
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  invalid_scope: 400,
+  unsupported_grant_type: 400,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;

@@ -16,6 +16,8 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   partnerApiKey: string | null;
+  /** A partner's Basic login (PARTNER_LOGIN and PARTNER_SECRET), set on start; null when not given. */
+  partnerBasic: { login: string; secret: string } | null;
   secretKey: string | null;
   /** The bearer token of `GET /metrics`; without one the gateway serves no metrics. */
   metricsToken: string | null;
@@ -130,6 +132,11 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const partnerApiKey = text('PARTNER_API_KEY');
   if (partnerApiKey !== null && partnerApiKey.length < 24) problems.push('PARTNER_API_KEY must be at least 24 characters');
+  const partnerLogin = text('PARTNER_LOGIN');
+  const partnerSecret = text('PARTNER_SECRET');
+  if ((partnerLogin === null) !== (partnerSecret === null)) problems.push('PARTNER_LOGIN and PARTNER_SECRET must be set together');
+  if (partnerLogin !== null && !/^[\x21-\x39\x3b-\x7e]{3,100}$/.test(partnerLogin)) problems.push('PARTNER_LOGIN must be 3 to 100 printable characters without spaces or colons');
+  if (partnerSecret !== null && (partnerSecret.length < 12 || partnerSecret.length > 256)) problems.push('PARTNER_SECRET must be 12 to 256 characters');
   const secretKey = text('SECRET_KEY');
   if (secretKey !== null && secretKey.length < 32) problems.push('SECRET_KEY must be at least 32 characters');
   const metricsToken = text('METRICS_TOKEN');
@@ -191,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     partnerApiKey,
+    partnerBasic: partnerLogin !== null && partnerSecret !== null ? { login: partnerLogin, secret: partnerSecret } : null,
     secretKey,
     metricsToken,
     webhookAllowLoopback: bool('WEBHOOK_ALLOW_LOOPBACK', !production),

@@ -39,6 +39,11 @@ import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
 import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
+import { authRepository } from './storage/repositories/account-profiles.ts';
+import { deriveKey } from './core/keys.ts';
+import { setPartnerCredentials } from './core/auth/partners.ts';
+import { billedConversations } from './core/auth/waba-billing.ts';
+import { failedAuthLimiter } from './http/rate-limit/failed-auth-limiter.ts';
 import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
@@ -205,8 +210,11 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       cipher,
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
+    const auth = authRepository(database.db);
     const messenger =
-      overrides.messagingDriver ?? live?.messaging ?? sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs });
+      overrides.messagingDriver ??
+      live?.messaging ??
+      billedConversations(sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }), { auth, clock });
     const messages: MessageDeps = { store, clock, rules: transportRules, driver: metrics ? metrics.messaging(messenger) : messenger };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
@@ -235,9 +243,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const embedding = { store, clock, links: linkSigner(secretKey), publicUrl: config.publicUrl, live: hub };
     const hooks = live && { ...live.hooks(messages), authorizations: live.authorizations };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
+    if (config.partnerBasic) await setPartnerCredentials({ auth, clock }, config.partnerBasic.login, config.partnerBasic.secret);
+    const oauth = { store, auth, clock, machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'), publicUrl: config.publicUrl, failures: failedAuthLimiter(clock) };
     const app = await buildHttpApp({
       store,
       clock,
+      oauth,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
       channels,

@@ -27,6 +27,11 @@ import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
 import { sandboxGroupRoutes } from './routes/sandbox/groups.ts';
 import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
+import { oauthRoutes } from './routes/v2/oauth.ts';
+import { oauthAuthorizePage } from './routes/v2/oauth-authorize.ts';
+import { wabaBalanceRoutes } from './routes/v2/waba-balance.ts';
+import type { AuthDeps } from '../core/auth/ports.ts';
+import type { FailedAuthLimiter } from './rate-limit/failed-auth-limiter.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
 import { messageRoutes } from './routes/v2/messages.ts';
 import { contactRoutes } from './routes/v2/contacts.ts';
@@ -74,6 +79,8 @@ export interface HttpDeps {
   trustProxy?: boolean | number | string[];
   /** The live drivers' callbacks and file links by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
   messengerHooks?: MessengerHookDeps;
+  /** Partners' Basic logins, OAuth and the partner API's accounts; only the HTTP shell goes without. */
+  oauth?: AuthDeps & { failures: FailedAuthLimiter };
   /** Prometheus metrics at `/metrics`, for a scraper with the token (METRICS_TOKEN); none when absent. */
   metrics?: MetricsOptions;
 }
@@ -130,9 +137,18 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (v2) => {
-      await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
+      const oauth = deps.oauth;
+      await v2.register(authPlugin, {
+        tokens: deps.store.tokens,
+        partnerKeyHash: deps.partnerKeyHash,
+        ...(oauth ? { oauth: { auth: oauth.auth, clock: deps.clock, failures: oauth.failures } } : {}),
+      });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
-      await v2.register(accountRoutes, { store: deps.store, clock: deps.clock, live: deps.embedding?.live });
+      if (oauth) {
+        await v2.register(accountRoutes, { store: deps.store, clock: deps.clock, auth: oauth.auth, plan: deps.channels.plan, live: deps.embedding?.live });
+        await v2.register(oauthRoutes, oauth);
+        await v2.register(wabaBalanceRoutes, { store: deps.store, clock: deps.clock, auth: oauth.auth });
+      }
       await v2.register(channelRoutes, deps.channels);
       await v2.register(messageRoutes, deps.messages);
       if (deps.sandbox) {
@@ -157,6 +173,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  if (deps.oauth) await app.register(oauthAuthorizePage, { ...deps.oauth, prefix: '/v2' });
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
   await app.register(downloadRoutes, deps.exports);
   await app.register(fileRoutes, deps.uploads);

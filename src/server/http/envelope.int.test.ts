@@ -26,7 +26,7 @@ describe(`the envelope on every success (${databaseKind()})`, () => {
       account_id: string;
       name: string;
     };
-    expect(account).toEqual({ account_id: expect.any(String), name: 'Acme' });
+    expect(account).toEqual({ account_id: expect.any(String), name: 'Acme', account: { account_id: expect.any(Number), name: 'Acme' } });
     expect(expectEnvelope(await t.call('GET', '/v2/accounts', { token: partner }), 200)).toContainEqual(account);
 
     const issued = expectEnvelope(

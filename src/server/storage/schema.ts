@@ -5,6 +5,15 @@ export interface AccountsTable {
   id: string;
   name: string;
   created_at: ColumnType<Date, Date, never>;
+  /** The 8-digit id partners know the account by (drawn from a sequence when not given). */
+  public_id: ColumnType<number, number | undefined, never>;
+  partner_id: ColumnType<string | null, string | null | undefined, string | null>;
+  lang: ColumnType<string | null, string | null | undefined, string | null>;
+  currency: ColumnType<string | null, string | null | undefined, string | null>;
+  country: ColumnType<string | null, string | null | undefined, string | null>;
+  timezone: ColumnType<number | null, number | null | undefined, number | null>;
+  /** pg returns bigint as a string. */
+  waba_balance: ColumnType<string | number, number | undefined, number>;
 }
 
 export interface ApiTokensTable {
@@ -285,6 +294,72 @@ export interface UploadsTable {
   created_at: Date;
 }
 
+export interface PartnersTable {
+  id: string;
+  login: string;
+  secret_hash: string;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface OAuthClientsTable {
+  id: string;
+  partner_id: string | null;
+  name: string;
+  redirect_uris: ColumnType<string[], string, string>;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  account_id: string;
+  partner_id: string | null;
+  client_id: string | null;
+  scopes: string;
+  created_at: ColumnType<Date, Date, never>;
+  revoked_at: Date | null;
+}
+
+export interface OAuthTokensTable {
+  id: string;
+  grant_id: string;
+  kind: 'access' | 'refresh';
+  secret_hash: string;
+  created_at: ColumnType<Date, Date, never>;
+  expires_at: Date;
+  spent_at: Date | null;
+}
+
+export interface OAuthCodesTable {
+  id: string;
+  secret_hash: string;
+  client_id: string;
+  account_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string;
+  created_at: ColumnType<Date, Date, never>;
+  expires_at: Date;
+  used_at: Date | null;
+  grant_id: string | null;
+}
+
+export interface AccountOwnersTable {
+  account_id: string;
+  email: string;
+  password_hash: string;
+  created_at: ColumnType<Date, Date, never>;
+}
+
+export interface WabaTransactionsTable {
+  id: string;
+  account_id: string;
+  channel_id: string | null;
+  kind: 'top_up' | 'conversation';
+  amount: ColumnType<string | number, number, never>;
+  chat_id: string | null;
+  created_at: ColumnType<Date, Date, never>;
+}
+
 export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
@@ -310,4 +385,11 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   uploads: UploadsTable;
+  partners: PartnersTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_tokens: OAuthTokensTable;
+  oauth_codes: OAuthCodesTable;
+  account_owners: AccountOwnersTable;
+  waba_transactions: WabaTransactionsTable;
 }

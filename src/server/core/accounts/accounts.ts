@@ -13,7 +13,10 @@ export interface AccountDeps {
   live?: LiveSessions | undefined;
 }
 
-const toAccount = (a: AccountRecord): Account => ({ account_id: a.id, name: a.name });
+/** The account as the core keeps it; partners also get its public id (core/auth/account-profiles.ts). */
+export type AccountCore = Pick<Account, 'account_id' | 'name'>;
+
+const toAccount = (a: AccountRecord): AccountCore => ({ account_id: a.id, name: a.name });
 
 const toTokenInfo = (t: TokenRecord): TokenInfo => ({
   token_id: t.id,
@@ -23,13 +26,13 @@ const toTokenInfo = (t: TokenRecord): TokenInfo => ({
   revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
 });
 
-export async function createAccount({ store, clock }: AccountDeps, input: { name: string }): Promise<Account> {
+export async function createAccount({ store, clock }: AccountDeps, input: { name: string }): Promise<AccountCore> {
   const record: AccountRecord = { id: randomUUID(), name: input.name.trim(), createdAt: clock.now() };
   await store.accounts.insert(record);
   return toAccount(record);
 }
 
-export async function listAccounts({ store }: AccountDeps): Promise<Account[]> {
+export async function listAccounts({ store }: AccountDeps): Promise<AccountCore[]> {
   return (await store.accounts.list()).map(toAccount);
 }
 

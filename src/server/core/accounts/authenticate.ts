@@ -1,11 +1,16 @@
 import type { TokenKind } from '../../../contract/accounts.ts';
+import type { Scope } from '../auth/ports.ts';
 import type { TokenRepository } from '../ports.ts';
 import { parseToken, secretMatches } from './token-secret.ts';
 
-/** Who is calling: the partner that runs the gateway, or a token of one account. */
+/**
+ * Who is calling: a partner (`partnerId` null for the operator's partner key, which sees every account; a partner's
+ * id when it signed in with Basic), or a token of one account. `scopes` limits an OAuth access token; the long-lived
+ * tokens have every scope.
+ */
 export type Principal =
-  | { kind: 'partner' }
-  | { kind: TokenKind; accountId: string; tokenId: string };
+  | { kind: 'partner'; partnerId: string | null }
+  | { kind: TokenKind; accountId: string; tokenId: string; scopes?: readonly Scope[] };
 
 /**
  * Resolves a bearer credential. The partner key is compared in constant time against its hash; account
@@ -23,5 +28,5 @@ export async function authenticate(
   if (parsed && token && !token.revokedAt && secretMatches(parsed.secret, token.secretHash)) {
     return { kind: token.kind, accountId: token.accountId, tokenId: token.id };
   }
-  return secretMatches(credential, deps.partnerKeyHash) ? { kind: 'partner' } : null;
+  return secretMatches(credential, deps.partnerKeyHash) ? { kind: 'partner', partnerId: null } : null;
 }

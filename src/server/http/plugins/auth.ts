@@ -1,19 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { bearerToken } from '../../../contract/authorization.ts';
+import { basicCredentials, bearerToken } from '../../../contract/authorization.ts';
 import { authenticate, type Principal } from '../../core/accounts/authenticate.ts';
+import { authenticateAccess } from '../../core/auth/grants.ts';
+import { authenticatePartner } from '../../core/auth/partners.ts';
+import type { AuthRepository } from '../../core/auth/ports.ts';
 import { AppError } from '../../core/errors.ts';
-import type { TokenRepository } from '../../core/ports.ts';
+import type { Clock, TokenRepository } from '../../core/ports.ts';
+import type { FailedAuthLimiter } from '../rate-limit/failed-auth-limiter.ts';
+import { scopeOfRoute } from './route-scopes.ts';
 
 /**
  * Who may call a route:
- * - `partner`: the partner key only (account administration);
- * - `client`: a client token of an account (the default for every /v2 route);
+ * - `partner`: the partner key, or a partner's Basic login (account administration, the token endpoint);
+ * - `client`: a client token of an account, or an OAuth access token with the route's scope (the default for every /v2 route);
  * - `sidecar`: a client token or a sidecar key (send, edit, delete messages; read channels and templates).
  */
 export type Access = 'partner' | 'client' | 'sidecar';
 
 export type AccountPrincipal = Extract<Principal, { accountId: string }>;
+export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,23 +43,64 @@ export function accountOf(request: FastifyRequest): AccountPrincipal {
   return p;
 }
 
+/** The calling partner of a partner route (the auth hook has already checked). */
+export function partnerOf(request: FastifyRequest): PartnerPrincipal {
+  const p = request.principal;
+  if (!p || p.kind !== 'partner') throw new AppError('UNAUTHORIZED', 'Partner credentials are required');
+  return p;
+}
+
 export interface AuthOptions {
   tokens: TokenRepository;
   partnerKeyHash: string;
+  /** Partners' Basic logins and OAuth access tokens; only the partner key and long-lived tokens without it. */
+  oauth?: { auth: AuthRepository; clock: Clock; failures: FailedAuthLimiter };
 }
 
-/** Authenticates every route registered in its scope and enforces the route's `access`. */
+/** A partner's Basic login, with failed attempts counted per caller address. */
+async function basicPartner(oauth: NonNullable<AuthOptions['oauth']>, request: FastifyRequest, login: string, secret: string): Promise<Principal> {
+  const retryAfter = oauth.failures.retryAfter(request.ip);
+  if (retryAfter > 0) throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-ins from this address', { retry_after: retryAfter });
+  const partner = await authenticatePartner(oauth.auth, login, secret);
+  if (!partner) {
+    oauth.failures.failed(request.ip);
+    throw new AppError('UNAUTHORIZED', 'Wrong partner login or secret');
+  }
+  return { kind: 'partner', partnerId: partner.id };
+}
+
+async function bearerPrincipal(opts: AuthOptions, token: string): Promise<Principal | null> {
+  const principal = await authenticate(opts, token);
+  if (principal || !opts.oauth) return principal;
+  const access = await authenticateAccess(opts.oauth, token);
+  return access && { kind: 'client', accountId: access.accountId, tokenId: access.grantId, scopes: access.scopes };
+}
+
+/** Authenticates every route registered in its scope and enforces the route's `access` and an OAuth token's scope. */
 export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
     app.decorateRequest('principal', null);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       const access = request.routeOptions.config.access ?? 'client';
-      const token = bearerToken(request.headers.authorization);
-      const principal = token ? await authenticate(opts, token) : null;
-      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid bearer token');
+      const basic = opts.oauth && access === 'partner' ? basicCredentials(request.headers.authorization) : null;
+      const token = basic ? null : bearerToken(request.headers.authorization);
+      let principal: Principal | null = null;
+      if (basic) {
+        // Fastify's reply header is set before the error is thrown, so a 401 still names the scheme.
+        reply.header('WWW-Authenticate', 'Basic realm="partner", charset="UTF-8"');
+        principal = await basicPartner(opts.oauth!, request, basic.login, basic.secret);
+        reply.removeHeader('WWW-Authenticate');
+      } else if (token) {
+        principal = await bearerPrincipal(opts, token);
+      }
+      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
       if (!allowed(principal, access)) {
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
-        throw new AppError('UNAUTHORIZED', access === 'partner' ? 'The partner key is required' : 'An account token is required');
+        throw new AppError('UNAUTHORIZED', access === 'partner' ? 'Partner credentials are required' : 'An account token is required');
+      }
+      const scope = principal.kind === 'partner' ? null : scopeOfRoute(request.routeOptions.url);
+      if (scope && principal.kind !== 'partner' && principal.scopes && !principal.scopes.includes(scope)) {
+        throw new AppError('FORBIDDEN', `This token lacks the ${scope} scope`);
       }
       request.principal = principal;
     });

@@ -21,6 +21,8 @@ import * as messengerPeers from './0019_messenger_peers.ts';
 import * as messengerAccounts from './0020_messenger_accounts.ts';
 import * as timeOrderedIds from './0021_time_ordered_ids.ts';
 import * as revocationAndSandboxPhones from './0023_revocation_and_sandbox_phones.ts';
+import * as partnersOauth from './0026_partners_oauth.ts';
+import * as accountProfiles from './0027_account_profiles.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0020_messenger_accounts': messengerAccounts,
   '0021_time_ordered_ids': timeOrderedIds,
   '0023_revocation_and_sandbox_phones': revocationAndSandboxPhones,
+  '0026_partners_oauth': partnersOauth,
+  '0027_account_profiles': accountProfiles,
 };
 
 export const migrationProvider: MigrationProvider = {

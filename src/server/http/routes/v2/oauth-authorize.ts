@@ -1,0 +1,81 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import {
+  AuthorizeRefusal,
+  checkAuthorizeRequest,
+  issueCode,
+  UnsafeAuthorizeRequest,
+  type AuthorizeRequest,
+} from '../../../core/auth/authorization-codes.ts';
+import { signInOwner } from '../../../core/auth/owners.ts';
+import type { AuthDeps } from '../../../core/auth/ports.ts';
+import { htmlPage } from '../../html-page.ts';
+import type { FailedAuthLimiter } from '../../rate-limit/failed-auth-limiter.ts';
+import { CONSENT_PAGE_POLICY, consentPage } from './oauth-consent-page.ts';
+import { acceptForms } from './oauth.ts';
+
+const REQUEST_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
+
+type Fields = Record<string, unknown>;
+
+/** Back to the client: its redirect URI with `params` added to what its query already holds, and its state untouched. */
+function backToClient(reply: FastifyReply, redirectUri: string, state: string | undefined, params: Record<string, string>) {
+  const url = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  if (state !== undefined) url.searchParams.set('state', state);
+  return reply.code(303).header('Cache-Control', 'no-store').redirect(url.toString(), 303);
+}
+
+function page(reply: FastifyReply, status: number, html: string) {
+  return reply.code(status).header('Cache-Control', 'no-store').header('Content-Security-Policy', CONSENT_PAGE_POLICY).type('text/html; charset=utf-8').send(html);
+}
+
+/**
+ * `GET /v2/oauth/authorize`: the gateway's consent page, where an account owner signs in and lets a partner's OAuth
+ * client act on the account; the answer comes back to the client's redirect URI as a single-use code with its state.
+ */
+export const oauthAuthorizePage: FastifyPluginAsync<AuthDeps & { failures: FailedAuthLimiter }> = async (app, deps) => {
+  acceptForms(app);
+
+  /** Checks the request; a request that cannot go back safely or is refused is answered here. */
+  const checked = async (fields: Fields, reply: FastifyReply): Promise<AuthorizeRequest | null> => {
+    try {
+      return await checkAuthorizeRequest(deps.auth, fields);
+    } catch (err) {
+      if (err instanceof UnsafeAuthorizeRequest) {
+        await page(reply, 400, htmlPage('This sign-in link is not valid', `${err.message}. Go back to the application and start again.`));
+        return null;
+      }
+      if (err instanceof AuthorizeRefusal) {
+        await backToClient(reply, String(fields.redirect_uri), typeof fields.state === 'string' ? fields.state : undefined, { error: err.error, error_description: err.message });
+        return null;
+      }
+      throw err;
+    }
+  };
+
+  const hiddenOf = (fields: Fields) =>
+    Object.fromEntries(REQUEST_FIELDS.flatMap((k) => (typeof fields[k] === 'string' ? [[k, fields[k] as string]] : [])));
+
+  app.get('/oauth/authorize', async (request, reply) => {
+    const fields = request.query as Fields;
+    const req = await checked(fields, reply);
+    if (!req) return reply;
+    return page(reply, 200, consentPage({ clientName: req.client.name, scopes: req.scopes, hidden: hiddenOf(fields) }));
+  });
+
+  app.post('/oauth/authorize', async (request, reply) => {
+    const fields = (request.body ?? {}) as Fields;
+    const req = await checked(fields, reply);
+    if (!req) return reply;
+    if (fields.decision !== 'allow') return backToClient(reply, req.redirectUri, req.state, { error: 'access_denied', error_description: 'The account owner refused' });
+    const again = (status: number, error: string) => page(reply, status, consentPage({ clientName: req.client.name, scopes: req.scopes, hidden: hiddenOf(fields), error }));
+    if (deps.failures.retryAfter(request.ip) > 0) return again(429, 'Too many failed sign-ins. Try again later.');
+    const accountId = typeof fields.email === 'string' && typeof fields.password === 'string' ? await signInOwner(deps.auth, fields.email, fields.password) : null;
+    if (!accountId) {
+      deps.failures.failed(request.ip);
+      return again(401, 'Wrong email or password.');
+    }
+    const code = await issueCode(deps, req, accountId);
+    return backToClient(reply, req.redirectUri, req.state, { code });
+  });
+};
