@@ -207,6 +207,8 @@ export interface EmbedSessionsTable {
   transport: string | null;
   channel_id: string | null;
   options: ColumnType<unknown, string, never>;
+  use_events: ColumnType<unknown, string | null, never>;
+  client_type: string | null;
   created_at: ColumnType<Date, Date, never>;
   expires_at: Date;
   max_expires_at: ColumnType<Date, Date, never>;
@@ -217,6 +219,7 @@ export interface CrmUsersTable {
   account_id: string;
   id: string;
   name: string;
+  phone: string | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }
@@ -288,6 +291,9 @@ export interface DatabaseSchema {
   embed_sessions: EmbedSessionsTable;
   crm_users: CrmUsersTable;
   crm_contacts: CrmContactsTable;
+  crm_settings: CrmSettingsTable;
+  crm_user_roles: CrmUserRolesTable;
+  crm_chat_assignments: CrmChatAssignmentsTable;
   channels: ChannelsTable;
   messenger_peers: MessengerPeersTable;
   sandbox_phones: SandboxPhonesTable;
@@ -302,4 +308,26 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   uploads: UploadsTable;
+}
+
+export interface CrmSettingsTable {
+  account_id: string;
+  hide_phone_numbers_for_user_ids: ColumnType<unknown, string, string>;
+  push_input_output_message_events_for_managers: boolean;
+  updated_at: Date;
+}
+
+export interface CrmUserRolesTable {
+  account_id: string;
+  channel_id: string;
+  user_id: string;
+  role: 'seller' | 'manager' | 'auditor';
+  allow_get_new_clients: boolean;
+}
+
+export interface CrmChatAssignmentsTable {
+  chat_ref: string;
+  account_id: string;
+  user_id: string;
+  assigned_at: Date;
 }

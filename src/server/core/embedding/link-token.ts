@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveKey } from '../keys.ts';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Transport } from '../../../contract/channels.ts';
-import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
+import type { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from '../../../contract/iframe-links.ts';
 import type { SessionKind } from '../../../contract/session.ts';
 
 /** What a frame may see and do: granted by a link, carried over into the session it is exchanged for. */
@@ -18,6 +18,10 @@ export interface FrameGrant {
   transport: Transport | null;
   channelId: string | null;
   options: EmbedOptions;
+  /** Which bridge messages the frame posts; both when absent. */
+  useEvents?: SessionEvents | undefined;
+  /** The CRM's name for its client, when it gave one. */
+  clientType?: string | null | undefined;
 }
 
 /** What an iframe link grants; signed, so the server trusts it when it comes back. */
@@ -46,6 +50,8 @@ interface Payload extends JWTPayload {
   transport: Transport | null;
   channel_id: string | null;
   options: EmbedOptions;
+  use_events?: SessionEvents;
+  client_type?: string | null;
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -65,6 +71,8 @@ function claimsOf(p: JWTPayload): LinkClaims | null {
     transport: payload.transport ?? null,
     channelId: payload.channel_id ?? null,
     options: payload.options ?? {},
+    useEvents: payload.use_events ?? { messages: true, deals: true },
+    clientType: payload.client_type ?? null,
     expiresAt: new Date(payload.exp * 1000),
   };
 }
@@ -87,6 +95,8 @@ export function linkSigner(secretKey: string): LinkSigner {
         transport: claims.transport,
         channel_id: claims.channelId,
         options: claims.options,
+        use_events: claims.useEvents ?? { messages: true, deals: true },
+        client_type: claims.clientType ?? null,
       };
       const token = await new SignJWT(payload)
         .setProtectedHeader({ alg: 'HS256' })

@@ -19,8 +19,9 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
         tags,
         summary: 'Link to the chat frame',
         description:
-          'Scoped to the account, the CRM user, and either every chat (`global`) or the listed chats of one CRM card (`card`). ' +
-          'Open `url` within an hour in an iframe on one of the allowed origins (PUT /v2/embedding/origins); it is exchanged once for a session.',
+          'Scoped to the account, the CRM user (`user_id`, named by `author_name`; the nested `user` is accepted too), and either every chat (`global`) ' +
+          'or the listed chats of one CRM card (`card`). `use_events` chooses the bridge messages the frame posts. ' +
+          'Open `link` (the same as `url`) within an hour in an iframe on one of the allowed origins (PUT /v2/embedding/origins); it is exchanged once for a session.',
         body: CreateChatsLinkBody,
         response,
       },
@@ -34,7 +35,9 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
       schema: {
         tags,
         summary: 'Link to the channel-connect frame',
-        description: 'Connects a new channel (optionally of a preselected transport; VK connects only here) or reconnects `channel_id`.',
+        description:
+          'Connects a new channel (optionally of a preselected transport, `options.transport`; VK connects only here) or reconnects one channel (`options.channel_id`). ' +
+          'The same two fields are accepted at the top level.',
         body: CreateChannelsLinkBody,
         response,
       },
