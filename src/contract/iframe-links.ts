@@ -85,8 +85,9 @@ export const CreateChatsLinkBody = Type.Object(
     user: Type.Optional(EmbedUser),
     scope: Type.Enum(['global', 'card'], { description: 'global: every chat of the account. card: only the chats listed in `chats`.' }),
     chats: Type.Optional(
-      Type.Array(ChatRef, { minItems: 1, maxItems: maxCardChats, description: 'Required for card, refused for global.' }),
+      Type.Array(ChatRef, { minItems: 1, maxItems: maxCardChats, description: 'Required for card (unless contact_id is given), refused for global.' }),
     ),
+    contact_id: Type.Optional(Text(100, 'Card only: the chats of this CRM contact (its contact_data) are the card\'s, beside those in chats.')),
     active_chat: Type.Optional(ActiveChatRequest),
     use_events: Type.Optional(UseEvents),
     client_type: Type.Optional(ClientType),

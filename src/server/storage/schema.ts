@@ -294,6 +294,9 @@ export interface DatabaseSchema {
   crm_settings: CrmSettingsTable;
   crm_user_roles: CrmUserRolesTable;
   crm_chat_assignments: CrmChatAssignmentsTable;
+  crm_contact_cards: CrmContactCardsTable;
+  crm_deals: CrmDealsTable;
+  crm_pipelines: CrmPipelinesTable;
   channels: ChannelsTable;
   messenger_peers: MessengerPeersTable;
   sandbox_phones: SandboxPhonesTable;
@@ -330,4 +333,36 @@ export interface CrmChatAssignmentsTable {
   account_id: string;
   user_id: string;
   assigned_at: Date;
+}
+
+export interface CrmContactCardsTable {
+  account_id: string;
+  id: string;
+  responsible_user_id: string | null;
+  name: string;
+  contact_data: ColumnType<unknown, string, string>;
+  uri: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmDealsTable {
+  account_id: string;
+  id: string;
+  responsible_user_id: string | null;
+  name: string;
+  uri: string | null;
+  contacts: ColumnType<unknown, string, string>;
+  closed: boolean;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmPipelinesTable {
+  account_id: string;
+  id: string;
+  name: string;
+  stages: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
 }

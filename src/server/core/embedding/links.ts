@@ -10,6 +10,7 @@ import type {
   SessionEvents,
   UseEvents,
 } from '../../../contract/iframe-links.ts';
+import { maxCardChats } from '../../../contract/iframe-links.ts';
 import { contactKeyOf } from '../contacts/contacts.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { ContactRecord } from '../contacts/ports.ts';
@@ -88,15 +89,28 @@ function activeChatOf(active: ActiveChatRequest | undefined, problems: FieldErro
   return { ...rest, chat_id: chatId ?? name!, ...(name === undefined ? {} : { username: name }) };
 }
 
+/** A contact's chat handles as card chats; none when there is no contact (an unknown one is 404). */
+async function contactChats(deps: LinkDeps, accountId: string, contactId: string | undefined): Promise<ChatRef[]> {
+  if (contactId === undefined) return [];
+  const [contact] = await deps.store.contactCards.getMany(accountId, [contactId]);
+  if (!contact) throw new AppError('CONTACT_NOT_FOUND', 'Contact not found');
+  // A card chat is named by one identifier: the messenger's id when the CRM knows it.
+  return contact.contact_data.slice(0, maxCardChats).map((h): ChatRef => {
+    if (h.chat_id !== undefined) return { chat_type: h.chat_type, chat_id: h.chat_id };
+    return h.username !== undefined ? { chat_type: h.chat_type, username: h.username } : { chat_type: h.chat_type, phone: h.phone! };
+  });
+}
+
 /** The chat frame: every chat of the account (global), or only the chats of one CRM card. */
 export async function createChatsLink(deps: LinkDeps, accountId: string, body: CreateChatsLinkBody): Promise<IframeLink> {
   const problems: FieldError[] = [];
   const embedUser = userOf(body);
   if (isProblem(embedUser)) problems.push(embedUser);
   else if (embedUser === undefined) problems.push({ field: 'user_id', message: 'is required (or user.id)' });
-  if (body.scope === 'card' && !body.chats) problems.push({ field: 'chats', message: 'is required for the card scope' });
+  if (body.scope === 'card' && !body.chats && body.contact_id === undefined) problems.push({ field: 'chats', message: 'is required for the card scope' });
   if (body.scope === 'global' && body.chats) problems.push({ field: 'chats', message: 'is not allowed for the global scope' });
-  const chats = body.chats ?? [];
+  if (body.scope === 'global' && body.contact_id !== undefined) problems.push({ field: 'contact_id', message: 'is not allowed for the global scope' });
+  const chats = [...(body.chats ?? []), ...(await contactChats(deps, accountId, body.contact_id))];
   problems.push(...checkChats(chats));
   const active = activeChatOf(body.active_chat, problems);
   if (active && body.scope === 'card' && problems.length === 0) {

@@ -21,6 +21,7 @@ import * as messengerPeers from './0019_messenger_peers.ts';
 import * as messengerAccounts from './0020_messenger_accounts.ts';
 import * as timeOrderedIds from './0021_time_ordered_ids.ts';
 import * as crmRights from './0028_crm_rights.ts';
+import * as crmEntities from './0029_crm_entities.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_messenger_accounts': messengerAccounts,
   '0021_time_ordered_ids': timeOrderedIds,
   '0028_crm_rights': crmRights,
+  '0029_crm_entities': crmEntities,
 };
 
 export const migrationProvider: MigrationProvider = {
