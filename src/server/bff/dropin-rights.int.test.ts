@@ -59,7 +59,7 @@ describe(`rights in the chat frame (${databaseKind()})`, () => {
       user_roles: [
         { channel_id: whatsapp, user_id: 'seller', role: 'seller', allow_get_new_clients: true },
         { channel_id: viber, user_id: 'manager', role: 'manager', allow_get_new_clients: false },
-        { channel_id: whatsapp, user_id: 'hidden', role: 'auditor', allow_get_new_clients: false },
+        { channel_id: whatsapp, user_id: 'hidden', role: 'manager', allow_get_new_clients: false },
         { channel_id: viber, user_id: 'hidden', role: 'auditor', allow_get_new_clients: false },
         { channel_id: viber, user_id: 'gone', role: '', allow_get_new_clients: false },
       ],
@@ -127,6 +127,10 @@ describe(`rights in the chat frame (${databaseKind()})`, () => {
     const sent = await t.call('POST', '/bff/messages', { token, body: { channel_id: whatsapp, recipient: { chat_type: 'whatsapp', chat_id: wa.chat_id! }, text: 'answer' } });
     expect(sent.statusCode).toBe(201);
     expect(sent.json().data.chat_id).toBe(wa.chat_id);
+    // An auditor reads a channel's chats and writes nothing to them.
+    const viberChat = chats.find((c) => c.chat_type === 'viber')!;
+    const audited = await t.call('POST', '/bff/messages', { token, body: { channel_id: viber, recipient: { chat_type: 'viber', chat_id: viberChat.chat_id! }, text: 'no' } });
+    expect(audited.statusCode).toBe(403);
 
     await inbound(whatsapp, { chat_type: 'whatsapp', chat_id: WA_NUMBER, name: '+7 900 123-45-67' }, 'live one');
     await live.until(() => live.events.some((e) => e.name === 'message.add' && e.payload.text === 'live one'), 'the live message');

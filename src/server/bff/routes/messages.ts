@@ -10,7 +10,7 @@ import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
 import type { BffDeps } from '../deps.ts';
 import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
-import { assertChannelAllowed, frameRights } from '../rights.ts';
+import { assertChannelAllowed, assertMayWrite, frameRights } from '../rights.ts';
 import { chatRefOfHidden, hiddenChatId } from '../../core/rights/hidden-phones.ts';
 
 /** The frame writes as its CRM user: the author is the session's, never one the frame names. */
@@ -31,7 +31,9 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
     if (!chat || !chatInScope(session, { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone })) {
       throw new AppError('MESSAGE_NOT_FOUND', 'Message not found');
     }
-    assertChannelAllowed(await frameRights(deps.store, session), chat.channelId, 'MESSAGE_NOT_FOUND');
+    const rights = await frameRights(deps.store, session);
+    assertChannelAllowed(rights, chat.channelId, 'MESSAGE_NOT_FOUND');
+    assertMayWrite(rights, chat.channelId);
   };
 
   app.post(
@@ -49,6 +51,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       const { channel_id: channelId } = request.body;
       const rights = await frameRights(deps.store, session);
       assertChannelAllowed(rights, channelId);
+      assertMayWrite(rights, channelId);
       // A user who sees no phone numbers names a numbered chat by the stand-in the list gave it.
       const hiddenRef = chatRefOfHidden(request.body.recipient.chat_id);
       const hidden = hiddenRef === undefined ? undefined : await deps.store.chats.get(session.accountId, hiddenRef);

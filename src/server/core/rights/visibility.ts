@@ -8,6 +8,8 @@ import type { Store } from '../ports.ts';
 export interface FrameRights {
   channels: ReadonlySet<string> | null;
   hidePhones: boolean;
+  /** Channels the user only reads (auditor): quality control writes nothing to customers. */
+  readOnly?: ReadonlySet<string>;
 }
 
 export const unrestricted: FrameRights = { channels: null, hidePhones: false };
@@ -16,10 +18,13 @@ export async function rightsOf(store: Pick<Store, 'rights'>, accountId: string, 
   const [roles, flags] = await Promise.all([store.rights.roles(accountId), store.rights.flags(accountId)]);
   const hidePhones = userId !== null && (flags?.hidePhoneNumbersForUserIds.includes(userId) ?? false);
   if (roles.length === 0 || userId === null) return { channels: null, hidePhones };
-  return { channels: new Set(roles.filter((r) => r.userId === userId).map((r) => r.channelId)), hidePhones };
+  const own = roles.filter((r) => r.userId === userId);
+  return { channels: new Set(own.map((r) => r.channelId)), hidePhones, readOnly: new Set(own.filter((r) => r.role === 'auditor').map((r) => r.channelId)) };
 }
 
 export const channelAllowed = (rights: FrameRights, channelId: string | null | undefined): boolean =>
   rights.channels === null || (channelId !== null && channelId !== undefined && rights.channels.has(channelId));
 
 export const isRestricted = (rights: FrameRights): boolean => rights.channels !== null || rights.hidePhones;
+
+export const mayWrite = (rights: FrameRights, channelId: string): boolean => channelAllowed(rights, channelId) && !rights.readOnly?.has(channelId);
