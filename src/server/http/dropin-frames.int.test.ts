@@ -77,6 +77,29 @@ describe(`frame links as the service's clients send them (${databaseKind()})`, (
     expect(session.use_events).toEqual({ messages: true, deals: true });
   });
 
+  it('takes chats as the service\'s clients fill them: chat_id beside username, empty fields, a numeric user id', async () => {
+    const res = await link('chats', {
+      user_id: 42,
+      author_name: 'Numeric Nick',
+      scope: 'card',
+      chats: [
+        { chat_type: 'telegram', chat_id: '5550002', username: 'carol', contact_name: 'Carol' },
+        { chat_type: 'whatsapp', chat_id: '79001112244', username: '', contact_name: null },
+      ],
+      active_chat: { channel_id: null, chat_type: 'whatsapp', chat_id: '79001112244', username: '' },
+      use_events: { messages: false, deals: true },
+      client_type: '',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const session = await sessionOf(res.body.data.link);
+    expect(session).toMatchObject({ user: { id: '42', name: 'Numeric Nick' }, use_events: { messages: false, deals: true }, client_type: null });
+    expect(session.chats).toEqual([
+      { chat_type: 'telegram', chat_id: '5550002', username: 'carol' },
+      { chat_type: 'whatsapp', chat_id: '79001112244' },
+    ]);
+    expect(session.active_chat).toEqual({ chat_type: 'whatsapp', chat_id: '79001112244' });
+  });
+
   it('keeps the nested user working, and refuses a link for nobody', async () => {
     const nested = await link('chats', { user: { id: 'crm-8', name: 'Nick' }, scope: 'global', options: { lang: 'ru' } });
     expect(nested.status).toBe(201);

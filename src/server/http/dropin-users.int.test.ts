@@ -79,6 +79,13 @@ describe(`users in the service's shape (${databaseKind()})`, () => {
     expect((await call('GET', '/v2/users')).body.data.map((u: { id: string }) => u.id)).toEqual(['u1', 'u2']);
   });
 
+  it('takes a bare array of users and ids sent as numbers', async () => {
+    const res = await call('POST', '/v2/users', [{ id: 77, name: 'Numbered', phone: '79990000077' }]);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ processed: 1 });
+    expect((await call('GET', '/v2/users/77')).body.data).toEqual({ id: '77', name: 'Numbered', phone: '79990000077' });
+  });
+
   it('still takes the earlier {data: [{id, name}]} and answers with the users', async () => {
     const res = await call('POST', '/v2/users', { data: [{ id: 'u9', name: 'Old Shape' }] });
     expect(res.status).toBe(201);

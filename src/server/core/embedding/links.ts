@@ -61,10 +61,24 @@ async function requireChannel(deps: LinkDeps, accountId: string, channelId: stri
   return channel;
 }
 
+/**
+ * A card chat by one identifier, as contacts are keyed: its `chat_id` when given (the service's clients send
+ * `chat_id` and `username` together), else its username or phone.
+ */
+const primaryRef = ({ contact_name: _name, ...chat }: ChatRef): ChatRef => {
+  if (chat.chat_id !== undefined) {
+    const byName = chat.chat_type === 'telegram' || chat.chat_type === 'max';
+    return { chat_type: chat.chat_type, chat_id: chat.chat_id, ...(byName && chat.username !== undefined ? { username: chat.username } : {}) };
+  }
+  return chat.username !== undefined ? { chat_type: chat.chat_type, username: chat.username } : chat;
+};
+
+const singleKey = (chat: ChatRef) => contactKeyOf(chat.chat_id !== undefined ? { chat_type: chat.chat_type, chat_id: chat.chat_id } : primaryRef(chat));
+
 function checkChats(chats: ChatRef[]): FieldError[] {
   const problems: FieldError[] = [];
   chats.forEach((chat, i) => {
-    const key = contactKeyOf(chat);
+    const key = singleKey(chat);
     if ('problem' in key) problems.push({ field: `chats.${i}`, message: key.problem });
   });
   return problems;
@@ -125,7 +139,7 @@ export async function createChatsLink(deps: LinkDeps, accountId: string, body: C
   const user = await rememberUser(deps, accountId, embedUser as EmbedUser);
   const named = new Map<string, ContactRecord>();
   for (const chat of chats) {
-    const key = contactKeyOf(chat);
+    const key = singleKey(chat);
     if (chat.contact_name && !('problem' in key)) named.set(`${key.chatType}:${key.kind}:${key.value}`, { ...key, name: chat.contact_name.trim() });
   }
   if (named.size > 0) await deps.store.contacts.upsert(accountId, [...named.values()], deps.clock.now());
@@ -137,7 +151,7 @@ export async function createChatsLink(deps: LinkDeps, accountId: string, body: C
       kind: 'chats',
       user,
       scope: body.scope,
-      chats: chats.map(({ contact_name: _name, ...ref }) => ref),
+      chats: chats.map(primaryRef),
       activeChat: active ?? null,
       transport: null,
       channelId: null,

@@ -11,6 +11,7 @@ import { envelope } from '../../envelope.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { authErrors, withNotFound } from '../errors.ts';
 import { limitEntities } from '../entity-limit.ts';
+import { eachItem, idsAsText, listUnder } from '../lenient-body.ts';
 
 const WriteBody = Type.Object({ contacts: Type.Optional(Type.Array(Type.Unknown())), data: Type.Optional(Type.Array(Type.Unknown())) });
 const ListQuery = Type.Object({
@@ -26,6 +27,13 @@ const ListQuery = Type.Object({
 export const contactRoutes: FastifyPluginAsyncTypebox<ContactDeps> = async (app, deps) => {
   const tags = ['contacts'];
   const Written = Envelope(Type.Array(Type.Union([StoredContact, ListedContact])));
+  // A bare array is the list of contacts; ids sent as numbers read as text.
+  app.addHook('preValidation', async (request) => {
+    if ((request.method !== 'POST' && request.method !== 'PATCH') || request.url.includes('bulk_delete')) return;
+    request.body = eachItem(listUnder(request.body, 'contacts'), 'contacts', (c) =>
+      eachItem(idsAsText(c, ['id', 'responsible_user_id']), 'contact_data', (h) => idsAsText(h, ['chat_id'])),
+    );
+  });
   for (const field of ['contacts', 'data']) app.addHook('preValidation', async (request) => limitEntities(field)(request));
 
   const write = async (accountId: string, body: { contacts?: unknown[] | undefined; data?: unknown[] | undefined }) => {

@@ -8,6 +8,7 @@ import { envelope } from '../../envelope.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { authErrors, withNotFound } from '../errors.ts';
 import { limitEntities } from '../entity-limit.ts';
+import { eachItem, idsAsText, listUnder } from '../lenient-body.ts';
 
 const DealsBody = Type.Object({ deals: Type.Optional(Type.Array(Type.Unknown())) });
 
@@ -15,6 +16,11 @@ const DealsBody = Type.Object({ deals: Type.Optional(Type.Array(Type.Unknown()))
 export const dealRoutes: FastifyPluginAsyncTypebox<DealDeps> = async (app, deps) => {
   const tags = ['deals'];
   const Deals = Envelope(Type.Array(StoredDeal));
+  // A bare array is the list of deals; ids sent as numbers read as text.
+  app.addHook('preValidation', async (request) => {
+    if ((request.method !== 'POST' && request.method !== 'PATCH') || request.url.includes('bulk_delete') || request.url.includes('pipelines')) return;
+    request.body = eachItem(listUnder(request.body, 'deals'), 'deals', (d) => idsAsText(d, ['id', 'responsible_user_id', 'contacts']));
+  });
   app.addHook('preValidation', async (request) => limitEntities('deals')(request));
   const description = 'At most 100, upserted by id (`id` and `name` ≤ 100 and 200 characters, `uri` ≤ 200); bad data answers 400 INVALID_DEAL_DATA.';
 

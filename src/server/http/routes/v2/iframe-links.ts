@@ -6,15 +6,27 @@ import type { EmbeddingDeps } from '../../../core/embedding/ports.ts';
 import { envelope } from '../../envelope.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { withNotFound } from '../errors.ts';
+import { eachItem, idsAsText, withoutBlanks } from '../lenient-body.ts';
 
 /** Short-lived signed URLs for the iframes a CRM embeds. */
 export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async (app, deps) => {
   const tags = ['embedding'];
   const response = { 201: Envelope(IframeLink), ...withNotFound };
+  // Fields sent empty (null, "") are left out, ids sent as numbers read as text, as the original service takes them.
+  const lenient = async (request: { body: unknown }) => {
+    let body = idsAsText(withoutBlanks(request.body), ['user_id']);
+    body = eachItem(body, 'chats', (chat) => idsAsText(withoutBlanks(chat), ['chat_id']));
+    for (const key of ['active_chat', 'options', 'use_events', 'user']) {
+      const part = (body as Record<string, unknown> | null)?.[key];
+      if (part !== undefined) body = { ...(body as object), [key]: idsAsText(withoutBlanks(part), ['chat_id', 'id']) };
+    }
+    request.body = body;
+  };
 
   app.post(
     '/iframe-links/chats',
     {
+      preValidation: lenient,
       schema: {
         tags,
         summary: 'Link to the chat frame',
@@ -32,6 +44,7 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
   app.post(
     '/iframe-links/channels',
     {
+      preValidation: lenient,
       schema: {
         tags,
         summary: 'Link to the channel-connect frame',

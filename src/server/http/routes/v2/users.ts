@@ -8,6 +8,7 @@ import { envelope } from '../../envelope.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { authErrors, withNotFound } from '../errors.ts';
 import { limitEntities } from '../entity-limit.ts';
+import { eachItem, idsAsText, listUnder } from '../lenient-body.ts';
 
 /** CRM users: the names the chat frame shows for the messages they send (`crm_user_id`), their phones and rights. */
 export const userRoutes: FastifyPluginAsyncTypebox<UserDeps> = async (app, deps) => {
@@ -29,6 +30,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<UserDeps> = async (app, deps)
     body: ServiceUsersBody,
   });
 
+  // A bare array is the list of users; ids sent as numbers read as text.
+  app.addHook('preValidation', async (request) => {
+    if (request.method !== 'POST' && request.method !== 'PATCH') return;
+    request.body = eachItem(listUnder(request.body, 'users'), 'users', (u) => idsAsText(u, ['id']));
+  });
   for (const field of ['users', 'data']) app.addHook('preValidation', async (request) => limitEntities(field)(request));
 
   app.post('/users', { schema: { ...writeSchema('Create or change users (at most 100)'), response: { 201: Written, ...authErrors } } }, async (request, reply) =>
