@@ -93,6 +93,9 @@ describe(`CRM contacts, deals and pipelines (${databaseKind()})`, () => {
       { id: 'p-2', name: 'Support', stages: [] },
     ]);
     expect((await call('POST', '/v2/pipelines', { pipelines: [{ id: 'p-3', name: 'Empty', stages: [] }] })).body.error).toBe('INVALID_PIPELINE_DATA');
+    // Renamed without stages, a pipeline keeps its stages.
+    expect((await call('POST', '/v2/pipelines', { pipelines: [{ id: 'p-1', name: 'Sales 2026' }] })).body.data).toEqual({ pipelines_created: 1, stages_created: 0 });
+    expect((await call('GET', '/v2/pipelines')).body.data[0]).toEqual({ id: 'p-1', name: 'Sales 2026', stages: [{ id: 's-1', name: 'New' }, { id: 's-2', name: 'Won' }] });
   });
 
   it("gives the chat frame a chat's contact and open deals, a card of a contact's chats, and the CRM's create events", async () => {

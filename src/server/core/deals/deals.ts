@@ -37,13 +37,19 @@ export const deleteDeals = ({ store }: DealDeps, accountId: string, ids: string[
 
 /**
  * `{pipelines: [{id, name, stages?}]}`: upserted by id; a pipeline's stages, when given, replace its stages and may
- * not be empty (INVALID_PIPELINE_DATA). Answers how many pipelines and stages were written.
+ * not be empty (INVALID_PIPELINE_DATA); left out, they stay. Answers how many pipelines and stages were written.
  */
 export async function upsertPipelines({ store, clock }: DealDeps, accountId: string, items: unknown): Promise<{ pipelines_created: number; stages_created: number }> {
   const pipelines = lastById(checkedItems<Pipeline>(Pipeline, items, 'pipelines', 'INVALID_PIPELINE_DATA', 'pipeline'));
-  const stored: StoredPipeline[] = pipelines.map((p) => ({ id: p.id, name: p.name.trim(), stages: lastById((p.stages ?? []).map((s) => ({ id: s.id, name: s.name.trim() }))) }));
+  // A pipeline sent again without stages keeps the stages it has.
+  const known = new Map((await store.pipelines.list(accountId)).map((p) => [p.id, p.stages]));
+  const stored: StoredPipeline[] = pipelines.map((p) => ({
+    id: p.id,
+    name: p.name.trim(),
+    stages: p.stages ? lastById(p.stages.map((s) => ({ id: s.id, name: s.name.trim() }))) : (known.get(p.id) ?? []),
+  }));
   await store.transaction((tx) => tx.pipelines.upsert(accountId, stored, clock.now()));
-  return { pipelines_created: stored.length, stages_created: stored.reduce((n, p) => n + p.stages.length, 0) };
+  return { pipelines_created: stored.length, stages_created: pipelines.reduce((n, p) => n + (p.stages?.length ?? 0), 0) };
 }
 
 export const listPipelines = ({ store }: DealDeps, accountId: string) => store.pipelines.list(accountId);

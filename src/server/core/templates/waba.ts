@@ -57,12 +57,15 @@ function answer(first: TemplateRecord, all: TemplateRecord[]): WabaTemplateAnswe
   };
 }
 
+/** The copies of one template (same name and language), the earliest first: it stands for them all. */
+const inOrder = (all: TemplateRecord[]) => [...all].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
 /** A template and its copies on the account's other channels (same name and language). */
 async function family(deps: TemplateDeps, accountId: string, id: string): Promise<{ first: TemplateRecord; all: TemplateRecord[] }> {
-  const first = await deps.store.templates.get(accountId, id);
-  if (!first) throw templateNotFound(id);
-  const all = (await deps.store.templates.list(accountId)).filter((t) => t.name === first.name && t.language === first.language);
-  return { first, all: [first, ...all.filter((t) => t.id !== first.id)] };
+  const found = await deps.store.templates.get(accountId, id);
+  if (!found) throw templateNotFound(id);
+  const all = inOrder((await deps.store.templates.list(accountId)).filter((t) => t.name === found.name && t.language === found.language));
+  return { first: all[0] ?? found, all: all.length > 0 ? all : [found] };
 }
 
 /**
@@ -93,7 +96,10 @@ export async function getWabaTemplate(deps: TemplateDeps, accountId: string, id:
 export async function listWabaTemplates(deps: TemplateDeps, accountId: string): Promise<WabaTemplateAnswer[]> {
   const groups = new Map<string, TemplateRecord[]>();
   for (const t of await deps.store.templates.list(accountId)) groups.set(`${t.name} ${t.language}`, [...(groups.get(`${t.name} ${t.language}`) ?? []), t]);
-  return [...groups.values()].map((all) => answer(all[0]!, all));
+  return [...groups.values()].map((group) => {
+    const all = inOrder(group);
+    return answer(all[0]!, all);
+  });
 }
 
 /** An edited template goes back to moderation (PENDING) on every channel, as Meta does. */
