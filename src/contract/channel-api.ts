@@ -107,6 +107,9 @@ export type Channel = Static<typeof Channel>;
 export const ChannelCreated = Type.Object({
   channel_id: Type.String({ format: 'uuid' }),
   transport: Type.Enum([...transports]),
+  status: Channel.properties.status,
+  reason: Channel.properties.reason,
+  state: Channel.properties.state,
   url: Type.Optional(Type.String()),
 });
 export type ChannelCreated = Static<typeof ChannelCreated>;

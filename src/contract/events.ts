@@ -15,6 +15,9 @@ export const eventNames = [
   'group_chat.memberships_update',
   'group_chat.update',
   'messages_dump.status_update',
+  // Beside the interface's: the frame's agent asked the CRM to create a contact or a deal.
+  'crm_entities.contact_add',
+  'crm_entities.deal_add',
 ] as const;
 export type EventName = (typeof eventNames)[number];
 
@@ -23,6 +26,16 @@ export const deprecatedEventAliases = { 'channel.update': 'channel.status_update
 
 export const SubscribableEventName = Type.Enum([...eventNames, ...(Object.keys(deprecatedEventAliases) as (keyof typeof deprecatedEventAliases)[])], {
   description: 'Event name. `channel.update` is a deprecated alias of `channel.status_update`.',
+});
+
+const subscribable: ReadonlySet<string> = new Set([...eventNames, ...Object.keys(deprecatedEventAliases)]);
+export const isSubscribableEvent = (name: string): boolean => subscribable.has(name);
+
+/** An event name as a subscription call gives it: names the gateway does not know are refused one by one. */
+export const RequestedEventName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: `Event name: ${[...subscribable].join(', ')}. \`channel.update\` is a deprecated alias of \`channel.status_update\`. An unknown name is refused on its own (listed in \`meta.refused\`) while the others are subscribed.`,
 });
 
 /** The body of every webhook POST. */

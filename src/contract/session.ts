@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Channel } from './channel-api.ts';
 import { TransportCapabilities, TransportSchema } from './channels.ts';
-import { ActiveChat, ChatRef, EmbedOptions } from './iframe-links.ts';
+import { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from './iframe-links.ts';
 
 /** The frame's API (/bff): a session is what an iframe link is exchanged for, held in memory by the frame. */
 
@@ -32,6 +32,11 @@ export const SessionInfo = Type.Object({
   transport: Type.Union([TransportSchema, Type.Null()], { description: 'Channels session: the transport to preselect.' }),
   channel_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Channels session: the channel to reconnect.' }),
   options: EmbedOptions,
+  use_events: Type.Intersect([SessionEvents], {
+    description:
+      'Which bridge messages the frame posts to its host: `messages` (chat_opened, unanswered_count_changed), `deals` (contact_to_create and the CRM creations). Both while the link named no use_events.',
+  }),
+  client_type: Type.Union([Type.String(), Type.Null()], { description: 'The CRM client type the link named.' }),
   allowed_origins: Type.Array(Type.String(), { description: 'Origins that may frame the widget; the bridge talks only to one of them.' }),
   expires_at: Type.String({ format: 'date-time' }),
 });

@@ -75,3 +75,56 @@ export const ModerationBody = Type.Object(
   { status: Type.Enum([...templateStatuses], { description: 'The platform’s verdict.' }) },
   { additionalProperties: false },
 );
+
+/**
+ * Business-API templates as the original service manages them (`/v2/templates/waba`): Meta's shape, upper-case
+ * component and button types, one template submitted on each of `channels`.
+ */
+export const WabaTemplateButton = Type.Object({
+  type: Type.String({ description: 'QUICK_REPLY, URL or PHONE_NUMBER.' }),
+  text: Type.String({ minLength: 1, maxLength: templateLimits.buttonTextChars }),
+  url: Type.Optional(Type.String({ maxLength: 2000 })),
+  phone_number: Type.Optional(Type.String({ maxLength: 20 })),
+});
+
+export const WabaTemplateComponent = Type.Object({
+  type: Type.String({ description: 'HEADER, BODY, FOOTER or BUTTONS.' }),
+  format: Type.Optional(Type.String({ description: 'HEADER: TEXT (the only format kept here).' })),
+  text: Type.Optional(Type.String({ maxLength: templateLimits.bodyChars })),
+  example: Type.Optional(Type.Unknown({ description: 'Sample values of the variables, as Meta takes them.' })),
+  buttons: Type.Optional(Type.Array(WabaTemplateButton, { maxItems: templateLimits.buttons })),
+});
+
+export const WabaTemplate = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 512, description: 'The template name; lower-cased, other characters than letters and digits become _.' }),
+  waba: Type.Optional(Type.Object({ waba_id: Type.Optional(Type.String()), waba_name: Type.Optional(Type.String()) })),
+  channels: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 100, description: 'wapi channels to submit the template on.' }),
+  category: Type.Enum(['MARKETING', 'UTILITY']),
+  language: Type.String({ pattern: '^[a-z]{2,3}(_[A-Z]{2})?$' }),
+  components: Type.Array(WabaTemplateComponent, { minItems: 1, maxItems: 4 }),
+});
+export type WabaTemplate = Static<typeof WabaTemplate>;
+
+export const WabaTemplateBody = Type.Object({ template: WabaTemplate, is_draft: Type.Optional(Type.Boolean()) });
+export type WabaTemplateBody = Static<typeof WabaTemplateBody>;
+
+export const WabaTemplateChange = Type.Object({
+  template: Type.Object({
+    category: Type.Optional(WabaTemplate.properties.category),
+    components: Type.Optional(WabaTemplate.properties.components),
+  }),
+});
+export type WabaTemplateChange = Static<typeof WabaTemplateChange>;
+
+/** A submitted template, answered in the service's shape with the gateway's per-channel copies. */
+export const WabaTemplateAnswer = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The template: get, edit and delete it at /v2/templates/waba/{id}; a send names it in template.id.' }),
+  title: Type.String(),
+  category: Type.String(),
+  language: Type.String(),
+  status: Type.Enum([...templateStatuses]),
+  channels: Type.Array(Type.String()),
+  components: Type.Array(Type.Unknown()),
+  templates: Type.Array(Template, { description: 'One per channel, each with its own id and moderation status.' }),
+});
+export type WabaTemplateAnswer = Static<typeof WabaTemplateAnswer>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { SubscribableEventName } from './events.ts';
+import { RequestedEventName } from './events.ts';
+import { Meta } from './envelope.ts';
 
 export const WebhookStatus = Type.Enum(['active', 'disabled'], {
   description: '`disabled` after the endpoint answered 410 Gone or kept failing for 5 days; a PATCH of the subscription enables it again.',
@@ -20,7 +21,7 @@ const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'HTTPS add
 
 export const CreateWebhooksBody = Type.Object(
   {
-    data: Type.Array(Type.Object({ url: Url, event: SubscribableEventName }, { additionalProperties: false }), { minItems: 1 }),
+    data: Type.Array(Type.Object({ url: Url, event: RequestedEventName }, { additionalProperties: false }), { minItems: 1 }),
   },
   { additionalProperties: false },
 );
@@ -30,7 +31,7 @@ export const UpdateWebhooksBody = Type.Object(
   {
     data: Type.Array(
       Type.Object(
-        { id: Type.String({ format: 'uuid' }), url: Url, event: SubscribableEventName },
+        { id: Type.String({ format: 'uuid' }), url: Url, event: RequestedEventName },
         { additionalProperties: false },
       ),
       { minItems: 1 },
@@ -138,3 +139,20 @@ export const Redelivery = Type.Object({
   event_ids: Type.Array(Type.String({ format: 'uuid' }), { description: 'Events queued again, in delivery order.' }),
 });
 export type Redelivery = Static<typeof Redelivery>;
+
+/** An item of a subscription call that was not applied, and why; the call's other items were. */
+export const RefusedSubscription = Type.Object({
+  index: Type.Integer({ description: 'Position of the item in `data`.' }),
+  event: Type.String(),
+  reason: Type.String(),
+});
+export type RefusedSubscription = Static<typeof RefusedSubscription>;
+
+/** The answer of POST and PATCH /v2/webhooks: the subscriptions, and in `meta.refused` the items naming unknown events. */
+export const SubscriptionsAnswer = Type.Object(
+  {
+    data: Type.Array(WebhookSubscription),
+    meta: Type.Object({ ...Meta.properties, refused: Type.Optional(Type.Array(RefusedSubscription)) }),
+  },
+  { additionalProperties: false },
+);

@@ -6,6 +6,7 @@ import type { BffDeps } from './deps.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { chatRoutes } from './routes/chats.ts';
+import { crmRoutes } from './routes/crm.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
@@ -42,4 +43,5 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(chatRoutes, deps);
   await app.register(templateRoutes, deps);
   await app.register(uploadRoutes, deps);
+  await app.register(crmRoutes, deps);
 };

@@ -57,6 +57,8 @@ describe(`frame sessions (${databaseKind()})`, () => {
       transport: null,
       channel_id: null,
       options: { lang: 'ru', theme: 'dark' },
+      use_events: { messages: true, deals: true },
+      client_type: null,
       allowed_origins: ['https://crm.example.com'],
       expires_at,
     });

@@ -5,7 +5,8 @@
 import type { TokenKind } from '../../contract/accounts.ts';
 import type { ChannelRepository } from './channels/ports.ts';
 import type { ChatListing, MessageHistory } from './chats/ports.ts';
-import type { ContactRepository } from './contacts/ports.ts';
+import type { ContactCardRepository, ContactRepository } from './contacts/ports.ts';
+import type { DealRepository, PipelineRepository } from './deals/ports.ts';
 import type { EmbedSessionRepository, EmbeddingOriginRepository, EventLogRepository } from './embedding/ports.ts';
 import type { GroupRepository } from './groups/ports.ts';
 import type { ExportRepository } from './exports/ports.ts';
@@ -13,6 +14,7 @@ import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
+import type { RightsRepository } from './rights/ports.ts';
 import type { TemplateRepository } from './templates/ports.ts';
 import type { UploadRepository } from './uploads/ports.ts';
 import type { WebhookDeliveryRepository, WebhookSettingsRepository } from './webhooks/ports.ts';
@@ -141,6 +143,10 @@ export interface Repositories {
   embeddingOrigins: EmbeddingOriginRepository;
   crmUsers: CrmUserRepository;
   contacts: ContactRepository;
+  rights: RightsRepository;
+  contactCards: ContactCardRepository;
+  deals: DealRepository;
+  pipelines: PipelineRepository;
   templates: TemplateRepository;
   exports: ExportRepository;
   webhookSettings: WebhookSettingsRepository;

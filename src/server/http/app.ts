@@ -38,6 +38,7 @@ import { contactRoutes } from './routes/v2/contacts.ts';
 import { embeddingRoutes } from './routes/v2/embedding.ts';
 import { iframeLinkRoutes } from './routes/v2/iframe-links.ts';
 import { userRoutes } from './routes/v2/users.ts';
+import { crmRoutes } from './routes/v2/crm.ts';
 import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
 import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
@@ -160,6 +161,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
       await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(crmRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(exportRoutes, deps.exports);
       if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });

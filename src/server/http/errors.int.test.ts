@@ -38,7 +38,8 @@ describe(`error bodies (${databaseKind()})`, () => {
     const body = res.json();
     expect(body.error).toBe('VALIDATION_ERROR');
     const fields = (body.data.fields as { field: string }[]).map((f) => f.field);
-    expect(fields).toEqual(expect.arrayContaining(['data.0.url', 'data.0.event', 'data.1.url', 'extra']));
+    // An unknown event name is not a schema failure: it is refused on its own (meta.refused) when the rest is valid.
+    expect(fields).toEqual(expect.arrayContaining(['data.0.url', 'data.1.url', 'extra']));
   });
 
   it('refuses the NUL character, which the database cannot store, naming the field, in a body and in a query', async () => {

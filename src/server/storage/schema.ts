@@ -217,6 +217,8 @@ export interface EmbedSessionsTable {
   transport: string | null;
   channel_id: string | null;
   options: ColumnType<unknown, string, never>;
+  use_events: ColumnType<unknown, string | null, never>;
+  client_type: string | null;
   created_at: ColumnType<Date, Date, never>;
   expires_at: Date;
   max_expires_at: ColumnType<Date, Date, never>;
@@ -233,6 +235,7 @@ export interface CrmUsersTable {
   account_id: string;
   id: string;
   name: string;
+  phone: string | null;
   created_at: ColumnType<Date, Date, never>;
   updated_at: Date;
 }
@@ -371,6 +374,12 @@ export interface DatabaseSchema {
   ended_grants: EndedGrantsTable;
   crm_users: CrmUsersTable;
   crm_contacts: CrmContactsTable;
+  crm_settings: CrmSettingsTable;
+  crm_user_roles: CrmUserRolesTable;
+  crm_chat_assignments: CrmChatAssignmentsTable;
+  crm_contact_cards: CrmContactCardsTable;
+  crm_deals: CrmDealsTable;
+  crm_pipelines: CrmPipelinesTable;
   channels: ChannelsTable;
   messenger_peers: MessengerPeersTable;
   sandbox_phones: SandboxPhonesTable;
@@ -392,4 +401,58 @@ export interface DatabaseSchema {
   oauth_codes: OAuthCodesTable;
   account_owners: AccountOwnersTable;
   waba_transactions: WabaTransactionsTable;
+}
+
+export interface CrmSettingsTable {
+  account_id: string;
+  hide_phone_numbers_for_user_ids: ColumnType<unknown, string, string>;
+  push_input_output_message_events_for_managers: boolean;
+  updated_at: Date;
+}
+
+export interface CrmUserRolesTable {
+  account_id: string;
+  channel_id: string;
+  user_id: string;
+  role: 'seller' | 'manager' | 'auditor';
+  allow_get_new_clients: boolean;
+}
+
+export interface CrmChatAssignmentsTable {
+  chat_ref: string;
+  account_id: string;
+  user_id: string;
+  assigned_at: Date;
+}
+
+export interface CrmContactCardsTable {
+  account_id: string;
+  id: string;
+  responsible_user_id: string | null;
+  name: string;
+  contact_data: ColumnType<unknown, string, string>;
+  uri: string | null;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmDealsTable {
+  account_id: string;
+  id: string;
+  responsible_user_id: string | null;
+  name: string;
+  uri: string | null;
+  contacts: ColumnType<unknown, string, string>;
+  closed: boolean;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
+}
+
+export interface CrmPipelinesTable {
+  account_id: string;
+  id: string;
+  name: string;
+  stages: ColumnType<unknown, string, string>;
+  created_at: ColumnType<Date, Date, never>;
+  updated_at: Date;
 }

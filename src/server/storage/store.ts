@@ -5,6 +5,8 @@ import { accountRepository } from './repositories/accounts.ts';
 import { channelRepository } from './repositories/channels.ts';
 import { chatListing, chatRepository } from './repositories/chats.ts';
 import { contactRepository, crmUserRepository } from './repositories/crm.ts';
+import { rightsRepository } from './repositories/rights.ts';
+import { contactCardRepository, dealRepository, pipelineRepository } from './repositories/crm-entities.ts';
 import { embedSessionRepository, embeddingOriginRepository } from './repositories/embedding.ts';
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
@@ -61,6 +63,10 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     embeddingOrigins: embeddingOriginRepository(db),
     crmUsers: crmUserRepository(db),
     contacts: contactRepository(db),
+    rights: rightsRepository(db),
+    contactCards: contactCardRepository(db),
+    deals: dealRepository(db),
+    pipelines: pipelineRepository(db),
     templates: templateRepository(db),
     exports: exportRepository(db),
     webhookSettings: webhookSettingsRepository(db),

@@ -9,10 +9,13 @@ import {
   type HandshakeAuth,
   type ServerToClientEvents,
 } from '../../../contract/realtime.ts';
-import { catchUp, isStreamed, toStreamEvent } from '../../core/embedding/catch-up.ts';
+import { catchUp, isStreamed, streamEventOf, toStreamEvent } from '../../core/embedding/catch-up.ts';
 import type { EmbedSessionRecord, LiveSessions } from '../../core/embedding/ports.ts';
 import { chatOfEvent, eventChats, type EventChats } from '../../core/embedding/event-chat.ts';
-import { eventAudiences, sessionAudience, sessionAudiences } from '../../core/embedding/scope.ts';
+import { eventAudiences, sessionAudience, sessionAudiences, visibleTo } from '../../core/embedding/scope.ts';
+import { eventForRights } from '../../core/rights/events.ts';
+import { isRestricted, rightsOf, unrestricted, type FrameRights } from '../../core/rights/visibility.ts';
+import type { ChatRecord } from '../../core/messages/ports.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
 import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
@@ -20,7 +23,16 @@ import type { Clock, EventRecord, Store } from '../../core/ports.ts';
 
 interface SocketData {
   session: EmbedSessionRecord;
+  /** The account's rights for the session's user, as they were when the frame connected. */
+  rights: FrameRights;
 }
+
+/**
+ * Chat frames whose user is restricted by the account's rights (channels by role, hidden phone numbers) join only
+ * this audience and their own: each event is judged, and masked, for each of them rather than sent to a room.
+ */
+const ruledAudience = (accountId: string) => `account:${accountId}:ruled-chat-frames`;
+const isRuled = (data: SocketData) => data.session.kind === 'chats' && isRestricted(data.rights);
 
 type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type FrameSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -78,7 +90,8 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   if (redis && redisSub) io.adapter(createAdapter(hearPublishFailures(redis, deps.log), redisSub));
 
   const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
-    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after);
+    const ruled = isRuled(socket.data) ? socket.data.rights : undefined;
+    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after, ruled);
     if (result.kind === 'caught_up') socket.emit('caught_up', { events: result.events, position: result.position });
     else socket.emit('resync', { reason: result.reason, position: result.position });
   };
@@ -90,7 +103,14 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       (session) => {
         if (!session) return next(Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } }));
         socket.data.session = session;
-        next();
+        if (session.kind !== 'chats') {
+          socket.data.rights = unrestricted;
+          return next();
+        }
+        return rightsOf(deps.store, session.accountId, session.user?.id ?? null).then((rights) => {
+          socket.data.rights = rights;
+          next();
+        });
       },
       (err: Error) => next(err),
     );
@@ -101,7 +121,9 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       sendCatchUp(socket, positionOf(after)).catch((err: unknown) => deps.log.warn({ err }, 'realtime catch-up failed'));
     });
     // Joined before the catch-up is read, so nothing recorded in between is missed (repeats are dropped by id).
-    Promise.resolve(socket.join(sessionAudiences(socket.data.session)))
+    const { session } = socket.data;
+    const rooms = isRuled(socket.data) ? [sessionAudience(session.id), ruledAudience(session.accountId)] : sessionAudiences(session);
+    Promise.resolve(socket.join(rooms))
       .then(() => sendCatchUp(socket, positionOf((socket.handshake.auth as Partial<HandshakeAuth>).after)))
       .catch((err: unknown) => {
         deps.log.warn({ err }, 'realtime connection setup failed');
@@ -117,13 +139,38 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   /** Pushes one event, and the unanswered count it may have changed, to the frames allowed to see it. */
   const push = async (event: EventRecord, chats: EventChats) => {
     if (!isStreamed(event.name)) return;
-    const audiences = eventAudiences(event, await chatOfEvent(deps.store.chats, event, chats.identities));
+    const eventChat = await chatOfEvent(deps.store.chats, event, chats.identities);
+    const audiences = eventAudiences(event, eventChat);
     if (audiences.length === 0) return;
     // Dispatched events come from the table, with their stream position. Every process follows the stream
     // itself, so each pushes to the frames connected to it, not through Redis to everyone's.
     io.local.to(audiences).emit('event', toStreamEvent(event));
     const update = await unansweredUpdate(deps.store.chats, event, chats.records);
-    if (update) io.local.to(eventAudiences({ ...event, name: update.event.name, payload: update.event.payload }, update.chat)).emit('event', update.event);
+    const updateEvent = update && { ...event, name: update.event.name, payload: update.event.payload };
+    if (update && updateEvent) io.local.to(eventAudiences(updateEvent, update.chat)).emit('event', update.event);
+    await pushRuled(event, eventChat, chats.records, update && updateEvent ? { as: updateEvent, stream: update.event, chat: update.chat } : null);
+  };
+
+  /** The frames under rights hear what their scope and their rights let them, masked where phones are hidden. */
+  const pushRuled = async (
+    event: EventRecord,
+    chat: Parameters<typeof eventAudiences>[1],
+    records: Map<string, ChatRecord | null>,
+    update: { as: EventRecord; stream: ReturnType<typeof toStreamEvent>; chat: Parameters<typeof eventAudiences>[1] } | null,
+  ) => {
+    const sockets = await io.local.in(ruledAudience(event.accountId)).fetchSockets();
+    if (sockets.length === 0) return;
+    for (const socket of sockets) {
+      const { session, rights } = socket.data;
+      if (visibleTo(session, event, chat)) {
+        const shown = await eventForRights(deps.store.chats, rights, event, records);
+        if (shown) socket.emit('event', toStreamEvent(shown));
+      }
+      if (update && visibleTo(session, update.as, update.chat)) {
+        const shown = await eventForRights(deps.store.chats, rights, { ...update.stream, accountId: event.accountId }, records);
+        if (shown) socket.emit('event', streamEventOf(shown));
+      }
+    }
   };
 
   const hub: RealtimeHub = {

@@ -8,6 +8,7 @@ import { AppError } from '../../core/errors.ts';
 import type { BffDeps } from '../deps.ts';
 import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
+import { assertChannelAllowed, frameRights } from '../rights.ts';
 
 /**
  * Reading chats from the chat frame: the list (a card session's own chats, a global session's every chat of
@@ -15,9 +16,9 @@ import { ok, sessionErrors } from '../reply.ts';
  */
 export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
   const tags = ['bff'];
-  const readScope = (session: EmbedSessionRecord): ChatReadScope => {
+  const readScope = async (session: EmbedSessionRecord): Promise<ChatReadScope> => {
     assertChatsSession(session);
-    return { accountId: session.accountId, chats: session.scope === 'card' ? session.chats : null };
+    return { accountId: session.accountId, chats: session.scope === 'card' ? session.chats : null, rights: await frameRights(deps.store, session) };
   };
 
   app.get(
@@ -29,12 +30,13 @@ export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
         description:
           'Chats with unanswered messages first, then the rest, each group by last activity (newest first). `q` searches the ' +
           'contact name (CRM or messenger), username, phone, chat id and last message text, case-insensitively. Pages follow ' +
-          '`next_cursor`. A card session lists only the chats of its card.',
+          '`next_cursor`. A card session lists only the chats of its card; a user with roles (GET /v2/settings) only the chats of their channels; ' +
+          'a user who may see no phone numbers gets them masked, and the chat id of numbered chats as `hidden:<chat_ref>`.',
         querystring: ChatsQuery,
         response: { 200: Envelope(ChatPage), ...sessionErrors },
       },
     },
-    async (request) => ok(deps.clock, await listChats(deps, readScope(sessionOf(request)), request.query)),
+    async (request) => ok(deps.clock, await listChats(deps, await readScope(sessionOf(request)), request.query)),
   );
 
   app.get(
@@ -47,7 +49,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
         response: { 200: Envelope(UnansweredSummary), ...sessionErrors },
       },
     },
-    async (request) => ok(deps.clock, await unansweredSummary(deps, readScope(sessionOf(request)))),
+    async (request) => ok(deps.clock, await unansweredSummary(deps, await readScope(sessionOf(request)))),
   );
 
   app.get(
@@ -70,6 +72,7 @@ export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
       const chat = await deps.store.chats.get(session.accountId, request.params.chat_ref);
       if (!chat) throw new AppError('CHAT_NOT_FOUND', 'Chat not found');
       assertChatInScope(session, { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone });
+      assertChannelAllowed(await frameRights(deps.store, session), chat.channelId);
       return ok(deps.clock, await chatHistory(deps, session.accountId, chat.id, request.query));
     },
   );

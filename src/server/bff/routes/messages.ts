@@ -10,6 +10,8 @@ import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
 import type { BffDeps } from '../deps.ts';
 import { assertChatInScope, assertChatsSession, routedChat, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
+import { assertChannelAllowed, assertMayWrite, frameRights } from '../rights.ts';
+import { chatRefOfHidden, hiddenChatId } from '../../core/rights/hidden-phones.ts';
 
 /** The frame writes as its CRM user: the author is the session's, never one the frame names. */
 const FrameSendBody = Type.Omit(SendMessageBody, ['crm_user_id'], { additionalProperties: false });
@@ -29,6 +31,9 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
     if (!chat || !chatInScope(session, { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone })) {
       throw new AppError('MESSAGE_NOT_FOUND', 'Message not found');
     }
+    const rights = await frameRights(deps.store, session);
+    assertChannelAllowed(rights, chat.channelId, 'MESSAGE_NOT_FOUND');
+    assertMayWrite(rights, chat.channelId);
   };
 
   app.post(
@@ -43,12 +48,21 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const { recipient, channel_id: channelId } = request.body;
+      const { channel_id: channelId } = request.body;
+      const rights = await frameRights(deps.store, session);
+      assertChannelAllowed(rights, channelId);
+      assertMayWrite(rights, channelId);
+      // A user who sees no phone numbers names a numbered chat by the stand-in the list gave it.
+      const hiddenRef = chatRefOfHidden(request.body.recipient.chat_id);
+      const hidden = hiddenRef === undefined ? undefined : await deps.store.chats.get(session.accountId, hiddenRef);
+      if (hiddenRef !== undefined && (!hidden?.chatId || hidden.channelId !== channelId)) throw new AppError('CHAT_NOT_FOUND', 'Chat not found');
+      const recipient = hidden ? { ...request.body.recipient, chat_id: hidden.chatId! } : request.body.recipient;
       // A card may name a chat by username or phone while the frame names it by chat_id: the stored chat joins them.
       assertChatInScope(session, await routedChat(deps.store.chats, session.accountId, channelId, recipient));
       if (request.body.quoted_message_id) await assertMessageInScope(session, request.body.quoted_message_id);
-      const body = { ...request.body, ...(session.user ? { crm_user_id: session.user.id } : {}) };
-      return reply.code(201).send(ok(deps.clock, await acceptMessage(deps.messages, session.accountId, body)));
+      const body = { ...request.body, recipient, ...(session.user ? { crm_user_id: session.user.id } : {}) };
+      const accepted = await acceptMessage(deps.messages, session.accountId, body);
+      return reply.code(201).send(ok(deps.clock, hidden ? { ...accepted, chat_id: hiddenChatId(hidden.id) } : accepted));
     },
   );
 

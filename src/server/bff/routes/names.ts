@@ -32,7 +32,8 @@ export const nameRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
       const session = sessionOf(request);
       assertChatsSession(session);
       assertEntityCount(request.body.ids.length);
-      return ok(deps.clock, await deps.store.crmUsers.getMany(session.accountId, [...new Set(request.body.ids)]));
+      const users = await deps.store.crmUsers.getMany(session.accountId, [...new Set(request.body.ids)]);
+      return ok(deps.clock, users.map(({ id, name }) => ({ id, name })));
     },
   );
 

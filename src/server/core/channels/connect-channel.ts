@@ -8,7 +8,7 @@ import { applyTrigger, channelNotFound, issueQr, withChannel, wrongStatus } from
 import { toChannel } from './channel-view.ts';
 import { assertCredentials } from './credentials.ts';
 import type { ChannelDeps, ChannelRecord, ConnectOutcome } from './ports.ts';
-import { startingState, type ChannelTrigger } from './state-machine.ts';
+import { legacyState, startingState, type ChannelTrigger } from './state-machine.ts';
 
 type Accepted = Exclude<ConnectOutcome, { kind: 'refused' }>;
 
@@ -93,7 +93,16 @@ export async function createChannel(
     await channelStatusEvent(tx, deps.clock, channel);
     return afterAccepted(tx, deps, channel, outcome);
   });
-  return [{ channel_id: created.id, transport: created.transport, ...(created.authUrl ? { url: created.authUrl } : {}) }];
+  return [
+    {
+      channel_id: created.id,
+      transport: created.transport,
+      status: created.state.status,
+      reason: created.state.reason,
+      state: legacyState(created.state),
+      ...(created.authUrl ? { url: created.authUrl } : {}),
+    },
+  ];
 }
 
 /**

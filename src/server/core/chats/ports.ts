@@ -21,8 +21,12 @@ export interface ChatListQuery {
   /** null: every chat of the account. Otherwise only chats matching one of these keys (empty: none). */
   only: ChatKey[] | null;
   channelId?: string | undefined;
+  /** Only chats of these channels (the reader's rights); every channel when absent or null. */
+  channelIds?: string[] | null | undefined;
   /** Case-insensitive substring. */
   search?: string | undefined;
+  /** The reader may see no phone numbers: the search matches phones and chat ids only whole, never by a part. */
+  searchNumbersWhole?: boolean | undefined;
   after?: ChatListPosition | undefined;
   limit: number;
 }
@@ -49,7 +53,7 @@ export interface ChatListing {
   /** Chats with unanswered messages first, then by last activity (newest first), then by id. */
   listPage(query: ChatListQuery): Promise<ChatListRow[]>;
   /** Unanswered messages summed over the chats, and how many chats have any. */
-  unansweredTotals(query: Pick<ChatListQuery, 'accountId' | 'only'>): Promise<{ total: number; chats: number }>;
+  unansweredTotals(query: Pick<ChatListQuery, 'accountId' | 'only' | 'channelIds'>): Promise<{ total: number; chats: number }>;
 }
 
 export interface HistoryRow extends MessageRecord {

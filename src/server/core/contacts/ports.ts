@@ -1,3 +1,4 @@
+import type { ContactHandle, StoredContact } from '../../../contract/crm-entities.ts';
 import type { ChatType } from '../../../contract/channels.ts';
 
 /** How a contact is keyed: its chat type and one identifier. */
@@ -18,4 +19,15 @@ export interface ContactRepository {
   /** In key order, after `after` when given. */
   list(accountId: string, page: { chatType?: ChatType | undefined; after?: ContactKeyRecord | undefined; limit: number }): Promise<ContactRecord[]>;
   remove(accountId: string, keys: ContactKeyRecord[]): Promise<void>;
+}
+
+/** The CRM's contacts, each owning several chat handles (`contact_data`). */
+export interface ContactCardRepository {
+  upsert(accountId: string, contacts: StoredContact[], at: Date): Promise<void>;
+  getMany(accountId: string, ids: string[]): Promise<StoredContact[]>;
+  /** In id order. */
+  list(accountId: string, page: { offset: number; limit: number }): Promise<StoredContact[]>;
+  remove(accountId: string, ids: string[]): Promise<void>;
+  /** The contacts owning a chat handle like this one (same chat type and chat id, username or phone). */
+  findByHandle(accountId: string, handle: ContactHandle): Promise<StoredContact[]>;
 }

@@ -7,6 +7,8 @@ import { chatOfEvent } from './event-chat.ts';
 import type { ChatIdentity } from './scope.ts';
 import type { EmbedSessionRecord, EventLogRepository } from './ports.ts';
 import { visibleTo } from './scope.ts';
+import { eventForRights } from '../rights/events.ts';
+import type { FrameRights } from '../rights/visibility.ts';
 
 const STREAMED: ReadonlySet<string> = new Set(streamEventNames);
 
@@ -18,6 +20,9 @@ export function toStreamEvent(event: EventRecord): StreamEvent {
   if (event.position === undefined) throw new Error(`event ${event.id} has no stream position`);
   return { id: event.id, position: event.position, name: event.name, payload: event.payload, created_at: event.createdAt.toISOString() } as StreamEvent;
 }
+
+/** A stream event without what was added to judge it. */
+export const streamEventOf = ({ id, position, name, payload, created_at }: StreamEvent): StreamEvent => ({ id, position, name, payload, created_at }) as StreamEvent;
 
 /**
  * The stream events of `visible` (already filtered for the session), each chat's counter-changing events
@@ -47,6 +52,7 @@ export async function catchUp(
   deps: { eventLog: EventLogRepository; chats: Pick<ChatRepository, 'get'> },
   session: EmbedSessionRecord,
   after: number | undefined,
+  rights?: FrameRights,
 ): Promise<({ kind: 'caught_up' } & CaughtUp) | ({ kind: 'resync' } & Resync)> {
   const head = await deps.eventLog.head(session.accountId);
   if (after === undefined) return { kind: 'caught_up', events: [], position: head };
@@ -62,10 +68,19 @@ export async function catchUp(
   if (missed.length > limit) return { kind: 'resync', reason: 'too_far_behind', position: head };
   const chats = new Map<string, ChatIdentity | null>();
   const visible: EventRecord[] = [];
+  const records = new Map<string, ChatRecord | null>();
   for (const e of missed) {
-    if (isStreamed(e.name) && visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) visible.push(e);
+    if (!isStreamed(e.name) || !visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) continue;
+    const shown = rights ? await eventForRights(deps.chats, rights, e, records) : e;
+    if (shown) visible.push(shown);
   }
-  const events = await withUnansweredUpdates(deps.chats, visible);
+  const all = await withUnansweredUpdates(deps.chats, visible);
+  // The counter updates are made here from the stored chats: under rights they are judged (and masked) again.
+  const events: StreamEvent[] = [];
+  for (const e of all) {
+    const shown = rights && e.name === 'chat.unanswered_update' ? await eventForRights(deps.chats, rights, { ...e, accountId: session.accountId }, records) : e;
+    if (shown) events.push(rights && e.name === 'chat.unanswered_update' ? streamEventOf(shown as StreamEvent & { accountId: string }) : shown);
+  }
   const position = Math.max(head, ...missed.map((e) => e.position ?? 0));
   return { kind: 'caught_up', events, position };
 }

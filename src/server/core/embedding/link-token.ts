@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveKey } from '../keys.ts';
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Transport } from '../../../contract/channels.ts';
-import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
+import type { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from '../../../contract/iframe-links.ts';
 import type { SessionKind } from '../../../contract/session.ts';
 
 /** What a frame may see and do: granted by a link, carried over into the session it is exchanged for. */
@@ -23,6 +23,10 @@ export interface FrameGrant {
    * refuses the link and ends the sessions it was exchanged for.
    */
   mintedBy: string | null;
+  /** Which bridge messages the frame posts; both when absent. */
+  useEvents?: SessionEvents | undefined;
+  /** The CRM's name for its client, when it gave one. */
+  clientType?: string | null | undefined;
 }
 
 /** What an iframe link grants; signed, so the server trusts it when it comes back. */
@@ -52,6 +56,8 @@ interface Payload extends JWTPayload {
   channel_id: string | null;
   options: EmbedOptions;
   minted_by?: string | null;
+  use_events?: SessionEvents;
+  client_type?: string | null;
 }
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -72,6 +78,8 @@ function claimsOf(p: JWTPayload): LinkClaims | null {
     channelId: payload.channel_id ?? null,
     options: payload.options ?? {},
     mintedBy: typeof payload.minted_by === 'string' ? payload.minted_by : null,
+    useEvents: payload.use_events ?? { messages: true, deals: true },
+    clientType: payload.client_type ?? null,
     expiresAt: new Date(payload.exp * 1000),
   };
 }
@@ -95,6 +103,8 @@ export function linkSigner(secretKey: string): LinkSigner {
         channel_id: claims.channelId,
         options: claims.options,
         minted_by: claims.mintedBy,
+        use_events: claims.useEvents ?? { messages: true, deals: true },
+        client_type: claims.clientType ?? null,
       };
       const token = await new SignJWT(payload)
         .setProtectedHeader({ alg: 'HS256' })

@@ -40,6 +40,8 @@ export async function exchangeLink(
     channelId: claims.channelId,
     options: claims.options,
     mintedBy: claims.mintedBy,
+    useEvents: claims.useEvents,
+    clientType: claims.clientType ?? null,
     createdAt: now,
     expiresAt: earliest(after(now, embeddingPolicy.sessionTtlSeconds), maxExpiresAt),
     maxExpiresAt,
@@ -113,6 +115,8 @@ export async function describeSession(deps: { store: Store }, session: EmbedSess
     transport: session.transport,
     channel_id: session.channelId,
     options: session.options,
+    use_events: session.useEvents ?? { messages: true, deals: true },
+    client_type: session.clientType ?? null,
     allowed_origins: await deps.store.embeddingOrigins.list(session.accountId),
     expires_at: session.expiresAt.toISOString(),
   };

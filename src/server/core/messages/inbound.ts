@@ -6,6 +6,7 @@ import { messageAddedEvent } from './message-events.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransactionScope } from '../ports.ts';
 import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import { assignNewCustomer } from '../rights/assignment.ts';
 
 export interface ArrivingMessage {
   chatType: ChatType;
@@ -111,6 +112,7 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
     lastMessageAt: now,
   };
   await tx.chats.update(chat);
+  if (!known && arriving.direction === 'inbound') await assignNewCustomer(tx, chat, now);
   const quoted = arriving.quotedMessengerId !== undefined ? await tx.messages.findByMessengerId(chat.id, arriving.quotedMessengerId) : undefined;
   const message: MessageRecord = {
     id: randomUUID(),

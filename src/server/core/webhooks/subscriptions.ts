@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../contract/errors.ts';
-import { deprecatedEventAliases } from '../../../contract/events.ts';
+import { deprecatedEventAliases, isSubscribableEvent } from '../../../contract/events.ts';
 import { limits } from '../../../contract/limits.ts';
-import type { WebhookSubscription } from '../../../contract/webhooks.ts';
+import type { RefusedSubscription, WebhookSubscription } from '../../../contract/webhooks.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { Clock, Store, WebhookSubscriptionRecord } from '../ports.ts';
 import { checkSubscriptionTarget, type HostResolver, type UrlPolicy } from './url-policy.ts';
@@ -55,24 +55,76 @@ export async function listSubscriptions({ store }: WebhookDeps, accountId: strin
   return (await store.webhooks.list(accountId)).map(toSubscription);
 }
 
-export async function createSubscriptions(deps: WebhookDeps, accountId: string, items: { url: string; event: string }[]): Promise<WebhookSubscription[]> {
+/** What a subscription call did: the subscriptions it answers with, and the items it refused (unknown events). */
+export interface SubscriptionOutcome {
+  subscriptions: WebhookSubscription[];
+  refused: RefusedSubscription[];
+}
+
+/**
+ * Items naming events the gateway does not know are refused one by one, so a CRM subscribing to a list
+ * written for another version still gets the events it can; a call with no known event at all is refused.
+ */
+function splitKnown<T extends { event: string }>(items: T[]): { known: T[]; refused: RefusedSubscription[] } {
+  const refused: RefusedSubscription[] = [];
+  const known = items.filter((item, index) => {
+    if (isSubscribableEvent(item.event)) return true;
+    refused.push({ index, event: item.event, reason: 'unknown event' });
+    return false;
+  });
+  if (known.length === 0) {
+    throw validationError(
+      refused.map((r) => ({ field: `data.${r.index}.event`, message: r.reason })),
+      'No known event to subscribe to',
+    );
+  }
+  return { known, refused };
+}
+
+const sameTarget = (url: string, event: string) => `${event} ${url}`;
+
+/**
+ * Subscribing again to an event at the same address answers the subscription there is (enabled again if it
+ * was disabled): CRMs re-run their set-up, and a second subscription would deliver every event twice.
+ */
+export async function createSubscriptions(deps: WebhookDeps, accountId: string, items: { url: string; event: string }[]): Promise<SubscriptionOutcome> {
   const { store, clock } = deps;
   assertEntityCount(items.length);
-  await assertUrls(items, deps);
+  const { known, refused } = splitKnown(items);
+  await assertUrls(known, deps);
   const now = clock.now();
-  const records: WebhookSubscriptionRecord[] = items.map((item) => ({
-    id: randomUUID(),
-    accountId,
-    url: item.url,
-    event: canonicalEvent(item.event),
-    createdAt: now,
-    status: 'active',
-    disabledReason: null,
-    disabledAt: null,
-    failingSince: null,
-  }));
-  await store.transaction((tx) => tx.webhooks.insertMany(records));
-  return records.map(toSubscription);
+  const subscriptions = await store.transaction(async (tx) => {
+    const existing = new Map((await tx.webhooks.list(accountId)).map((r) => [sameTarget(r.url, r.event), r]));
+    const fresh: WebhookSubscriptionRecord[] = [];
+    const revived: WebhookSubscriptionRecord[] = [];
+    const answered = known.map((item) => {
+      const event = canonicalEvent(item.event);
+      const key = sameTarget(item.url, event);
+      const found = existing.get(key);
+      if (found) {
+        if (found.status !== 'active' && !revived.includes(found)) revived.push(found);
+        return found;
+      }
+      const record: WebhookSubscriptionRecord = {
+        id: randomUUID(),
+        accountId,
+        url: item.url,
+        event,
+        createdAt: now,
+        status: 'active',
+        disabledReason: null,
+        disabledAt: null,
+        failingSince: null,
+      };
+      existing.set(key, record);
+      fresh.push(record);
+      return record;
+    });
+    if (fresh.length > 0) await tx.webhooks.insertMany(fresh);
+    if (revived.length > 0) await tx.webhooks.updateMany(accountId, revived.map((r) => ({ id: r.id, url: r.url, event: r.event })));
+    return answered.map((r) => toSubscription(revived.includes(r) ? { ...r, status: 'active', disabledReason: null } : r));
+  });
+  return { subscriptions, refused };
 }
 
 async function assertOwned(store: Store, accountId: string, ids: string[]): Promise<void> {
@@ -87,19 +139,20 @@ async function assertOwned(store: Store, accountId: string, ids: string[]): Prom
   }
 }
 
-/** Changing a subscription also enables it again after it was disabled. */
+/** Changing a subscription also enables it again after it was disabled. Items naming unknown events are refused alone. */
 export async function updateSubscriptions(
   deps: WebhookDeps,
   accountId: string,
   items: { id: string; url: string; event: string }[],
-): Promise<WebhookSubscription[]> {
+): Promise<SubscriptionOutcome> {
   const { store } = deps;
   assertEntityCount(items.length);
-  await assertUrls(items, deps);
-  await assertOwned(store, accountId, items.map((i) => i.id));
-  const changes = items.map((i) => ({ id: i.id, url: i.url, event: canonicalEvent(i.event) }));
+  const { known, refused } = splitKnown(items);
+  await assertUrls(known, deps);
+  await assertOwned(store, accountId, known.map((i) => i.id));
+  const changes = known.map((i) => ({ id: i.id, url: i.url, event: canonicalEvent(i.event) }));
   await store.transaction((tx) => tx.webhooks.updateMany(accountId, changes));
-  return changes.map((c) => ({ ...c, status: 'active', disabled_reason: null }));
+  return { subscriptions: changes.map((c) => ({ ...c, status: 'active', disabled_reason: null })), refused };
 }
 
 export async function deleteSubscriptions({ store }: WebhookDeps, accountId: string, ids: string[]): Promise<void> {

@@ -73,7 +73,11 @@ export const openApiPlugin = fp(
               'Iframe links for the chat and channel-connect frames, the origins allowed to embed them (frame-ancestors), and their sessions.',
           },
           { name: 'users', description: 'CRM users, shown as the authors of the messages they send. At most 100 per call.' },
-          { name: 'contacts', description: 'Contact names of chats, as the CRM knows them. At most 100 per call.' },
+          { name: 'contacts', description: 'The CRM\'s contacts, each owning chat handles, and the names of chats. At most 100 per call.' },
+          { name: 'deals', description: 'The CRM\'s deals, with their contacts, responsible user and closed flag. At most 100 per call.' },
+          { name: 'pipelines', description: 'The CRM\'s deal pipelines and their stages.' },
+          { name: 'settings', description: 'Rights: roles of CRM users per channel (which chats they see, who gets new customers) and hidden phone numbers.' },
+          { name: 'counters', description: 'Unanswered chats per CRM user.' },
           {
             name: 'bff',
             description:

@@ -23,6 +23,8 @@ import * as timeOrderedIds from './0021_time_ordered_ids.ts';
 import * as revocationAndSandboxPhones from './0023_revocation_and_sandbox_phones.ts';
 import * as partnersOauth from './0026_partners_oauth.ts';
 import * as accountProfiles from './0027_account_profiles.ts';
+import * as crmRights from './0028_crm_rights.ts';
+import * as crmEntities from './0029_crm_entities.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +52,8 @@ const migrations: Record<string, Migration> = {
   '0023_revocation_and_sandbox_phones': revocationAndSandboxPhones,
   '0026_partners_oauth': partnersOauth,
   '0027_account_profiles': accountProfiles,
+  '0028_crm_rights': crmRights,
+  '0029_crm_entities': crmEntities,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -191,14 +191,17 @@ export function chatListing(db: Kysely<DatabaseSchema>): ChatListing {
   return {
     async listPage(q) {
       if (q.only !== null && q.only.length === 0) return [];
+      if (q.channelIds && q.channelIds.length === 0) return [];
       const conditions = [sql`c.account_id = ${q.accountId}`];
       if (q.only !== null) conditions.push(sql`(${sql.join(q.only.map(matchesKey), sql` or `)})`);
       if (q.channelId !== undefined) conditions.push(sql`c.channel_id = ${q.channelId}`);
+      if (q.channelIds) conditions.push(sql`c.channel_id = ${anyUuid(q.channelIds)}`);
       if (q.search !== undefined) {
         const like = containing(q.search);
-        conditions.push(
-          sql`(cn.name ilike ${like} or c.name ilike ${like} or c.username ilike ${like} or c.phone ilike ${like} or c.chat_id ilike ${like} or lm.text ilike ${like})`,
-        );
+        const numbers = q.searchNumbersWhole
+          ? sql`c.phone = ${q.search} or c.chat_id = ${q.search}`
+          : sql`c.phone ilike ${like} or c.chat_id ilike ${like}`;
+        conditions.push(sql`(cn.name ilike ${like} or c.name ilike ${like} or c.username ilike ${like} or ${numbers} or lm.text ilike ${like})`);
       }
       if (q.after !== undefined) {
         conditions.push(
@@ -233,7 +236,9 @@ export function chatListing(db: Kysely<DatabaseSchema>): ChatListing {
     },
     async unansweredTotals(q) {
       if (q.only !== null && q.only.length === 0) return { total: 0, chats: 0 };
-      const scope = q.only === null ? sql`` : sql`and (${sql.join(q.only.map(matchesKey), sql` or `)})`;
+      if (q.channelIds && q.channelIds.length === 0) return { total: 0, chats: 0 };
+      const only = q.only === null ? sql`` : sql`and (${sql.join(q.only.map(matchesKey), sql` or `)})`;
+      const scope = q.channelIds ? sql`${only} and c.channel_id = ${anyUuid(q.channelIds)}` : only;
       const { rows } = await sql<{ total: number; chats: number }>`
         select coalesce(sum(c.unanswered), 0)::int as total, count(*)::int as chats
         from chats c where c.account_id = ${q.accountId} and c.unanswered > 0 ${scope}`.execute(db);

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Transport } from '../../../contract/channels.ts';
-import type { ActiveChat, ChatRef, EmbedOptions } from '../../../contract/iframe-links.ts';
+import type { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from '../../../contract/iframe-links.ts';
 import type { EmbedSessionRecord, EmbedSessionRepository, EmbeddingOriginRepository } from '../../core/embedding/ports.ts';
 import type { DatabaseSchema, EmbedSessionsTable } from '../schema.ts';
 
@@ -17,6 +17,9 @@ const toSession = (r: Selectable<EmbedSessionsTable>): EmbedSessionRecord => ({
   transport: r.transport as Transport | null,
   channelId: r.channel_id,
   options: r.options as EmbedOptions,
+  // Sessions opened before the frame could choose its bridge messages post both kinds.
+  useEvents: (r.use_events as SessionEvents | null) ?? { messages: true, deals: true },
+  clientType: r.client_type,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   maxExpiresAt: r.max_expires_at,
@@ -43,6 +46,8 @@ export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSession
           transport: s.transport,
           channel_id: s.channelId,
           options: JSON.stringify(s.options),
+          use_events: s.useEvents ? JSON.stringify(s.useEvents) : null,
+          client_type: s.clientType ?? null,
           created_at: s.createdAt,
           expires_at: s.expiresAt,
           max_expires_at: s.maxExpiresAt,

@@ -9,6 +9,7 @@ import {
   RedeliverBody,
   Redelivery,
   SigningSecret,
+  SubscriptionsAnswer,
   UpdateWebhooksBody,
   WebhookAttempt,
   WebhookDelivery,
@@ -30,6 +31,7 @@ import {
   deleteSubscriptions,
   listSubscriptions,
   updateSubscriptions,
+  type SubscriptionOutcome,
   type WebhookDeps,
 } from '../../../core/webhooks/subscriptions.ts';
 import { accountOf } from '../../plugins/auth.ts';
@@ -42,6 +44,10 @@ export type WebhookRouteDeps = WebhookDeps & WebhookSettingsDeps;
 export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteDeps> = async (app, deps) => {
   const tags = ['webhooks'];
   const List = Envelope(Type.Array(WebhookSubscription));
+  const answered = ({ subscriptions, refused }: SubscriptionOutcome) => {
+    const body = envelope(deps.clock, subscriptions);
+    return refused.length > 0 ? { ...body, meta: { ...body.meta, refused } } : body;
+  };
 
   app.get('/webhooks', { schema: { tags, summary: 'List subscriptions', response: { 200: List, ...authErrors } } }, async (request) =>
     envelope(deps.clock, await listSubscriptions(deps, accountOf(request).accountId)),
@@ -54,13 +60,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteDeps> = async 
         tags,
         summary: 'Subscribe to events',
         description:
-          'Each URL must be HTTPS and resolve only to public addresses; otherwise the whole call is refused with 400 `WEBHOOK_URL_NOT_ALLOWED`, naming each item and why. `channel.update` is a deprecated alias of `channel.status_update`.',
+          'Each URL must be HTTPS and resolve only to public addresses; otherwise the whole call is refused with 400 `WEBHOOK_URL_NOT_ALLOWED`, naming each item and why. `channel.update` is a deprecated alias of `channel.status_update`. ' +
+          'The same `url` and `event` again answers the existing subscription (enabled again if disabled) rather than a second one. ' +
+          'Items naming an unknown event are left out and listed in `meta.refused`; the others are subscribed.',
         body: CreateWebhooksBody,
-        response: { 201: List, ...authErrors },
+        response: { 201: SubscriptionsAnswer, ...authErrors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(envelope(deps.clock, await createSubscriptions(deps, accountOf(request).accountId, request.body.data))),
+    async (request, reply) => reply.code(201).send(answered(await createSubscriptions(deps, accountOf(request).accountId, request.body.data))),
   );
 
   app.patch(
@@ -71,10 +78,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRouteDeps> = async 
         summary: 'Change subscriptions',
         description: 'Changes address and event; a disabled subscription is enabled again.',
         body: UpdateWebhooksBody,
-        response: { 200: List, ...withNotFound },
+        response: { 200: SubscriptionsAnswer, ...withNotFound },
       },
     },
-    async (request) => envelope(deps.clock, await updateSubscriptions(deps, accountOf(request).accountId, request.body.data)),
+    async (request) => answered(await updateSubscriptions(deps, accountOf(request).accountId, request.body.data)),
   );
 
   app.delete(

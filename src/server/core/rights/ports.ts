@@ -1,0 +1,32 @@
+import type { UserRole } from '../../../contract/settings.ts';
+
+export interface RoleRecord {
+  channelId: string;
+  userId: string;
+  role: UserRole;
+  allowGetNewClients: boolean;
+}
+
+export interface RightsFlags {
+  hidePhoneNumbersForUserIds: string[];
+  pushInputOutputMessageEventsForManagers: boolean;
+}
+
+/** The account's rights: roles per channel and user, and account-wide flags. */
+export interface RightsRepository {
+  roles(accountId: string): Promise<RoleRecord[]>;
+  /** Replaces every role of the account. */
+  replaceRoles(accountId: string, roles: RoleRecord[]): Promise<void>;
+  flags(accountId: string): Promise<RightsFlags | undefined>;
+  saveFlags(accountId: string, flags: RightsFlags, at: Date): Promise<void>;
+  /** Who got the customer of a chat, when someone did. */
+  assigneeOf(chatRef: string): Promise<string | undefined>;
+  /** Gives the chat's customer to `userId`, unless someone has it already. */
+  assign(accountId: string, chatRef: string, userId: string, at: Date): Promise<void>;
+  /** How many chats each of `userIds` was given, for spreading new customers evenly. */
+  assignedCounts(accountId: string, userIds: string[]): Promise<Map<string, number>>;
+  /** Of the chats of these channels (all the account's when null), those waiting for an answer, with who got them. */
+  waitingChats(accountId: string, channelIds: string[] | null): Promise<{ chatRef: string; assignee: string | null }[]>;
+  /** Sets every chat's unanswered counter of the account to zero; how many chats changed. */
+  clearUnanswered(accountId: string): Promise<number>;
+}
