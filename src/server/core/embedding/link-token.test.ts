@@ -13,6 +13,8 @@ const claims: Omit<LinkClaims, 'id'> = {
   channelId: null,
   options: { lang: 'en' },
   mintedBy: 'token:22222222-2222-4222-8222-222222222222',
+  useEvents: { messages: true, deals: false },
+  clientType: 'crm-web',
   expiresAt: new Date(now.getTime() + 3600_000),
 };
 const signer = linkSigner('k'.repeat(40));
