@@ -15,7 +15,7 @@ import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
-import { loggedRequest } from './http/request-log.ts';
+import { gatewayLogger } from './http/request-log.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
@@ -241,7 +241,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       trustProxy: config.trustProxy,
       version,
       widgetDir,
-      logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { req: loggedRequest } },
+      logger: overrides.logger ?? gatewayLogger(config.logLevel),
       embedding,
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),

@@ -39,6 +39,7 @@ import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
+import { requestLogPlugin } from './request-log.ts';
 import { markMayHoldUnstorable, mayHoldUnstorable } from './unstorable-text.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -97,6 +98,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // The router's and the HTTP parser's own refusals, in our error shape.
     frameworkErrors,
     clientErrorHandler,
+    // One summary per request instead (request-log.ts): at info only for errors and slow requests.
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Clients that put `Content-Type: application/json` on every request send it on a DELETE with no body too:
@@ -121,6 +124,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(requestLogPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(openApiPlugin, { publicUrl: deps.publicUrl, version: deps.version });
   await app.register(healthRoutes, { checkReady: deps.checkReady });
