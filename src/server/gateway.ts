@@ -16,6 +16,7 @@ import { systemClock, type Clock, type Store } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
 import { gatewayLogger } from './http/request-log.ts';
+import { failedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
@@ -207,6 +208,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     const uploads: UploadDeps = { store, clock, links: uploadLinks(secretKey, config.publicUrl), dailyLimitBytes: config.uploadDailyLimitBytes };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
+    const failedAuth = failedAuthLimiter({ counter, clock, log: { warn: (obj, msg) => log?.warn(obj, msg) } });
     const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
     const webhookOptions = overrides.webhooks ?? {};
     const resolveHost = webhookOptions.resolveHost ?? systemResolver;
@@ -224,6 +226,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       clock,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
+      failedAuth,
       channels,
       messages,
       exports,
@@ -248,7 +251,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     log = app.log;
     const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
+    const accountLimit = requestLimiter({ counter, clock, max: embeddingPolicy.accountFrameRateLimitRequests });
+    await mountEmbedding(app, { ...embedding, rules: transportRules, limit, accountLimit, failedAuth, widgetDir, messages, channels, uploads }, hub);
     startedBoss.on('error', (err) => app.log.error({ err }, 'job queue error'));
     await workChannelTimers(startedBoss, channels);
     await workExports(startedBoss, exports);

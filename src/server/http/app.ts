@@ -40,6 +40,7 @@ import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
 import { requestLogPlugin } from './request-log.ts';
+import type { FailedAuthLimiter } from './rate-limit/failed-auth.ts';
 import { markMayHoldUnstorable, mayHoldUnstorable } from './unstorable-text.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -48,6 +49,8 @@ export interface HttpDeps {
   clock: Clock;
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
+  /** Failed authentications by caller address (rate-limit/failed-auth.ts); not limited when absent. */
+  failedAuth?: FailedAuthLimiter;
   urlPolicy: UrlPolicy;
   channels: ChannelDeps;
   messages: MessageDeps;
@@ -132,7 +135,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
 
   await app.register(
     async (v2) => {
-      await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash });
+      await v2.register(authPlugin, { tokens: deps.store.tokens, partnerKeyHash: deps.partnerKeyHash, failedAuth: deps.failedAuth });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });
       await v2.register(accountRoutes, { store: deps.store, clock: deps.clock, live: deps.embedding?.live });
       await v2.register(channelRoutes, deps.channels);

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { bearerToken } from '../../../contract/authorization.ts';
 import { authenticate, type Principal } from '../../core/accounts/authenticate.ts';
 import { AppError } from '../../core/errors.ts';
 import type { TokenRepository } from '../../core/ports.ts';
+import type { FailedAuthLimiter } from '../rate-limit/failed-auth.ts';
 
 /**
  * Who may call a route:
@@ -40,17 +41,30 @@ export function accountOf(request: FastifyRequest): AccountPrincipal {
 export interface AuthOptions {
   tokens: TokenRepository;
   partnerKeyHash: string;
+  /** Failed authentications by caller address; an address past the limit is refused before its credential is read. */
+  failedAuth?: FailedAuthLimiter | undefined;
+}
+
+/** 429 for an address that failed authentication too often; Retry-After says when it may try again. */
+export function refuseBlockedAddress(reply: FastifyReply, retryAfterSeconds: number): never {
+  reply.header('Retry-After', String(retryAfterSeconds));
+  throw new AppError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address', { retry_after: retryAfterSeconds });
 }
 
 /** Authenticates every route registered in its scope and enforces the route's `access`. */
 export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
     app.decorateRequest('principal', null);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const blocked = await opts.failedAuth?.isAddressBlocked(request.ip);
+      if (blocked) refuseBlockedAddress(reply, blocked);
       const access = request.routeOptions.config.access ?? 'client';
       const token = bearerToken(request.headers.authorization);
       const principal = token ? await authenticate(opts, token) : null;
-      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid bearer token');
+      if (!principal) {
+        await opts.failedAuth?.recordFailedAuth(request.ip);
+        throw new AppError('UNAUTHORIZED', 'Missing or invalid bearer token');
+      }
       if (!allowed(principal, access)) {
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
         throw new AppError('UNAUTHORIZED', access === 'partner' ? 'The partner key is required' : 'An account token is required');
