@@ -103,6 +103,12 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   socket.destroy(err);
 }
 
+const ABORT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EPIPE']);
+
+function clientAborted(error: FastifyError, request: FastifyRequest): boolean {
+  return ABORT_CODES.has(error.code) || (request.raw.destroyed && !request.raw.complete);
+}
+
 /**
  * The one place errors become responses: AppError by its code's status, schema failures as
  * VALIDATION_ERROR with each field, and everything else as a 500 that names only the request id.
@@ -117,6 +123,11 @@ export const errorsPlugin = fp(
       }
       const known = frameworkClientError(error);
       if (known) return send(reply, known[0], known[1]);
+      // A client that went away mid-request (closed the tab, lost the network) is not the gateway failing.
+      if (clientAborted(error, request)) {
+        request.log.debug({ err: error }, 'client aborted the request');
+        return send(reply, 'VALIDATION_ERROR', 'The request was aborted');
+      }
       request.log.error({ err: error }, 'unhandled error');
       return send(reply, 'INTERNAL_ERROR', 'Internal server error', { request_id: request.id });
     });
