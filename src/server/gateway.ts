@@ -15,7 +15,8 @@ import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock, type Clock, type Store } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
-import { loggedRequest } from './http/request-log.ts';
+import { gatewayLogger } from './http/request-log.ts';
+import { failedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
 import { redisWindowCounter } from './http/rate-limit/redis-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './http/rate-limit/window-counter.ts';
@@ -43,7 +44,7 @@ import { authRepository } from './storage/repositories/account-profiles.ts';
 import { deriveKey } from './core/keys.ts';
 import { setPartnerCredentials } from './core/auth/partners.ts';
 import { billedConversations } from './core/auth/waba-billing.ts';
-import { failedAuthLimiter } from './http/rate-limit/failed-auth-limiter.ts';
+import { signInLimiter } from './http/rate-limit/sign-in-limiter.ts';
 import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
@@ -231,6 +232,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     };
     const uploads: UploadDeps = { store, clock, links: uploadLinks(secretKey, config.publicUrl), dailyLimitBytes: config.uploadDailyLimitBytes };
     counter = overrides.rateLimitCounter ?? (config.redisUrl ? redisWindowCounter(config.redisUrl) : memoryWindowCounter());
+    const failedAuth = failedAuthLimiter({ counter, clock, log: { warn: (obj, msg) => log?.warn(obj, msg) } });
     const urlPolicy = { allowLoopback: config.webhookAllowLoopback };
     const webhookOptions = overrides.webhooks ?? {};
     const resolveHost = webhookOptions.resolveHost ?? systemResolver;
@@ -244,13 +246,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const hooks = live && { ...live.hooks(messages), authorizations: live.authorizations };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     if (config.partnerBasic) await setPartnerCredentials({ auth, clock }, config.partnerBasic.login, config.partnerBasic.secret);
-    const oauth = { store, auth, clock, machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'), publicUrl: config.publicUrl, failures: failedAuthLimiter(clock) };
+    const oauth = { store, auth, clock, machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'), publicUrl: config.publicUrl, failures: signInLimiter(clock) };
     const app = await buildHttpApp({
       store,
       clock,
       oauth,
       partnerKeyHash: hashSecret(partnerKey.value),
       rateLimitCounter: counter,
+      failedAuth,
       channels,
       messages,
       exports,
@@ -273,7 +276,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       trustProxy: config.trustProxy,
       version,
       widgetDir,
-      logger: overrides.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'], serializers: { req: loggedRequest } },
+      logger: overrides.logger ?? gatewayLogger(config.logLevel),
       embedding,
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
@@ -282,7 +285,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const { roles } = config;
     if (roles.api) {
       const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
-      await mountEmbedding(app, { ...embedding, rules: transportRules, limit, widgetDir, messages, channels, uploads }, hub);
+      const accountLimit = requestLimiter({ counter, clock, max: embeddingPolicy.accountFrameRateLimitRequests });
+      await mountEmbedding(app, { ...embedding, rules: transportRules, limit, accountLimit, failedAuth, widgetDir, messages, channels, uploads }, hub);
     } else {
       answerOnlyHealth(app);
     }

@@ -11,6 +11,10 @@ export type SessionLimiter = (key: string, request: FastifyRequest, reply: Fasti
 export interface BffDeps extends EmbeddingDeps {
   rules: TransportRulesRegistry;
   limit: SessionLimiter;
+  /** The window all the sessions of one account share, besides each session's own; none when absent. */
+  accountLimit?: SessionLimiter | undefined;
+  /** Failed session authentications by caller address: past the limit an address is refused before its token is read. */
+  failedAuth?: { recordFailedAuth(address: string): Promise<void>; isAddressBlocked(address: string): Promise<number | null> } | undefined;
   /** The message and channel use-cases /v2 uses too. */
   messages: MessageDeps;
   channels: ChannelDeps;

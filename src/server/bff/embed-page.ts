@@ -7,6 +7,24 @@ import type { BffDeps } from './deps.ts';
 
 const SCREENS = new Set(['chats', 'channels']);
 
+/**
+ * What the frame page may load and talk to: its scripts, styles and API calls (socket.io's WebSocket included) only
+ * from the gateway's own origin, so an injected tag could neither run nor send anything elsewhere. Pictures and
+ * media may come from anywhere over http(s): a message's attachment is shown from the address it was sent with.
+ */
+export const FRAME_PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data: blob: https: http:",
+  "media-src 'self' blob: https: http:",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
@@ -45,7 +63,7 @@ export const embedPageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, d
         return reply.code(SCREENS.has(screen) ? 401 : 404).send(INVALID_LINK);
       }
       const origins = await deps.store.embeddingOrigins.list(check.claims.accountId);
-      reply.header('Content-Security-Policy', frameAncestors(origins));
+      reply.header('Content-Security-Policy', `${FRAME_PAGE_POLICY}; ${frameAncestors(origins)}`);
       return reply.code(check.status === 'valid' ? 200 : 401).send(await loadShell());
     },
   );

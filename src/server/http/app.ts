@@ -31,7 +31,7 @@ import { oauthRoutes } from './routes/v2/oauth.ts';
 import { oauthAuthorizePage } from './routes/v2/oauth-authorize.ts';
 import { wabaBalanceRoutes } from './routes/v2/waba-balance.ts';
 import type { AuthDeps } from '../core/auth/ports.ts';
-import type { FailedAuthLimiter } from './rate-limit/failed-auth-limiter.ts';
+import type { SignInLimiter } from './rate-limit/sign-in-limiter.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
 import { messageRoutes } from './routes/v2/messages.ts';
 import { contactRoutes } from './routes/v2/contacts.ts';
@@ -45,6 +45,8 @@ import { templateRoutes } from './routes/v2/templates.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
+import { requestLogPlugin } from './request-log.ts';
+import type { FailedAuthLimiter } from './rate-limit/failed-auth.ts';
 import { markMayHoldUnstorable, mayHoldUnstorable } from './unstorable-text.ts';
 import { validatorCompiler } from './validation.ts';
 
@@ -53,6 +55,8 @@ export interface HttpDeps {
   clock: Clock;
   partnerKeyHash: string;
   rateLimitCounter: WindowCounter;
+  /** Failed authentications by caller address (rate-limit/failed-auth.ts); not limited when absent. */
+  failedAuth?: FailedAuthLimiter;
   urlPolicy: UrlPolicy;
   channels: ChannelDeps;
   messages: MessageDeps;
@@ -81,7 +85,7 @@ export interface HttpDeps {
   /** The live drivers' callbacks and file links by transport (`/hooks/<transport>/<channel id>`); none in the sandbox. */
   messengerHooks?: MessengerHookDeps;
   /** Partners' Basic logins, OAuth and the partner API's accounts; only the HTTP shell goes without. */
-  oauth?: AuthDeps & { failures: FailedAuthLimiter };
+  oauth?: AuthDeps & { failures: SignInLimiter };
   /** Prometheus metrics at `/metrics`, for a scraper with the token (METRICS_TOKEN); none when absent. */
   metrics?: MetricsOptions;
 }
@@ -107,6 +111,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     // The router's and the HTTP parser's own refusals, in our error shape.
     frameworkErrors,
     clientErrorHandler,
+    // One summary per request instead (request-log.ts): at info only for errors and slow requests.
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Clients that put `Content-Type: application/json` on every request send it on a DELETE with no body too:
@@ -131,6 +137,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin, deps.databaseUnavailable ? { databaseUnavailable: deps.databaseUnavailable } : {});
+  await app.register(requestLogPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(openApiPlugin, { publicUrl: deps.publicUrl, version: deps.version });
   await app.register(healthRoutes, { checkReady: deps.checkReady });
@@ -142,6 +149,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       await v2.register(authPlugin, {
         tokens: deps.store.tokens,
         partnerKeyHash: deps.partnerKeyHash,
+        failedAuth: deps.failedAuth,
         ...(oauth ? { oauth: { auth: oauth.auth, clock: deps.clock, failures: oauth.failures } } : {}),
       });
       await v2.register(rateLimitPlugin, { counter: deps.rateLimitCounter, clock: deps.clock });

@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
@@ -192,6 +192,19 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     },
     attach(server) {
       io.attach(server);
+      // socket.io answers its own HTTP requests (long-polling, handshake errors) before Fastify sees them: they get
+      // the headers every other answer gets. Set before socket.io writes its head, which keeps them.
+      const handlers = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+      server.removeAllListeners('request');
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        if (req.url?.startsWith(realtimePath)) {
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+          res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+          res.setHeader('X-Frame-Options', 'DENY');
+          res.setHeader('Referrer-Policy', 'no-referrer');
+        }
+        for (const handler of handlers) handler.call(server, req, res);
+      });
     },
     connectedFrames: () => io.of('/').sockets.size,
     async sweep() {

@@ -18,6 +18,13 @@ export const embeddingPolicy = {
   replayOverlapSeconds: 30,
   /** Requests per rate-limit window (of the API's length) that one frame session may make to /bff. */
   sessionRateLimitRequests: 300,
+  /**
+   * Open frame sessions one account may have at once: each has its own request window, so without a cap a token
+   * could open sessions to multiply its limit. Far above what the agents of one CRM keep open.
+   */
+  maxOpenSessionsPerAccount: 1000,
+  /** Requests per rate-limit window that all the frame sessions of one account may make together. */
+  accountFrameRateLimitRequests: 500,
   /** The most origins an account may allow. */
   maxOrigins: 100,
 } as const;

@@ -18,6 +18,8 @@ export interface EmbedSessionRepository {
   /** False when a session for the same link exists already (the link was used). */
   insert(session: EmbedSessionRecord): Promise<boolean>;
   get(id: string): Promise<EmbedSessionRecord | undefined>;
+  /** Sessions of the account neither revoked nor expired at `now`. */
+  countOpen(accountId: string, now: Date): Promise<number>;
   extend(id: string, expiresAt: Date): Promise<void>;
   revoke(id: string, at: Date): Promise<void>;
   /** Revokes the open sessions of the account (of one CRM user when given); returns their ids. */

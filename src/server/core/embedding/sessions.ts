@@ -23,6 +23,10 @@ export async function exchangeLink(
   if (check.status === 'expired') throw new AppError('UNAUTHORIZED', 'The link has expired');
   const { claims } = check;
   if (!(await deps.store.accounts.get(claims.accountId))) throw new AppError('UNAUTHORIZED', 'The link is not valid');
+  // Each session has a request window of its own: a cap keeps sessions from multiplying an account's limit.
+  if ((await deps.store.embedSessions.countOpen(claims.accountId, now)) >= embeddingPolicy.maxOpenSessionsPerAccount) {
+    throw new AppError('TOO_MANY_REQUESTS', 'Too many open frame sessions for this account', { limit: embeddingPolicy.maxOpenSessionsPerAccount });
+  }
 
   const minted = mintSessionToken();
   const maxExpiresAt = after(now, embeddingPolicy.sessionMaxSeconds);

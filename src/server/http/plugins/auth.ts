@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { basicCredentials, bearerToken } from '../../../contract/authorization.ts';
 import { authenticate, type Principal } from '../../core/accounts/authenticate.ts';
@@ -7,7 +7,8 @@ import { authenticatePartner } from '../../core/auth/partners.ts';
 import type { AuthRepository } from '../../core/auth/ports.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Clock, TokenRepository } from '../../core/ports.ts';
-import type { FailedAuthLimiter } from '../rate-limit/failed-auth-limiter.ts';
+import type { FailedAuthLimiter } from '../rate-limit/failed-auth.ts';
+import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
 import { scopeOfRoute } from './route-scopes.ts';
 
 /**
@@ -54,7 +55,15 @@ export interface AuthOptions {
   tokens: TokenRepository;
   partnerKeyHash: string;
   /** Partners' Basic logins and OAuth access tokens; only the partner key and long-lived tokens without it. */
-  oauth?: { auth: AuthRepository; clock: Clock; failures: FailedAuthLimiter };
+  oauth?: { auth: AuthRepository; clock: Clock; failures: SignInLimiter };
+  /** Failed authentications by caller address; an address past the limit is refused before its credential is read. */
+  failedAuth?: FailedAuthLimiter | undefined;
+}
+
+/** 429 for an address that failed authentication too often; Retry-After says when it may try again. */
+export function refuseBlockedAddress(reply: FastifyReply, retryAfterSeconds: number): never {
+  reply.header('Retry-After', String(retryAfterSeconds));
+  throw new AppError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address', { retry_after: retryAfterSeconds });
 }
 
 /** A partner's Basic login, with failed attempts counted per caller address. */
@@ -81,6 +90,8 @@ export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
     app.decorateRequest('principal', null);
     app.addHook('onRequest', async (request, reply) => {
+      const blocked = await opts.failedAuth?.isAddressBlocked(request.ip);
+      if (blocked) refuseBlockedAddress(reply, blocked);
       const access = request.routeOptions.config.access ?? 'client';
       const basic = opts.oauth && access === 'partner' ? basicCredentials(request.headers.authorization) : null;
       const token = basic ? null : bearerToken(request.headers.authorization);
@@ -93,7 +104,10 @@ export const authPlugin = fp<AuthOptions>(
       } else if (token) {
         principal = await bearerPrincipal(opts, token);
       }
-      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
+      if (!principal) {
+        await opts.failedAuth?.recordFailedAuth(request.ip);
+        throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
+      }
       if (!allowed(principal, access)) {
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
         throw new AppError('UNAUTHORIZED', access === 'partner' ? 'Partner credentials are required' : 'An account token is required');

@@ -103,6 +103,12 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex): 
   socket.destroy(err);
 }
 
+const ABORT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'EPIPE']);
+
+function clientAborted(error: FastifyError, request: FastifyRequest): boolean {
+  return ABORT_CODES.has(error.code) || (request.raw.destroyed && !request.raw.complete);
+}
+
 /** What a client is told to wait before trying again while the database cannot be reached, in seconds. */
 const DATABASE_RETRY_AFTER_S = 5;
 
@@ -129,6 +135,11 @@ export const errorsPlugin = fp(
       }
       const known = frameworkClientError(error);
       if (known) return send(reply, known[0], known[1]);
+      // A client that went away mid-request (closed the tab, lost the network) is not the gateway failing.
+      if (clientAborted(error, request)) {
+        request.log.debug({ err: error }, 'client aborted the request');
+        return send(reply, 'VALIDATION_ERROR', 'The request was aborted');
+      }
       request.log.error({ err: error }, 'unhandled error');
       return send(reply, 'INTERNAL_ERROR', 'Internal server error', { request_id: request.id });
     });

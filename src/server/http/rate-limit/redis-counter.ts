@@ -16,6 +16,9 @@ export function redisWindowCounter(url: string): WindowCounter {
       if (err) throw err;
       return Number(count);
     },
+    async current(key, windowId) {
+      return Number((await redis.get(`ratelimit:${key}:${windowId}`)) ?? 0);
+    },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },

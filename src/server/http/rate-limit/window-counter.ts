@@ -4,6 +4,8 @@
  */
 export interface WindowCounter {
   increment(key: string, windowId: number, ttlMs: number): Promise<number>;
+  /** The key's count in the window so far, without counting. */
+  current(key: string, windowId: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,10 @@ export function memoryWindowCounter(): WindowCounter {
       }
       counts.set(key, { windowId, count: 1 });
       return 1;
+    },
+    async current(key, windowId) {
+      const entry = counts.get(key);
+      return entry?.windowId === windowId ? entry.count : 0;
     },
     async close() {
       counts.clear();

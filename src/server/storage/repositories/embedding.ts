@@ -63,6 +63,16 @@ export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSession
       const row = await db.selectFrom('embed_sessions').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toSession(row);
     },
+    async countOpen(accountId, now) {
+      const row = await db
+        .selectFrom('embed_sessions')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('account_id', '=', accountId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     async extend(id, expiresAt) {
       await db.updateTable('embed_sessions').set({ expires_at: expiresAt }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },

@@ -9,7 +9,7 @@ import {
 import { signInOwner } from '../../../core/auth/owners.ts';
 import type { AuthDeps } from '../../../core/auth/ports.ts';
 import { htmlPage } from '../../html-page.ts';
-import type { FailedAuthLimiter } from '../../rate-limit/failed-auth-limiter.ts';
+import type { SignInLimiter } from '../../rate-limit/sign-in-limiter.ts';
 import { CONSENT_PAGE_POLICY, consentPage } from './oauth-consent-page.ts';
 import { acceptForms } from './oauth.ts';
 
@@ -33,7 +33,7 @@ function page(reply: FastifyReply, status: number, html: string) {
  * `GET /v2/oauth/authorize`: the gateway's consent page, where an account owner signs in and lets a partner's OAuth
  * client act on the account; the answer comes back to the client's redirect URI as a single-use code with its state.
  */
-export const oauthAuthorizePage: FastifyPluginAsync<AuthDeps & { failures: FailedAuthLimiter }> = async (app, deps) => {
+export const oauthAuthorizePage: FastifyPluginAsync<AuthDeps & { failures: SignInLimiter }> = async (app, deps) => {
   acceptForms(app);
 
   /** Checks the request; a request that cannot go back safely or is refused is answered here. */

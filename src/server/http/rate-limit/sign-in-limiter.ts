@@ -7,13 +7,13 @@ import type { Clock } from '../../core/ports.ts';
  * does not clear the count, so guessing cannot hide between correct attempts. Counts live in this process: behind a
  * load balancer each process allows `max` on its own.
  */
-export interface FailedAuthLimiter {
+export interface SignInLimiter {
   /** Seconds until the address may try again, or 0 when it may now. */
   retryAfter(address: string): number;
   failed(address: string): void;
 }
 
-export function failedAuthLimiter(clock: Clock, max = 10, windowSeconds = 900): FailedAuthLimiter {
+export function signInLimiter(clock: Clock, max = 10, windowSeconds = 900): SignInLimiter {
   const windowMs = windowSeconds * 1000;
   const counts = new LRUCache<string, { windowId: number; failures: number }>({ max: 100_000 });
   const windowOf = () => Math.floor(clock.now().getTime() / windowMs);
