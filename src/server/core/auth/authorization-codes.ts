@@ -2,9 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { secretMatches } from '../accounts/token-secret.ts';
 import { AppError } from '../errors.ts';
 import type { Clock } from '../ports.ts';
-import { startGrant, type Caller, type TokenSet } from './grants.ts';
+import { endGrants, startGrant, type Caller, type TokenSet } from './grants.ts';
 import { mintOpaque, parseOpaque } from './opaque-token.ts';
-import type { AuthRepository, OAuthClientRecord, Scope } from './ports.ts';
+import type { AuthRepository, GrantsEnded, OAuthClientRecord, Scope } from './ports.ts';
 import { parseScopes } from './scopes.ts';
 
 /** A code is good for five minutes, once. */
@@ -14,7 +14,7 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** An S256 challenge is the base64url of a SHA-256: 43 characters. */
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
-type Deps = { auth: AuthRepository; clock: Clock };
+type Deps = { auth: AuthRepository; clock: Clock; grantsEnded?: GrantsEnded | undefined };
 
 export interface AuthorizeRequest {
   client: OAuthClientRecord;
@@ -105,7 +105,7 @@ export async function redeemCode(
   if (!parsed || !record || !secretMatches(parsed.secret, record.secretHash)) throw new AppError('invalid_grant', 'The code is not valid');
   const now = deps.clock.now();
   if (record.usedAt) {
-    if (record.grantId) await deps.auth.grants.revoke(record.grantId, now);
+    if (record.grantId) await endGrants(deps, [record.grantId]);
     throw new AppError('invalid_grant', 'The code was already used');
   }
   if (record.expiresAt <= now) throw new AppError('invalid_grant', 'The code has expired');
@@ -116,9 +116,8 @@ export async function redeemCode(
   const tokens = await startGrant(deps, { id: grantId, accountId: record.accountId, partnerId: client.partnerId, clientId: client.id, scopes: record.scopes });
   if (!(await deps.auth.codes.redeem(record.id, now, grantId))) {
     // Another request redeemed it at the same moment: neither keeps its tokens.
-    await deps.auth.grants.revoke(grantId, now);
     const winner = await deps.auth.codes.get(record.id);
-    if (winner?.grantId) await deps.auth.grants.revoke(winner.grantId, now);
+    await endGrants(deps, winner?.grantId ? [grantId, winner.grantId] : [grantId]);
     throw new AppError('invalid_grant', 'The code was already used');
   }
   return tokens;

@@ -3,7 +3,7 @@ import { secretMatches } from '../accounts/token-secret.ts';
 import { AppError } from '../errors.ts';
 import type { Clock } from '../ports.ts';
 import { mintOpaque, parseOpaque } from './opaque-token.ts';
-import type { AuthRepository, GrantRecord, Scope } from './ports.ts';
+import type { AuthRepository, GrantRecord, GrantsEnded, Scope } from './ports.ts';
 import { scopeText } from './scopes.ts';
 
 /** A client access token lives an hour, its refresh token a week (what clients of the service plan for). */
@@ -23,7 +23,17 @@ export interface Caller {
   partnerId: string | null;
 }
 
-type Deps = { auth: AuthRepository; clock: Clock };
+type Deps = { auth: AuthRepository; clock: Clock; grantsEnded?: GrantsEnded | undefined };
+
+/**
+ * Revokes grants, every access and refresh token of them with it, and ends what those tokens minted: an access token's
+ * principal names its grant as the token that made a frame link or session.
+ */
+export async function endGrants(deps: Deps, grantIds: string[]): Promise<void> {
+  const now = deps.clock.now();
+  for (const id of grantIds) await deps.auth.grants.revoke(id, now);
+  if (grantIds.length > 0) await deps.grantsEnded?.(grantIds);
+}
 
 const later = (from: Date, seconds: number) => new Date(from.getTime() + seconds * 1000);
 
@@ -62,7 +72,7 @@ export async function refreshGrant(deps: Deps, caller: Caller, presented: string
   const now = deps.clock.now();
   if (grant.revokedAt) throw new AppError('invalid_grant', 'The grant has been revoked');
   if (token.spentAt || !(await deps.auth.tokens.spend(token.id, now))) {
-    await deps.auth.grants.revoke(grant.id, now);
+    await endGrants(deps, [grant.id]);
     throw new AppError('invalid_grant', 'The refresh token was already used; every token of its grant is revoked');
   }
   if (token.expiresAt <= now) throw new AppError('invalid_grant', 'The refresh token has expired');

@@ -94,8 +94,8 @@ export interface AuthRepository {
     insert(grant: GrantRecord): Promise<void>;
     /** Marks the grant revoked (once); false when it was already. */
     revoke(id: string, at: Date): Promise<boolean>;
-    /** Revokes every open grant of the account; how many. */
-    revokeAccount(accountId: string, at: Date): Promise<number>;
+    /** Revokes every open grant of the account; the ids of those it revoked. */
+    revokeAccount(accountId: string, at: Date): Promise<string[]>;
   };
   tokens: {
     insert(token: OAuthTokenRecord): Promise<void>;
@@ -141,4 +141,8 @@ export interface AuthDeps {
   /** Signs machine tokens (a key derived from SECRET_KEY for that purpose alone). */
   machineKey: Uint8Array;
   publicUrl: string;
+  /** Told the ids of grants just revoked, to end what their tokens minted (frame sessions, links). */
+  grantsEnded?: GrantsEnded;
 }
+
+export type GrantsEnded = (grantIds: string[]) => Promise<void>;

@@ -112,8 +112,9 @@ export function oauthRepository(db: Kysely<DatabaseSchema>): Omit<AuthRepository
           .set({ revoked_at: at })
           .where('account_id', '=', accountId)
           .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        return Number(r.numUpdatedRows);
+          .returning('id')
+          .execute();
+        return r.map((row) => row.id);
       },
     },
     tokens: {

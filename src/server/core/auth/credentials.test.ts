@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { basicCredentials } from '../../../contract/authorization.ts';
+import { failedAuthLimiter } from '../../http/rate-limit/failed-auth-limiter.ts';
+import { scopeOfRoute } from '../../http/plugins/route-scopes.ts';
+import { ManualClock } from '../../testing/manual-clock.ts';
+import { AppError } from '../errors.ts';
+import { mintOpaque, parseOpaque } from './opaque-token.ts';
+import { narrowed, parseScopes } from './scopes.ts';
+
+describe('OAuth credentials and scopes', () => {
+  it('reads scopes written with commas or spaces, and refuses unknown ones as invalid_scope', () => {
+    expect(parseScopes('transport,crm')).toEqual(['transport', 'crm']);
+    expect(parseScopes('crm transport')).toEqual(['transport', 'crm']);
+    expect(parseScopes(undefined)).toEqual(['transport', 'crm']);
+    expect(() => parseScopes('transport,admin')).toThrow(expect.objectContaining({ code: 'invalid_scope' }));
+    expect(() => narrowed(['transport', 'crm'], ['transport'])).toThrow(AppError);
+  });
+
+  it('keeps access, refresh and code tokens apart by their prefix', () => {
+    const access = mintOpaque('mga');
+    expect(parseOpaque(access.token, 'mga')?.id).toBe(access.id);
+    expect(parseOpaque(access.token, 'mgr')).toBeNull();
+    expect(parseOpaque(access.token.replace('mga_', 'mgw_'), 'mga')).toBeNull();
+    expect(parseOpaque(`${access.token}x`, 'mga')).toBeNull();
+  });
+
+  it('reads Basic credentials in UTF-8 with a colon inside the secret', () => {
+    const header = `Basic ${Buffer.from('acme:s3cr:et ü').toString('base64')}`;
+    expect(basicCredentials(header)).toEqual({ login: 'acme', secret: 's3cr:et ü' });
+    expect(basicCredentials(`basic ${Buffer.from(':x').toString('base64')}`)).toBeNull();
+    expect(basicCredentials('Bearer abc')).toBeNull();
+    expect(basicCredentials(`Basic ${Buffer.from([0x61, 0x3a, 0xff]).toString('base64')}`)).toBeNull();
+  });
+
+  it('blocks an address after 10 failures until its window ends', () => {
+    const clock = new ManualClock();
+    const limiter = failedAuthLimiter(clock, 10, 900);
+    for (let i = 0; i < 9; i++) limiter.failed('10.0.0.1');
+    expect(limiter.retryAfter('10.0.0.1')).toBe(0);
+    limiter.failed('10.0.0.1');
+    expect(limiter.retryAfter('10.0.0.1')).toBe(900);
+    expect(limiter.retryAfter('10.0.0.2')).toBe(0);
+    clock.advance(900_000);
+    expect(limiter.retryAfter('10.0.0.1')).toBe(0);
+  });
+
+  it('names the scope each /v2 route needs', () => {
+    expect(scopeOfRoute('/v2/channels/:channel_id')).toBe('transport');
+    expect(scopeOfRoute('/v2/channels/waba/:channel_id/transactions/:date')).toBe('transport');
+    expect(scopeOfRoute('/v2/iframe-links/chats')).toBe('crm');
+    expect(scopeOfRoute('/v2/users')).toBe('crm');
+    expect(scopeOfRoute('/v2/webhooks')).toBeNull();
+  });
+});
