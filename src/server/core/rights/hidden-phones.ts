@@ -40,5 +40,7 @@ export function withoutPhones(value: unknown, chatRef?: string, chatType?: strin
     else if (key === 'name' || key === 'contact_name' || key === 'messenger_name' || key === 'crm_contact_name') out[key] = maskName(v);
     else out[key] = withoutPhones(v, ref, type);
   }
+  // A numbered chat without a name would show its stand-in id: it shows the masked number instead.
+  if ('name' in source && source.name === null && typeof source.chat_id === 'string' && type !== undefined && hidesNumber(type)) out.name = maskPhone(source.chat_id);
   return out;
 }
