@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { asDataDirError } from './data-dir-check.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './pg-prepared.ts';
 import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
@@ -82,13 +83,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   let pglite: PGlite;
   let unlock = async () => {};
   if (target.dataDir) {
-    await mkdir(target.dataDir, { recursive: true });
-    unlock = await lockDataDir(target.dataDir);
+    const dir = target.dataDir;
+    await mkdir(dir, { recursive: true }).catch((err: unknown) => {
+      throw asDataDirError(dir, err);
+    });
+    unlock = await lockDataDir(dir).catch((err: unknown) => {
+      throw asDataDirError(dir, err);
+    });
     try {
-      pglite = await PGlite.create(join(target.dataDir, 'pgdata'));
+      pglite = await PGlite.create(join(dir, 'pgdata'));
     } catch (err) {
-      await unlock();
-      throw err;
+      await unlock().catch(() => {});
+      throw asDataDirError(dir, err);
     }
   } else {
     pglite = await PGlite.create();
