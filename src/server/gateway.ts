@@ -248,6 +248,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         });
       },
       databaseUnavailable: (err) => outage.report(err),
+      databaseDown: () => !outage.up(),
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       trustProxy: config.trustProxy,
