@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The data directory cannot hold the gateway's files; the message is one line, for the operator. */
@@ -51,4 +51,25 @@ export async function checkDataDir(dir: string): Promise<void> {
   } catch (err) {
     throw new DataDirUnusable(dir, reasonOf(err), { cause: err });
   }
+}
+
+/**
+ * Below this much free space the embedded database takes no more work: a write it cannot make may end the process
+ * (PostgreSQL panics when it cannot write its log), so the gateway stops short of a full disk.
+ */
+export const MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * While the gateway runs: the data directory still takes a file, and its device has room. Fails with the file
+ * system's code (EROFS, ENOSPC...), which counts as the database being unavailable until it passes again.
+ */
+export async function checkDataDirRoom(dir: string, minFreeBytes = MIN_FREE_BYTES): Promise<void> {
+  const { bavail, bsize } = await statfs(dir);
+  const free = bavail * bsize;
+  if (free < minFreeBytes) {
+    throw Object.assign(new Error(`No space left on the data directory's device: ${Math.floor(free / 1048576)} MB free, the embedded database needs ${minFreeBytes / 1048576} MB`), { code: 'ENOSPC' });
+  }
+  const probe = join(dir, '.write-probe');
+  await writeFile(probe, 'probe');
+  await rm(probe, { force: true });
 }
