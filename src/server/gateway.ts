@@ -34,7 +34,7 @@ import { hookRegistrationRepository } from './storage/repositories/hook-registra
 import { peerDirectory } from './storage/repositories/messenger-peers.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
-import { migrateToLatest, openDatabase, ping, type Database, type DatabaseTarget } from './storage/database.ts';
+import { migrateToLatest, openDatabase, type Database, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
 import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
@@ -265,12 +265,13 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         if (!outage.up()) throw new Error('the database cannot be reached');
-        await ping(database.db, 3_000).catch((err: unknown) => {
+        await database.probe().catch((err: unknown) => {
           outage.report(err);
           throw err;
         });
       },
       databaseUnavailable: (err) => outage.report(err),
+      databaseDown: () => !outage.up(),
       isStopping: () => stopping,
       publicUrl: config.publicUrl,
       trustProxy: config.trustProxy,

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock } from './core/ports.ts';
 import { ensureDemoAccount } from './demo.ts';
 import { createGateway } from './gateway.ts';
+import { checkDataDir, DataDirUnusable } from './storage/data-dir-check.ts';
 
 function readConfig(): Config {
   try {
@@ -16,8 +17,22 @@ function readConfig(): Config {
   }
 }
 
+/** An unusable data directory, found now or by the embedded database as it opens, is one line and exit code 1. */
+async function startGateway(config: Config) {
+  try {
+    await checkDataDir(config.dataDir);
+    return await createGateway(config);
+  } catch (err) {
+    if (err instanceof DataDirUnusable) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 const config = readConfig();
-const gateway = await createGateway(config);
+const gateway = await startGateway(config);
 const log = gateway.app.log;
 
 closeWithGrace({ delay: config.shutdownTimeoutMs + 5_000 }, async ({ signal, err }) => {

@@ -71,6 +71,8 @@ export interface HttpDeps {
   checkReady(): Promise<void>;
   /** Whether an error says the database cannot be reached (noting it): answered 503 with Retry-After. */
   databaseUnavailable?(err: unknown): boolean;
+  /** True while the database is known to be away: API requests are answered 503 at once rather than queued. */
+  databaseDown?(): boolean;
   /** True once shutdown began: responses then close their connection, so keep-alive clients let go. */
   isStopping(): boolean;
   publicUrl: string;
@@ -91,6 +93,9 @@ export interface HttpDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** The routes that cannot answer without the database (the API and the frames'); health, docs and pages can. */
+const DATABASE_PATHS = /^\/(v2|bff)\//;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -131,6 +136,10 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (deps.isStopping()) throw new AppError('SERVICE_UNAVAILABLE', 'Service is shutting down');
+    if (deps.databaseDown?.() && DATABASE_PATHS.test(request.url)) {
+      reply.header('retry-after', '5');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The database cannot be reached at the moment; try again shortly');
+    }
   });
   app.addHook('onSend', async (_request, reply) => {
     if (deps.isStopping()) reply.header('connection', 'close');

@@ -78,11 +78,11 @@ export function databaseAvailability(probe: () => Promise<void>, options: { prob
     for (const listener of listeners) listener();
   };
 
-  const scheduleProbe = () => {
+  const scheduleProbe = (delayMs = probeMs) => {
     if (closed) return;
     timer = setTimeout(() => {
       probe().then(recovered, () => scheduleProbe());
-    }, probeMs);
+    }, delayMs);
   };
 
   return {
@@ -93,7 +93,8 @@ export function databaseAvailability(probe: () => Promise<void>, options: { prob
       if (downSince === null && !closed) {
         downSince = performance.now();
         options.log?.()?.warn({ err }, 'database unreachable; requests answer 503 and work waits until it is back');
-        scheduleProbe();
+        // At once: one broken connection (the others fine) is over within a round trip.
+        scheduleProbe(0);
       }
       return true;
     },

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { asDataDirError, checkDataDirRoom } from './data-dir-check.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './pg-prepared.ts';
 import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
@@ -21,6 +22,8 @@ export interface Database {
   pglite: PGlite | null;
   /** Whether the database answers; tells the loops when it is back after an outage. */
   availability: Availability;
+  /** Whether the database can serve now: it answers, and (embedded) its data directory takes writes. */
+  probe(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,8 @@ export interface OpenOptions {
 
 /** A new connection waits this long at most: a database that does not answer (a failover) counts as down. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How often the embedded database's data directory is checked for room and writes while all is well. */
+const DATA_DIR_WATCH_MS = 5_000;
 /** Readiness and recovery probes give up after this long. */
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -57,7 +62,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       keepAlive: true,
     });
     const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    const availability = databaseAvailability(() => ping(db, PROBE_TIMEOUT_MS), options);
+    const probe = () => ping(db, PROBE_TIMEOUT_MS);
+    const availability = databaseAvailability(probe, options);
     // An idle connection the server dropped (a restart, a failover) is an outage to ride out, not a crash:
     // the pool has let it go already, and the next query opens another.
     const noteFailure = (err: Error) => {
@@ -73,6 +79,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       target,
       pglite: null,
       availability,
+      probe,
       close: async () => {
         availability.close();
         await db.destroy();
@@ -82,13 +89,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   let pglite: PGlite;
   let unlock = async () => {};
   if (target.dataDir) {
-    await mkdir(target.dataDir, { recursive: true });
-    unlock = await lockDataDir(target.dataDir);
+    const dir = target.dataDir;
+    await mkdir(dir, { recursive: true }).catch((err: unknown) => {
+      throw asDataDirError(dir, err);
+    });
+    unlock = await lockDataDir(dir).catch((err: unknown) => {
+      throw asDataDirError(dir, err);
+    });
     try {
-      pglite = await PGlite.create(join(target.dataDir, 'pgdata'));
+      pglite = await PGlite.create(join(dir, 'pgdata'));
     } catch (err) {
-      await unlock();
-      throw err;
+      await unlock().catch(() => {});
+      throw asDataDirError(dir, err);
     }
   } else {
     pglite = await PGlite.create();
@@ -96,14 +108,27 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   // Generic plans only, as on PostgreSQL above; here planning is the gateway's own CPU.
   await pglite.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
-  // A data directory that turned read-only or full fails writes, not reads: the probe writes (a checkpoint).
-  const availability = databaseAvailability(() => withTimeout(pglite.exec('checkpoint').then(() => {}), PROBE_TIMEOUT_MS), options);
+  // A data directory that turned read-only or full is found before the embedded database writes there: a write
+  // it cannot make may end the process (PostgreSQL panics when its log or a checkpoint cannot be written).
+  const dataDir = target.dataDir;
+  const probe = async () => {
+    if (dataDir) await checkDataDirRoom(dataDir);
+    await withTimeout(pglite.query('select 1').then(() => {}), PROBE_TIMEOUT_MS);
+  };
+  const availability = databaseAvailability(probe, options);
+  const watch = dataDir
+    ? setInterval(() => {
+        if (availability.up()) checkDataDirRoom(dataDir).catch((err: unknown) => availability.report(err));
+      }, DATA_DIR_WATCH_MS).unref()
+    : undefined;
   return {
     db,
     target,
     pglite,
     availability,
+    probe,
     close: async () => {
+      clearInterval(watch);
       availability.close();
       await db.destroy();
       await pglite.close();
