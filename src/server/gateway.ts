@@ -45,6 +45,7 @@ import { deriveKey } from './core/keys.ts';
 import { setPartnerCredentials } from './core/auth/partners.ts';
 import { billedConversations } from './core/auth/waba-billing.ts';
 import { signInLimiter } from './http/rate-limit/sign-in-limiter.ts';
+import { endGrant, tokenGrant } from './core/embedding/grants.ts';
 import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
@@ -246,7 +247,18 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const hooks = live && { ...live.hooks(messages), authorizations: live.authorizations };
     const widgetDir = overrides.widgetDir === undefined ? new URL('../../dist', import.meta.url).pathname : overrides.widgetDir;
     if (config.partnerBasic) await setPartnerCredentials({ auth, clock }, config.partnerBasic.login, config.partnerBasic.secret);
-    const oauth = { store, auth, clock, machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'), publicUrl: config.publicUrl, failures: signInLimiter(clock) };
+    const oauth = {
+      store,
+      auth,
+      clock,
+      machineKey: deriveKey(secretKey, 'oauth-machine-tokens/v1'),
+      publicUrl: config.publicUrl,
+      failures: signInLimiter(clock),
+      // A revoked OAuth grant ends the frames' sessions and unused links it minted, as a revoked client token does.
+      grantsEnded: async (ids: string[]) => {
+        for (const id of ids) await endGrant(embedding, tokenGrant(id));
+      },
+    };
     const app = await buildHttpApp({
       store,
       clock,

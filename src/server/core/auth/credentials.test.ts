@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../../contract/authorization.ts';
-import { failedAuthLimiter } from '../../http/rate-limit/failed-auth-limiter.ts';
+import { signInLimiter } from '../../http/rate-limit/sign-in-limiter.ts';
 import { scopeOfRoute } from '../../http/plugins/route-scopes.ts';
 import { ManualClock } from '../../testing/manual-clock.ts';
 import { AppError } from '../errors.ts';
@@ -34,7 +34,7 @@ describe('OAuth credentials and scopes', () => {
 
   it('blocks an address after 10 failures until its window ends', () => {
     const clock = new ManualClock();
-    const limiter = failedAuthLimiter(clock, 10, 900);
+    const limiter = signInLimiter(clock, 10, 900);
     for (let i = 0; i < 9; i++) limiter.failed('10.0.0.1');
     expect(limiter.retryAfter('10.0.0.1')).toBe(0);
     limiter.failed('10.0.0.1');
