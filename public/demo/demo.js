@@ -100,6 +100,9 @@ for (const tab of document.querySelectorAll('[role=tab]')) {
 }
 
 const session = await (await fetch('/demo/api/session')).json();
-for (const link of document.querySelectorAll('#phone-link, .phone-link')) link.href = session.phone_url;
+for (const link of document.querySelectorAll('#phone-link, .phone-link')) {
+  if (session.phone_url) link.href = session.phone_url;
+  else link.replaceWith(link.textContent === 'Sandbox phone' ? '' : 'a real phone');
+}
 await Promise.all([open('card'), open('inbox')]);
 pollWebhooks();

@@ -30,12 +30,12 @@ closeWithGrace({ delay: config.shutdownTimeoutMs + 5_000 }, async ({ signal, err
 // Outside production the first start creates a demo account, and `/` is a demo CRM that embeds its frames.
 let demo: Promise<DemoAccount | null> | null = null;
 const demoAccount = () => (demo ??= ensureDemoAccount({ store: gateway.store, clock: systemClock }, config.dataDir));
-const demoCrm = config.production ? null : await mountDemoCrm(gateway.app, { clock: systemClock, publicUrl: config.publicUrl, account: demoAccount });
+const sandbox = config.transportMode === 'sandbox';
+const demoCrm = config.production ? null : await mountDemoCrm(gateway.app, { clock: systemClock, publicUrl: config.publicUrl, sandbox, account: demoAccount });
 
 const address = await gateway.listen();
 demoCrm?.listening(address);
 const account = config.production ? null : await demoAccount();
-const sandbox = config.transportMode === 'sandbox';
 
 // The first line is where a newcomer goes; the rest is for the API.
 const banner: string[] = [];

@@ -23,7 +23,7 @@ export interface DemoCrm {
  * holds the account's token, asks the gateway for frame links, receives and checks the webhooks, and lets the page
  * read what arrived. Served only outside production, for the demo account that the first start creates.
  */
-export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; publicUrl: string; account: () => Promise<DemoAccount | null> }): Promise<DemoCrm> {
+export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; publicUrl: string; sandbox: boolean; account: () => Promise<DemoAccount | null> }): Promise<DemoCrm> {
   let base: string | null = null;
   let ready: Promise<{ api: GatewayClient; account: DemoAccount; signingSecret: string }> | null = null;
   const log = webhookLog();
@@ -53,7 +53,8 @@ export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; p
       account_id: account.account_id,
       contact: DEMO_CONTACT,
       agent: AGENT,
-      phone_url: `/sandbox/phone/?${new URLSearchParams({ customer: DEMO_CONTACT.phone, name: DEMO_CONTACT.name })}#token=${encodeURIComponent(account.token)}`,
+      // The phone plays the sandbox network only: live channels have real phones.
+      phone_url: !deps.sandbox ? null : `/sandbox/phone/?${new URLSearchParams({ customer: DEMO_CONTACT.phone, name: DEMO_CONTACT.name })}#token=${encodeURIComponent(account.token)}`,
     };
   });
 
