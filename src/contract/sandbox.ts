@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { chatTypes, tiers } from './channels.ts';
 
-/** The sandbox API: the simulated messenger network's other side (GAPS.md, "The sandbox"). */
+/** The sandbox API: the simulated messenger network's other side (docs/decisions.md, "The sandbox"). */
 
 const Phone = Type.String({ pattern: '^[1-9][0-9]{6,14}$', description: 'International number, digits only, no plus.' });
 

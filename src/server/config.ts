@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 
-/** Configuration from the environment; names are part of the contract (GAPS.md, "Configuration names"). */
+/** Configuration from the environment; names are part of the contract (docs/decisions.md, "Configuration names"). */
 export interface Config {
   production: boolean;
   port: number;

@@ -5,7 +5,7 @@ import type { HostResolver } from './core/webhooks/url-policy.ts';
 import { startDeliveryLoop, startDeliverySweep, type DeliveryLoop } from './jobs/workers/deliver-webhooks.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
-/** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
+/** Webhook delivery knobs; the defaults are the contract (docs/decisions.md), tests shorten or replace them. */
 export interface WebhookOverrides {
   /** DNS for subscribe-time and connect-time address checks. */
   resolveHost?: HostResolver;
