@@ -19,6 +19,8 @@ const integration = (database: string, env: Record<string, string>, groupOrder: 
 // unit tests are pure and fast; integration tests boot a gateway on a fresh database per file.
 export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // public/ holds the demo CRM and the sandbox phone, which the gateway serves itself: not part of the widget.
+  publicDir: false,
   test: {
     projects: [
       {

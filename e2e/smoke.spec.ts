@@ -15,11 +15,12 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 }
 
 test.describe('smoke', () => {
-  test('the widget shell renders at /', async ({ page }, testInfo) => {
+  // `/` is the demo CRM (demo.spec.ts); the built shell is still served under its own name.
+  test('the widget shell renders at /index.html', async ({ page }, testInfo) => {
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    const response = await page.goto('/');
-    expect(response?.status(), 'GET / (is dist/ built? `npm run test:e2e` runs vite build first)').toBe(200);
+    const response = await page.goto('/index.html');
+    expect(response?.status(), 'GET /index.html (is dist/ built? `npm run test:e2e` runs vite build first)').toBe(200);
     await expect(page).toHaveTitle('Messaging gateway');
     await expect(page.getByRole('heading', { level: 1, name: 'Messaging gateway' })).toBeVisible();
     await expect(page.getByRole('link', { name: '/docs' })).toHaveAttribute('href', '/docs');

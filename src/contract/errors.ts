@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * Every error code the gateway answers with, and its HTTP status (GAPS.md, "HTTP statuses and error bodies").
+ * Every error code the gateway answers with, and its HTTP status (docs/decisions.md, "HTTP statuses and error bodies").
  * One table, read by the server's error handler, the OpenAPI document and the widget.
  */
 export const errorStatus = {

@@ -21,7 +21,7 @@ export const eventNames = [
 ] as const;
 export type EventName = (typeof eventNames)[number];
 
-/** Accepted in subscriptions as a deprecated alias of channel.status_update (GAPS.md). */
+/** Accepted in subscriptions as a deprecated alias of channel.status_update (docs/decisions.md). */
 export const deprecatedEventAliases = { 'channel.update': 'channel.status_update' } as const satisfies Record<string, EventName>;
 
 export const SubscribableEventName = Type.Enum([...eventNames, ...(Object.keys(deprecatedEventAliases) as (keyof typeof deprecatedEventAliases)[])], {

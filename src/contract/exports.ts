@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** Message export tasks (interface "Export task", GAPS.md "Export"). */
+/** Message export tasks (interface "Export task", docs/decisions.md "Export"). */
 
 export const exportStatuses = ['pending', 'processing', 'done', 'webhook_failed'] as const;
 export type ExportStatus = (typeof exportStatuses)[number];
@@ -8,7 +8,7 @@ export type ExportStatus = (typeof exportStatuses)[number];
 /** Longest period one export may cover. */
 export const MAX_EXPORT_DAYS = 366;
 
-/** The CSV file's columns, in this order (GAPS.md "Export"). */
+/** The CSV file's columns, in this order (docs/decisions.md "Export"). */
 export const exportColumns = [
   'message_id',
   'created_at',

@@ -1,4 +1,4 @@
-/** Limits of the interface and GAPS.md that clients and the server both need to know. */
+/** Limits of the interface and docs/decisions.md that clients and the server both need to know. */
 export const limits = {
   /** Requests per fixed window per token; the window resets every `rateLimitWindowSeconds`. */
   rateLimitRequests: 500,

@@ -138,5 +138,5 @@ export type EditMessageBody = Static<typeof EditMessageBody>;
 export const MessageRef = Type.Object({ message_id: Type.String({ format: 'uuid' }), chat_id: Type.Union([Type.String(), Type.Null()]) });
 export type MessageRef = Static<typeof MessageRef>;
 
-/** The interface's wording, kept exactly (GAPS.md). */
+/** The interface's wording, kept exactly (docs/decisions.md). */
 export const CONTENT_CONFLICT = 'Cannot provide more that one of text, attachment or template';

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { chatTypes, tiers } from './channels.ts';
 import { MAX_ATTACHMENT_SIZE } from './messages.ts';
 
-/** The sandbox API: the simulated messenger network's other side (GAPS.md, "The sandbox"). */
+/** The sandbox API: the simulated messenger network's other side (docs/decisions.md, "The sandbox"). */
 
 const Phone = Type.String({ pattern: '^[1-9][0-9]{6,14}$', description: 'International number, digits only, no plus.' });
 
@@ -45,6 +45,7 @@ export const InboundBody = Type.Object(
     ...Counterpart,
     name: Type.Optional(Type.String({ maxLength: 256 })),
     text: Type.Optional(Type.String({ minLength: 1, maxLength: 65_536 })),
+    reply_to: Type.Optional(Type.String({ format: 'uuid', description: 'The `message_id` of a message of this channel the customer answers (quotes).' })),
     attachment: Type.Optional(
       Type.Object(
         { url: Type.String({ format: 'uri' }), name: Type.Optional(Type.String()), mimetype: Type.Optional(Type.String()), size: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ATTACHMENT_SIZE })) },
@@ -72,6 +73,12 @@ export const CustomerEditBody = Type.Object(
   { additionalProperties: false },
 );
 export type CustomerEditBody = Static<typeof CustomerEditBody>;
+
+export const SandboxChatParams = Type.Object({
+  channel_id: Type.String({ format: 'uuid' }),
+  chat_type: Type.Enum([...chatTypes]),
+  chat_id: Type.String({ minLength: 1, maxLength: 256 }),
+});
 
 export const MessageStatusBody = Type.Object(
   {

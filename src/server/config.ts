@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseRoles, type GatewayRoles } from './roles.ts';
 
-/** Configuration from the environment; names are part of the contract (GAPS.md, "Configuration names"). */
+/** Configuration from the environment; names are part of the contract (docs/decisions.md, "Configuration names"). */
 export interface Config {
   production: boolean;
   port: number;

@@ -6,7 +6,7 @@ import { startDeliveryLoop, startDeliverySweep, type DeliveryLoop } from './jobs
 import type { GatewayMetrics } from './metrics.ts';
 import type { Outage } from './jobs/wake-signal.ts';
 
-/** Webhook delivery knobs; the defaults are the contract (GAPS.md), tests shorten or replace them. */
+/** Webhook delivery knobs; the defaults are the contract (docs/decisions.md), tests shorten or replace them. */
 export interface WebhookOverrides {
   /** DNS for subscribe-time and connect-time address checks. */
   resolveHost?: HostResolver;

@@ -1,7 +1,8 @@
 import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { systemClock } from './core/ports.ts';
-import { ensureDemoAccount } from './demo.ts';
+import { ensureDemoAccount, type DemoAccount } from './demo/account.ts';
+import { mountDemoCrm } from './demo/routes.ts';
 import { createGateway } from './gateway.ts';
 import { checkDataDir, DataDirUnusable } from './storage/data-dir-check.ts';
 
@@ -41,14 +42,25 @@ closeWithGrace({ delay: config.shutdownTimeoutMs + 5_000 }, async ({ signal, err
   await gateway.stop();
 });
 
+// Outside production the first start creates a demo account, and `/` is a demo CRM that embeds its frames.
+let demo: Promise<DemoAccount | null> | null = null;
+const demoAccount = () => (demo ??= ensureDemoAccount({ store: gateway.store, clock: systemClock }, config.dataDir));
+const sandbox = config.transportMode === 'sandbox';
+const demoCrm = config.production ? null : await mountDemoCrm(gateway.app, { clock: systemClock, publicUrl: config.publicUrl, sandbox, account: demoAccount });
+
 const address = await gateway.listen();
-const banner: string[] = [`Messaging gateway listening on ${address}`, `  API reference: ${config.publicUrl}/docs`];
+demoCrm?.listening(address);
+const account = config.production ? null : await demoAccount();
+
+// The first line is where a newcomer goes; the rest is for the API.
+const banner: string[] = [];
+if (account) banner.push(`Demo CRM: ${config.publicUrl}/`);
+if (sandbox) banner.push(`  Sandbox phone: ${config.publicUrl}/sandbox/phone/`);
+banner.push(`  API reference: ${config.publicUrl}/docs`);
 if (gateway.partnerKey.created || !config.production) {
   const where = gateway.partnerKey.path ? ` (kept in ${gateway.partnerKey.path})` : '';
   banner.push(`  Partner key${where}: ${gateway.partnerKey.value}`);
 }
-if (!config.production) {
-  const demo = await ensureDemoAccount({ store: gateway.store, clock: systemClock }, config.dataDir);
-  if (demo) banner.push(`  Demo account ${demo.account_id}, client token: ${demo.token}`);
-}
+if (account) banner.push(`  Demo account ${account.account_id}, client token: ${account.token}`);
+banner.push(`Messaging gateway listening on ${address}`);
 console.log(banner.join('\n'));

@@ -26,6 +26,8 @@ import { sandboxAuthorizePage } from './routes/sandbox/authorize-page.ts';
 import { sandboxChannelRoutes } from './routes/sandbox/channels.ts';
 import { sandboxGroupRoutes } from './routes/sandbox/groups.ts';
 import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
+import { sandboxPhonePage } from './routes/sandbox/phone-page.ts';
+import { sandboxPhoneRoutes } from './routes/sandbox/phone.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { oauthRoutes } from './routes/v2/oauth.ts';
 import { oauthAuthorizePage } from './routes/v2/oauth-authorize.ts';
@@ -173,6 +175,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await v2.register(sandboxChannelRoutes, deps.channels);
         await v2.register(sandboxMessagingRoutes, deps.messages);
         await v2.register(sandboxGroupRoutes, deps.messages);
+        await v2.register(sandboxPhoneRoutes, deps.messages);
       }
       if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
@@ -194,6 +197,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   );
   if (deps.oauth) await app.register(oauthAuthorizePage, { ...deps.oauth, prefix: '/v2' });
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
+  if (deps.sandbox) await app.register(sandboxPhonePage);
   await app.register(downloadRoutes, deps.exports);
   await app.register(fileRoutes, deps.uploads);
   if (deps.messengerHooks) await app.register(messengerHookRoutes, deps.messengerHooks);
@@ -201,7 +205,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   if (returns && Object.keys(returns).length > 0) await app.register(authorizationReturnRoutes, { returns, channels: deps.channels });
 
   if (deps.widgetDir && existsSync(deps.widgetDir)) {
-    await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false });
+    // `/` is the demo CRM's outside production (src/server/demo), so the widget's shell is not also served there.
+    await app.register(fastifyStatic, { root: deps.widgetDir, prefix: '/', wildcard: false, index: false });
   }
   return app;
 }

@@ -37,5 +37,21 @@ function refusingUnstorable(validate: Validate, isBody: boolean): Validate {
   return checked;
 }
 
+/**
+ * Compiled on a route's first request rather than while the routes are registered: compiling every route's schemas
+ * took a large part of each start, for routes that a given run may never be asked. (The schemas are compiled by
+ * the tests, so a broken one is still found before it ships.)
+ */
+function compiledOnFirstUse(ajv: Ajv, schema: object): Validate {
+  let compiled: Validate | null = null;
+  const validate: Validate = (data) => {
+    compiled ??= ajv.compile(schema) as Validate;
+    const valid = compiled(data);
+    validate.errors = compiled.errors ?? null;
+    return valid;
+  };
+  return validate;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  refusingUnstorable((httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as Validate, httpPart === 'body');
+  refusingUnstorable(compiledOnFirstUse(httpPart === 'body' ? bodyAjv : textAjv, schema as object), httpPart === 'body');

@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { asDataDirError, checkDataDirRoom } from './data-dir-check.ts';
+import { seedFromTemplate } from './database-template.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './pg-prepared.ts';
 import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
@@ -97,6 +98,8 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
       throw asDataDirError(dir, err);
     });
     try {
+      // An empty data directory starts from the installed template rather than initdb, when there is one.
+      await seedFromTemplate(join(dir, 'pgdata'));
       pglite = await PGlite.create(join(dir, 'pgdata'));
     } catch (err) {
       await unlock().catch(() => {});
@@ -137,8 +140,21 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   };
 }
 
+/**
+ * Whether every migration of the code is recorded, in two small statements. Kysely's migrator first looks for its
+ * tables by reading the whole catalog, several times: on the embedded database that alone took seconds of each start.
+ */
+async function nothingPending(db: Kysely<DatabaseSchema>): Promise<boolean> {
+  const { rows } = await sql<{ present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db);
+  if (!rows[0]?.present) return false;
+  const done = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const recorded = new Set(done.rows.map((row) => row.name));
+  return Object.keys(await migrationProvider.getMigrations()).every((name) => recorded.has(name));
+}
+
 /** Brings the schema up to date; runs at every start, and is a no-op when nothing is pending. */
 export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+  if (await nothingPending(db)) return;
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -14,7 +14,7 @@ describe('transport rules', () => {
     expect(rules.capabilities.group_chat_types.every((t) => rules.capabilities.chat_types.includes(t))).toBe(true);
   });
 
-  it('limits texts as GAPS.md says', () => {
+  it('limits texts as docs/decisions.md says', () => {
     for (const t of ['whatsapp', 'telegram', 'tgapi', 'max', 'maxbot'] as const) expect(transportRules[t].capabilities.text_limit).toBe(4096);
     expect(transportRules.instAPI.capabilities.text_limit).toBe(1000);
   });

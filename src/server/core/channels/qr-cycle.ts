@@ -1,6 +1,6 @@
 import type { QrCycle } from './ports.ts';
 
-/** A QR lives about 20 seconds; after the 6th expires unscanned the channel goes to qridle (GAPS.md). */
+/** A QR lives about 20 seconds; after the 6th expires unscanned the channel goes to qridle (docs/decisions.md). */
 export const QR_LIFETIME_MS = 20_000;
 export const QR_CODES_BEFORE_IDLE = 6;
 

@@ -39,7 +39,7 @@ export interface GroupChatUpdate {
 }
 
 /**
- * `group_chat.update`: `{group_id, name, avatar_url}` (GAPS.md), and `old_group_id` when the group moved to a new
+ * `group_chat.update`: `{group_id, name, avatar_url}` (docs/decisions.md), and `old_group_id` when the group moved to a new
  * id, so that a CRM can carry what it keeps under the old one over to the new one.
  */
 export function groupChatUpdated(tx: TransactionScope, clock: Clock, update: GroupChatUpdate) {

@@ -47,7 +47,7 @@ function assertSentOutbound(message: MessageRecord): asserts message is MessageR
 
 /**
  * PATCH /v2/messages/{id}: within 15 minutes after delivery (after sending when no receipt came), on transports
- * that edit; whatsapp edits text only; a max-bot message with a keyboard cannot be edited (GAPS.md).
+ * that edit; whatsapp edits text only; a max-bot message with a keyboard cannot be edited (docs/decisions.md).
  */
 export async function editMessage(deps: MessageDeps, accountId: string, messageId: string, body: EditMessageBody): Promise<MessageRef> {
   if ((body.text === undefined) === (body.attachment === undefined)) {

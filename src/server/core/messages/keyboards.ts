@@ -4,7 +4,7 @@ import type { Keyboard } from '../../../contract/messages.ts';
 import { validationError } from '../errors.ts';
 
 /**
- * One `keyboard` field, three dialects (interface "Keyboard", GAPS.md "Messages"). The channel's transport
+ * One `keyboard` field, three dialects (interface "Keyboard", docs/decisions.md "Messages"). The channel's transport
  * picks the dialect; this module checks a keyboard against it and returns what will actually be sent.
  * What breaks a rule is refused (400, each field named); what a limit cuts off is dropped and reported.
  */

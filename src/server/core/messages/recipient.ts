@@ -43,7 +43,7 @@ export interface CheckedRecipient {
   name: string | null;
 }
 
-/** Rules a request breaks by its own look (GAPS.md "Messages"); what only the messenger knows fails later. */
+/** Rules a request breaks by its own look (docs/decisions.md "Messages"); what only the messenger knows fails later. */
 export function checkRecipient(capabilities: TransportCapabilities, recipient: Recipient): CheckedRecipient {
   const fields: FieldError[] = [];
   const problem = (field: string, message: string) => fields.push({ field: `recipient.${field}`, message });

@@ -10,6 +10,7 @@ import { chatIdAsKept } from '../messages/recipient.ts';
 import type { MessageDeps } from '../messages/ports.ts';
 import { messageNotFound, messageStatusReported } from '../messages/receipts.ts';
 import { sandboxChatIdFor } from './ports.ts';
+import { quotedOnPhone } from './sandbox-phone.ts';
 
 /** The customer side of the sandbox network: writing to a channel, blocking it, not existing, reading. */
 
@@ -38,6 +39,7 @@ export async function sandboxInbound(
     throw validationError([{ field: 'text', message: 'exactly one of text or attachment is required' }]);
   }
   const { chatId } = await counterpart(deps, accountId, channelId, body);
+  const quotedMessengerId = body.reply_to === undefined ? undefined : await quotedOnPhone(deps, accountId, channelId, body.reply_to);
   if (direction === 'inbound') await deps.store.sandbox.setCustomer(channelId, body.chat_type, chatId, { wroteFirst: true, lastInboundAt: deps.clock.now() });
   return messageArrived(deps, accountId, channelId, {
     chatType: body.chat_type,
@@ -49,6 +51,7 @@ export async function sandboxInbound(
     attachment: body.attachment ?? null,
     direction,
     messengerMessageId: `sbx-${randomUUID()}`,
+    ...(quotedMessengerId === undefined ? {} : { quotedMessengerId }),
   });
 }
 

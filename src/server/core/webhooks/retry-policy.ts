@@ -1,5 +1,5 @@
 /**
- * When to try a failed delivery again (GAPS.md): the first attempt goes at once, then 5 s, 5 min, 30 min,
+ * When to try a failed delivery again (docs/decisions.md): the first attempt goes at once, then 5 s, 5 min, 30 min,
  * 2 h, 5 h, 10 h and 10 h after the previous one, each stretched or shrunk by up to 20% so that receivers
  * coming back from an outage are not hit by every retry at the same moment.
  */

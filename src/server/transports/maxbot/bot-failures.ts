@@ -56,7 +56,7 @@ export function failureOf(err: MaxApiError, chatType: ChatType): FailureReason |
     if (!group) return 'chat_is_blocked';
     return 'channel_private';
   }
-  // Assumed: no dialog with this user (bots cannot write first, GAPS.md "The sandbox"), or a group the bot is not in.
+  // Assumed: no dialog with this user (bots cannot write first, docs/decisions.md "The sandbox"), or a group the bot is not in.
   if (err.status === 404 || said.includes('not.found')) return group ? 'channel_private' : 'contact_can_not_create';
   // Assumed wording; a text over MAX's confirmed 4000 is refused before the send (MAX_TEXT_CHARS).
   if (/field 'text' size|text.*(too long|must be at most)/.test(said)) return 'text_length_is_too_much';

@@ -9,7 +9,7 @@ import { sandboxChatIdFor, type SandboxStateRepository } from '../../core/sandbo
 const HOUR_MS = 60 * 60 * 1000;
 const groupTypes = new Set(['whatsgroup', 'telegroup', 'maxgroup']);
 
-/** Who may not write first, and how each platform words the refusal (GAPS.md "The sandbox"). */
+/** Who may not write first, and how each platform words the refusal (docs/decisions.md "The sandbox"). */
 const firstContactRefusal: Partial<Record<Transport, FailureReason>> = {
   telegram: 'messages_not_text_first_from_telegram_bot',
   maxbot: 'contact_can_not_create',

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAccount, issueToken } from './core/accounts/accounts.ts';
-import type { Clock, Store } from './core/ports.ts';
+import { createAccount, issueToken } from '../core/accounts/accounts.ts';
+import type { Clock, Store } from '../core/ports.ts';
 
 export interface DemoAccount {
   account_id: string;

@@ -1,0 +1,17 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+
+const PAGE = new URL('../../../../../public/phone/', import.meta.url);
+
+/**
+ * The sandbox phone, `/sandbox/phone/`: a page that plays the other side of the sandbox network (the customer, the
+ * phone that scans, the platform) through the `/v2/sandbox` calls, with the account's client token.
+ */
+export const sandboxPhonePage: FastifyPluginAsync = async (app) => {
+  await app.register(fastifyStatic, { root: PAGE, prefix: '/sandbox/phone/', decorateReply: false, index: 'index.html' });
+  // Its files are named relative to the folder, so the address without the slash leads to the one with it.
+  app.get('/sandbox/phone', { schema: { hide: true } }, async (request, reply) => {
+    const query = request.url.indexOf('?');
+    return reply.redirect(`/sandbox/phone/${query >= 0 ? request.url.slice(query) : ''}`);
+  });
+};
