@@ -20,6 +20,8 @@ const integration = (database: string, env: Record<string, string>, groupOrder: 
 export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   test: {
+    // mtcute's test client imports the library's JSON schema without an import attribute: Vite transforms it.
+    server: { deps: { inline: ['@mtcute/test'] } },
     projects: [
       {
         extends: true,
