@@ -56,6 +56,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
   sandboxLatencyMs: number;
+  /**
+   * How long a process's hold on a long-lived session (a personal account's connection) lasts unrenewed
+   * (SESSION_LEASE_SECONDS, 20 by default): another process takes a dead one's sessions over this long after its
+   * last renewal, renewed every quarter of it.
+   */
+  sessionLeaseMs: number;
   /** Bytes of files one account's agents may upload in 24 hours (UPLOAD_DAILY_LIMIT_MB); 0: none. */
   uploadDailyLimitBytes: number;
   /**
@@ -204,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    sessionLeaseMs: int('SESSION_LEASE_SECONDS', 20, 2, 300) * 1000,
     uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
   };

@@ -50,6 +50,9 @@ import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
+import type { SessionDriver } from './core/sessions/ports.ts';
+import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -67,6 +70,8 @@ export interface GatewayOverrides {
   avitoLimits?: CallLimits;
   /** VK's pace, where a test must not wait for the real one. */
   vkLimits?: CallLimits;
+  /** Long-lived sessions run beside (or instead of) the live drivers' (tests of the session leases). */
+  sessionDrivers?: SessionDriver[];
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -94,6 +99,8 @@ export interface Gateway {
   };
   /** Makes the send loop look for due sends (retries that came due, leases that ran out) now. */
   wakeSends(): void;
+  /** The long-lived sessions this process runs (personal accounts' connections), when it runs any. */
+  sessions: SessionLoop | null;
   botHooks: {
     /** The pass of the live bots' hook refresh under way (the start-up one, right after start), or a new one. */
     refresh(): Promise<HookRefreshPass>;
@@ -134,6 +141,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
       uploadFiles: database.pglite ? uploadFiles(join(config.dataDir, 'uploads')) : null,
+      sessionOwner: origin,
       eventsRecorded: (what) => {
         announced.announce(EVENTS_RECORDED);
         if (what.deliveries) announced.announce(DELIVERIES_QUEUED);
@@ -152,6 +160,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       config.metaAppId && config.metaAppSecret && config.metaVerifyToken
         ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken }
         : null;
+    // The long-lived sessions' leases; the runner holding them here starts once the drivers are known (below).
+    const sessionLeases = sessionLeaseRepository(database.db);
+    let sessions: SessionLoop | null = null;
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live = (liveOpened =
       config.transportMode === 'live'
@@ -179,6 +190,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
+            sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
           })
         : null);
     const channels: ChannelDeps = {
@@ -268,6 +280,25 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const sends = (sendLoop = startSendLoop(messages, { onError: (err) => app.log.error({ err }, 'sending failed') }));
     const accepted = await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin);
 
+    // The long-lived sessions (personal accounts' connections) this process holds the leases of; sends through their
+    // channels are claimed here only (the store's session owner is this process's origin).
+    const sessionDrivers = [...(live?.sessions ?? []), ...(overrides.sessionDrivers ?? [])];
+    // The embedded database is this process's alone (its directory is locked): what a crashed run held is free now.
+    if (database.pglite && sessionDrivers.length > 0) await sessionLeases.releaseAll();
+    sessions =
+      sessionDrivers.length > 0
+        ? startSessionRunner({
+            leases: sessionLeases,
+            states: sessionStateRepository(database.db),
+            cipher,
+            drivers: sessionDrivers,
+            owner: origin,
+            clock,
+            leaseMs: config.sessionLeaseMs,
+            renewEveryMs: config.sessionLeaseMs / 4,
+            onError: (err, message) => app.log.error({ err }, message),
+          })
+        : null;
     const maintenance = startEmbeddedMaintenance(database, 30_000, (err) => app.log.error({ err }, 'embedded database maintenance failed'));
     // Live bots' registrations brought up to date: at once, then hourly; each pass logs its counts.
     const hookRefresh = live
@@ -297,11 +328,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         sweep: async () => deliveries.wake(),
       },
       wakeSends: () => sends.wake(),
+      sessions,
       botHooks: { refresh: () => hookRefresh?.refresh() ?? Promise.resolve(emptyPass()) },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
           stopping = true;
+          // Sessions are handed over first: their connections close and their leases go, for another process at once.
+          await sessions?.stop();
           // Requests in flight may finish; connections still open after the grace period are cut.
           const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();

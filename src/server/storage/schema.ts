@@ -278,6 +278,23 @@ export interface UploadsTable {
   created_at: Date;
 }
 
+/** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */
+export interface SessionsTable {
+  channel_id: string;
+  transport: string;
+  owner: string | null;
+  lease_until: Date | null;
+  generation: ColumnType<string, never, never>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** A session's state, one sealed value per key. */
+export interface SessionStateTable {
+  channel_id: string;
+  key: string;
+  value: string;
+}
+
 export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
@@ -302,4 +319,6 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   uploads: UploadsTable;
+  sessions: SessionsTable;
+  session_state: SessionStateTable;
 }

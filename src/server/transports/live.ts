@@ -29,6 +29,7 @@ import { avitoLimits } from './avito/avito-driver.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
+import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
 import type { VkApplication } from './vk/vk-api.ts';
 import { vkApi } from './vk/vk-api.ts';
 import { vkLimits } from './vk/vk-community.ts';
@@ -97,6 +98,11 @@ export interface LiveDriverOptions {
    * `warn` hears that Redis failed (those calls are then paced by this process).
    */
   sharedPace?: { redisUrl: string; warn(err: unknown, message: string): void } | null;
+  /**
+   * The long-lived sessions' leases (a personal account's channel registers its session on connecting), and what
+   * makes this process's session runner look at once.
+   */
+  sessions?: { leases: SessionLeases; wake(): void };
 }
 
 
@@ -138,6 +144,8 @@ export interface LiveDrivers {
   authorizations: Record<string, AuthorizationReturn>;
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
+  /** What opens the long-lived connections of the transports that hold one, in the process holding each session. */
+  sessions: SessionDriver[];
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
 }
@@ -292,6 +300,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       return { updates, files, apps };
     },
     registrars: live.map((transport) => table[transport]!.registrar),
+    sessions: live.flatMap((transport) => table[transport]!.session ?? []),
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
       await redis?.quit().catch(() => redis.disconnect());

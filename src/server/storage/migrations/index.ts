@@ -20,6 +20,7 @@ import * as uploads from './0018_uploads.ts';
 import * as messengerPeers from './0019_messenger_peers.ts';
 import * as messengerAccounts from './0020_messenger_accounts.ts';
 import * as timeOrderedIds from './0021_time_ordered_ids.ts';
+import * as sessions from './0024_sessions.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019_messenger_peers': messengerPeers,
   '0020_messenger_accounts': messengerAccounts,
   '0021_time_ordered_ids': timeOrderedIds,
+  '0024_sessions': sessions,
 };
 
 export const migrationProvider: MigrationProvider = {
