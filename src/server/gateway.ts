@@ -52,6 +52,7 @@ import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 import type { SessionDriver } from './core/sessions/ports.ts';
 import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { mtcuteClients, type TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
 export interface GatewayOverrides {
@@ -72,6 +73,8 @@ export interface GatewayOverrides {
   vkLimits?: CallLimits;
   /** Long-lived sessions run beside (or instead of) the live drivers' (tests of the session leases). */
   sessionDrivers?: SessionDriver[];
+  /** Makes personal Telegram accounts' clients (tests: the library answered by a fake), in place of TELEGRAM_API_ID's. */
+  tgapiClients?: TgapiClientFactory;
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -191,6 +194,15 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
             sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
+            // Personal Telegram accounts once the gateway's Telegram application is configured (or a test's fake).
+            tgapi:
+              config.telegramApp || overrides.tgapiClients
+                ? {
+                    clients: overrides.tgapiClients ?? mtcuteClients(config.telegramApp!),
+                    channels: () => channels,
+                    warn: (err, msg) => log?.warn({ err }, msg),
+                  }
+                : null,
           })
         : null);
     const channels: ChannelDeps = {

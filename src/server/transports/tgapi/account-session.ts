@@ -6,7 +6,7 @@ import { onSessionSaved, restoreSession, snapshotSession } from './session-state
 /** What an account's session tells the gateway: the steps of its login, what it hears, and its state to keep. */
 export interface SessionListener {
   /** The QR was scanned: by the account now known (`user`), or by one that must give its password first. */
-  scanned(scan: { needsPassword: true } | { needsPassword: false; user: TgUser }): Promise<void>;
+  scanned(scan: { needsPassword: true } | { needsPassword: false; user: TgUser; viaPassword: boolean }): Promise<void>;
   /** Telegram ended the session (from the phone's active sessions, or for good): the channel is logged out. */
   ended(): Promise<void>;
   /** The session's state changed (login, update state): `snapshot` is to be sealed and kept. */
@@ -95,7 +95,7 @@ export class AccountSession {
     if (this.#step !== 'password') throw new Error(`the session is not waiting for a password (${this.#step})`);
     try {
       const user = await this.client.checkPassword(password);
-      await this.#loggedIn(userOf({ id: user.id, phone: user.phoneNumber ?? undefined, username: user.username ?? undefined, firstName: user.firstName, lastName: user.lastName ?? undefined }));
+      await this.#loggedIn(userOf({ id: user.id, phone: user.phoneNumber ?? undefined, username: user.username ?? undefined, firstName: user.firstName, lastName: user.lastName ?? undefined }), true);
       return true;
     } catch (err) {
       if (errorText(err) === 'PASSWORD_HASH_INVALID') return false;
@@ -151,7 +151,7 @@ export class AccountSession {
       const user = answer.authorization.user;
       if (user._ !== 'user') throw new Error('the authorization names no user');
       await this.client.notifyLoggedIn(answer.authorization);
-      await this.#loggedIn(userOf(user));
+      await this.#loggedIn(userOf(user), false);
       return 'success';
     } catch (err) {
       if (errorText(err) === 'SESSION_PASSWORD_NEEDED') return 'password';
@@ -171,10 +171,10 @@ export class AccountSession {
   }
 
   /** The library has taken the authorization (`notifyLoggedIn`, which checkPassword does itself). */
-  async #loggedIn(user: TgUser): Promise<void> {
+  async #loggedIn(user: TgUser, viaPassword: boolean): Promise<void> {
     this.#step = 'ready';
     await this.listener.persist(snapshotSession(this.opened.storage));
     await this.client.startUpdatesLoop();
-    await this.listener.scanned({ needsPassword: false, user });
+    await this.listener.scanned({ needsPassword: false, user, viaPassword });
   }
 }

@@ -48,7 +48,7 @@ export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage
   return {
     ...chatOf(message),
     username: isPrivate ? (chat.username ?? null) : null,
-    phone: isPrivate && chat.phoneNumber ? `+${chat.phoneNumber.replace(/^\+/, '')}` : null,
+    phone: isPrivate ? (chat.phoneNumber ?? null) : null,
     name: chat.displayName || null,
     text: attachment ? null : text,
     attachment,
