@@ -64,6 +64,18 @@ export class AccountSession {
     client.onError.add((err) => {
       if (SESSION_ENDED.has(errorText(err) ?? '')) void session.#ended();
     });
+    // The library stops its updates quietly when Telegram says the session is gone: every call is watched for it,
+    // the update loop's (which runs on the inner client) as well as the session's own.
+    const inner = (client as unknown as { _client?: { call: TelegramClient['call'] } })._client ?? client;
+    const call = inner.call.bind(inner);
+    inner.call = (async (...args: Parameters<TelegramClient['call']>) => {
+      try {
+        return await call(...args);
+      } catch (err) {
+        if (SESSION_ENDED.has(errorText(err) ?? '')) void session.#ended();
+        throw err;
+      }
+    }) as TelegramClient['call'];
     client.onServerUpdate.add((update) => {
       // Not among the tracked handlers: logging in saves the state, which waits for those.
       if (update._ === 'updateShort' && update.update._ === 'updateLoginToken') session.#loginTokenUsed().catch((err: unknown) => listener.warn(err, 'completing a QR login failed'));
