@@ -142,10 +142,11 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     fake.edit(hello, 'Где мой заказ №42?');
     fake.remove(hello);
     fake.ownerWrites(anna.id, 'Проверю и напишу');
-    const changes = await eventually(async () => {
-      const events = await stream.since();
-      return events.some((e) => e.name === 'message.add') ? events : undefined;
-    }).then(async (first) => [...first, ...(await stream.since())]);
+    const changes: Awaited<ReturnType<typeof stream.since>> = [];
+    await eventually(async () => {
+      changes.push(...(await stream.since()));
+      return ['message.edit', 'message.delete', 'message.add'].every((name) => changes.some((e) => e.name === name)) ? true : undefined;
+    });
     expect(changes.find((e) => e.name === 'message.edit')!.payload).toMatchObject({ message_id: inbound!.message_id, text: 'Где мой заказ №42?' });
     expect(changes.find((e) => e.name === 'message.delete')!.payload).toMatchObject({ message_id: inbound!.message_id });
     expect(changes.find((e) => e.name === 'message.add')!.payload).toMatchObject({ direction: 'outbound', text: 'Проверю и напишу', recipient: { chat_id: String(anna.id) } });
