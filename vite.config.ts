@@ -22,6 +22,8 @@ export default defineConfig({
   // public/ holds the demo CRM and the sandbox phone, which the gateway serves itself: not part of the widget.
   publicDir: false,
   test: {
+    // mtcute's test client imports the library's JSON schema without an import attribute: Vite transforms it.
+    server: { deps: { inline: ['@mtcute/test'] } },
     projects: [
       {
         extends: true,

@@ -35,6 +35,12 @@ export interface Config {
   /** The Avito API the live avito driver calls (an emulator's address in tests). */
   avitoApiUrl: string;
   /**
+   * The gateway's Telegram application for personal accounts (TELEGRAM_API_ID, TELEGRAM_API_HASH from my.telegram.org)
+   * and, with TELEGRAM_DC (`host:port`), the data centre its clients start at; null without one: live tgapi channels
+   * are then not connected.
+   */
+  telegramApp: { apiId: number; apiHash: string; dc: { host: string; port: number } | null } | null;
+  /**
    * The gateway's VK application, whose OAuth codes connect VK communities (VK_APP_ID, VK_APP_SECRET, set together);
    * null without one: vk channels then connect in the sandbox only.
    */
@@ -59,6 +65,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
   sandboxLatencyMs: number;
+  /**
+   * How long a process's hold on a long-lived session (a personal account's connection) lasts unrenewed
+   * (SESSION_LEASE_SECONDS, 20 by default): another process takes a dead one's sessions over this long after its
+   * last renewal, renewed every quarter of it.
+   */
+  sessionLeaseMs: number;
   /** Bytes of files one account's agents may upload in 24 hours (UPLOAD_DAILY_LIMIT_MB); 0: none. */
   uploadDailyLimitBytes: number;
   /**
@@ -150,6 +162,14 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== null && !/^[\x21-\x7e]{1,512}$/.test(value)) problems.push(`${name} must be printable characters without spaces`);
   }
   if ((avitoClientId === null) !== (avitoClientSecret === null)) problems.push('AVITO_CLIENT_ID and AVITO_CLIENT_SECRET must be set together');
+  const telegramApiId = text('TELEGRAM_API_ID');
+  const telegramApiHash = text('TELEGRAM_API_HASH');
+  if ((telegramApiId === null) !== (telegramApiHash === null)) problems.push('TELEGRAM_API_ID and TELEGRAM_API_HASH must be set together');
+  if (telegramApiId !== null && !/^\d{1,10}$/.test(telegramApiId)) problems.push('TELEGRAM_API_ID must be a number');
+  if (telegramApiHash !== null && !/^[0-9a-f]{32}$/i.test(telegramApiHash)) problems.push('TELEGRAM_API_HASH must be 32 hexadecimal characters');
+  const telegramDc = text('TELEGRAM_DC');
+  const dcMatch = telegramDc === null ? null : /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(telegramDc);
+  if (telegramDc !== null && !dcMatch) problems.push('TELEGRAM_DC must be host:port');
   // VK's application id is digits (it goes into the address of VK's OAuth page); its secret key into the body of the
   // code's exchange: printable, without spaces; both or neither.
   const vkAppId = text('VK_APP_ID');
@@ -207,6 +227,10 @@ export function loadConfig(env: Env = process.env): Config {
     maxApiUrl: (url('MAX_API_URL', ['http:', 'https:']) ?? 'https://platform-api2.max.ru').replace(/\/+$/, ''),
     avito: avitoClientId !== null && avitoClientSecret !== null ? { clientId: avitoClientId, clientSecret: avitoClientSecret } : null,
     avitoApiUrl: (url('AVITO_API_URL', ['http:', 'https:']) ?? 'https://api.avito.ru').replace(/\/+$/, ''),
+    telegramApp:
+      telegramApiId !== null && telegramApiHash !== null
+        ? { apiId: Number(telegramApiId), apiHash: telegramApiHash, dc: dcMatch ? { host: dcMatch[1]!, port: Number(dcMatch[2]) } : null }
+        : null,
     vk: vkAppId !== null && vkAppSecret !== null ? { appId: vkAppId, appSecret: vkAppSecret } : null,
     vkApiUrl: (url('VK_API_URL', ['http:', 'https:']) ?? 'https://api.vk.com').replace(/\/+$/, ''),
     vkOauthUrl: (url('VK_OAUTH_URL', ['http:', 'https:']) ?? 'https://oauth.vk.com').replace(/\/+$/, ''),
@@ -218,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    sessionLeaseMs: int('SESSION_LEASE_SECONDS', 20, 2, 300) * 1000,
     uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
     roles: roles.roles,

@@ -58,6 +58,10 @@ import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 import { AppError } from './core/errors.ts';
+import type { SessionDriver } from './core/sessions/ports.ts';
+import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { mtcuteClients, type TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
+import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
 export interface GatewayOverrides {
   clock?: Clock;
@@ -75,6 +79,10 @@ export interface GatewayOverrides {
   avitoLimits?: CallLimits;
   /** VK's pace, where a test must not wait for the real one. */
   vkLimits?: CallLimits;
+  /** Long-lived sessions run beside (or instead of) the live drivers' (tests of the session leases). */
+  sessionDrivers?: SessionDriver[];
+  /** Makes personal Telegram accounts' clients (tests: the library answered by a fake), in place of TELEGRAM_API_ID's. */
+  tgapiClients?: TgapiClientFactory;
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -102,6 +110,8 @@ export interface Gateway {
   };
   /** Makes the send loop look for due sends (retries that came due, leases that ran out) now. */
   wakeSends(): void;
+  /** The long-lived sessions this process runs (personal accounts' connections), when it runs any. */
+  sessions: SessionLoop | null;
   botHooks: {
     /** The pass of the live bots' hook refresh under way (the start-up one, right after start), or a new one. */
     refresh(): Promise<HookRefreshPass>;
@@ -157,6 +167,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
       uploadFiles: database.pglite ? uploadFiles(join(config.dataDir, 'uploads')) : null,
+      sessionOwner: origin,
       eventsRecorded: (what) => {
         announced.announce(EVENTS_RECORDED);
         if (what.deliveries) announced.announce(DELIVERIES_QUEUED);
@@ -175,6 +186,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       config.metaAppId && config.metaAppSecret && config.metaVerifyToken
         ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken }
         : null;
+    // The long-lived sessions' leases; the runner holding them here starts once the drivers are known (below).
+    const sessionLeases = sessionLeaseRepository(database.db);
+    let sessions: SessionLoop | null = null;
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live = (liveOpened =
       config.transportMode === 'live'
@@ -202,6 +216,16 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
+            sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
+            // Personal Telegram accounts once the gateway's Telegram application is configured (or a test's fake).
+            tgapi:
+              config.telegramApp || overrides.tgapiClients
+                ? {
+                    clients: overrides.tgapiClients ?? mtcuteClients(config.telegramApp!),
+                    channels: () => channels,
+                    warn: (err, msg) => log?.warn({ err }, msg),
+                  }
+                : null,
           })
         : null);
     const channels: ChannelDeps = {
@@ -337,6 +361,26 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     });
     const accepted = sends ? await listen(database, SENDS_ACCEPTED, sends.wake, (err) => app.log.warn({ err }, 'send notifications interrupted'), origin) : null;
 
+    // The long-lived sessions (personal accounts' connections) this process holds the leases of; sends through their
+    // channels are claimed here only (the store's session owner is this process's origin).
+    // They run in the processes with the workers role, as the sends through them do.
+    const sessionDrivers = roles.workers ? [...(live?.sessions ?? []), ...(overrides.sessionDrivers ?? [])] : [];
+    // The embedded database is this process's alone (its directory is locked): what a crashed run held is free now.
+    if (database.pglite && sessionDrivers.length > 0) await sessionLeases.releaseAll();
+    sessions =
+      sessionDrivers.length > 0
+        ? startSessionRunner({
+            leases: sessionLeases,
+            states: sessionStateRepository(database.db),
+            cipher,
+            drivers: sessionDrivers,
+            owner: origin,
+            clock,
+            leaseMs: config.sessionLeaseMs,
+            renewEveryMs: config.sessionLeaseMs / 4,
+            onError: (err, message) => app.log.error({ err }, message),
+          })
+        : null;
     const maintenance = roles.workers
       ? startEmbeddedMaintenance(database, 30_000, (err) => unlessOutage(err, () => app.log.error({ err }, 'embedded database maintenance failed')))
       : null;
@@ -368,11 +412,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         sweep: async () => deliveries?.wake(),
       },
       wakeSends: () => sends?.wake(),
+      sessions,
       botHooks: { refresh: () => hookRefresh?.refresh() ?? Promise.resolve(emptyPass()) },
       listen: () => app.listen({ port: config.port, host: config.host }),
       stop: () =>
         (stopped ??= (async () => {
           stopping = true;
+          // Sessions are handed over first: their connections close and their leases go, for another process at once.
+          await sessions?.stop();
           // Requests in flight may finish; connections still open after the grace period are cut.
           const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
           await app.close();

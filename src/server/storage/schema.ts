@@ -363,6 +363,23 @@ export interface WabaTransactionsTable {
   created_at: ColumnType<Date, Date, never>;
 }
 
+/** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */
+export interface SessionsTable {
+  channel_id: string;
+  transport: string;
+  owner: string | null;
+  lease_until: Date | null;
+  generation: ColumnType<string, never, never>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+/** A session's state, one sealed value per key. */
+export interface SessionStateTable {
+  channel_id: string;
+  key: string;
+  value: string;
+}
+
 export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
@@ -401,6 +418,8 @@ export interface DatabaseSchema {
   oauth_codes: OAuthCodesTable;
   account_owners: AccountOwnersTable;
   waba_transactions: WabaTransactionsTable;
+  sessions: SessionsTable;
+  session_state: SessionStateTable;
 }
 
 export interface CrmSettingsTable {

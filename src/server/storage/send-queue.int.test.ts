@@ -132,7 +132,7 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     await sql`update messages set status = 'sent'`.execute(database.db);
     await sql`analyze messages, chats`.execute(database.db);
     await accept(Array.from({ length: 400 }, (_, n): [string, string] => [`b${n}`, `7900${n % 40}`]));
-    const claim = claimQuery(newSendCursor().chatRef, at, 32, 30).compile(database.db);
+    const claim = claimQuery(newSendCursor().chatRef, at, 32, 30, null).compile(database.db);
     expect((await readWhole(database.db, claim)).filter((read) => /^(messages|chats)/.test(read))).toEqual([]);
     expect(await claimTexts(32)).toHaveLength(32);
   });

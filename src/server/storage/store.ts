@@ -37,12 +37,16 @@ export interface StoreOptions {
   eventsRecorded?: EventsRecorded;
   /** Where uploads keep their bytes when not in the database (the embedded one's directory). */
   uploadFiles?: UploadFiles | null;
+  /** This process's mark on the session leases it holds: sends through a session's channel are claimed where it runs. */
+  sessionOwner?: string | null;
 }
 
 /** Where this process's claims go on from, shared by every repository it makes (in a transaction or not). */
 interface ClaimCursors {
   sends: SendCursor;
   lanes: LaneCursors;
+  /** The session owner this process claims sends as (see StoreOptions.sessionOwner). */
+  owner: string | null;
 }
 
 /** `recorded` hears of every statement that records events, before it commits; `files` keeps uploads off the database. */
@@ -53,7 +57,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
-    sends: sendQueueRepository(db, recorded, cursors.sends),
+    sends: sendQueueRepository(db, recorded, cursors.sends, cursors.owner),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),
     events: eventRepository(db, recorded),
@@ -78,7 +82,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
 export function createStore(db: Kysely<DatabaseSchema>, jobsWithin: TransactionalJobs, options: StoreOptions): Store {
   const wake: EventsRecorded = (what) => options.eventsRecorded?.(what);
   // Outside a transaction every statement commits by itself: the wake follows it at once.
-  const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new LaneCursors() };
+  const cursors: ClaimCursors = { sends: newSendCursor(), lanes: new LaneCursors(), owner: options.sessionOwner ?? null };
   const files = options.uploadFiles ?? null;
   const plain = repositories(db, wake, cursors, files);
   /** Runs `work` in a transaction, and wakes this process's loops once it committed, if it recorded events. */

@@ -1,6 +1,7 @@
 import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
 import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
 import type { ChannelRecord, ConnectOutcome } from '../core/channels/ports.ts';
+import type { SessionDriver } from '../core/sessions/ports.ts';
 import type { MessageDeps, MessagingDriver, MessengerAppHook, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 
 /** One transport on its real platform: how its channels connect and let go, send, and hear back. */
@@ -17,4 +18,6 @@ export interface LiveTransport {
   registrar: HookRegistrar;
   /** Where the platform's authorization page sends a channel's owner back to (`/hooks/<transport>/authorized`), if it does. */
   authorization?: AuthorizationReturn;
+  /** For a transport whose channels hold a long-lived connection: what opens it in the process holding its session. */
+  session?: SessionDriver;
 }

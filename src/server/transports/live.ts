@@ -29,10 +29,16 @@ import { avitoLimits } from './avito/avito-driver.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
+import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
 import type { VkApplication } from './vk/vk-api.ts';
 import { vkApi } from './vk/vk-api.ts';
 import { vkLimits } from './vk/vk-community.ts';
 import { vkTransport } from './vk/vk-transport.ts';
+import type { ChannelDeps } from '../core/channels/ports.ts';
+import QRCode from 'qrcode';
+import { tgapiLimits } from './tgapi/messaging.ts';
+import type { TgapiClientFactory } from './tgapi/mtcute-client.ts';
+import { tgapiTransport, type TgapiTransport } from './tgapi/tgapi-transport.ts';
 
 export interface LiveDriverOptions {
   publicUrl: string;
@@ -97,16 +103,27 @@ export interface LiveDriverOptions {
    * `warn` hears that Redis failed (those calls are then paced by this process).
    */
   sharedPace?: { redisUrl: string; warn(err: unknown, message: string): void } | null;
+  /**
+   * The long-lived sessions' leases (a personal account's channel registers its session on connecting), and what
+   * makes this process's session runner look at once.
+   */
+  sessions?: { leases: SessionLeases; wake(): void };
+  /**
+   * Personal Telegram accounts, where the gateway has a Telegram application (TELEGRAM_API_ID, TELEGRAM_API_HASH):
+   * how their clients are made, and the channel use-cases their login steps report to; without it tgapi channels are
+   * not connected live.
+   */
+  tgapi?: { clients: TgapiClientFactory; channels(): ChannelDeps; warn(err: unknown, message: string): void } | null;
 }
 
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk' | 'tgapi';
 
 /**
  * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
  * application is configured, Instagram's once it is set up as a Meta app.
  */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk'];
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk', 'tgapi'];
 
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
@@ -114,6 +131,7 @@ const notConfigured: Partial<Record<Transport, string>> = {
   instAPI: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN)',
   wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
   vk: 'is not configured on this gateway: VK_APP_ID and VK_APP_SECRET (the VK application) are not set',
+  tgapi: 'is not configured on this gateway: TELEGRAM_API_ID and TELEGRAM_API_HASH (the Telegram application) are not set',
 };
 
 /**
@@ -138,6 +156,8 @@ export interface LiveDrivers {
   authorizations: Record<string, AuthorizationReturn>;
   /** One per live transport: what brings its channels' registrations up to date (the hook refresh). */
   registrars: HookRegistrar[];
+  /** What opens the long-lived connections of the transports that hold one, in the process holding each session. */
+  sessions: SessionDriver[];
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
 }
@@ -254,6 +274,20 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     };
     table.vk = vkTransport(deps, pacerOf('vk', options.vkLimits ?? vkLimits, () => false));
   }
+  let tgapi: TgapiTransport | null = null;
+  if (options.tgapi && options.sessions) {
+    tgapi = tgapiTransport({
+      ...options.tgapi,
+      publicUrl: options.publicUrl,
+      linkKey: keyFor('tgapi-file-links/v1'),
+      sessions: options.sessions,
+      revoked: options.revoked,
+      pacer: pacerOf('tgapi', tgapiLimits, () => true),
+      filesAgent,
+      allowLoopbackFiles: options.allowLoopbackFiles ?? false,
+    });
+    table.tgapi = tgapi.transport;
+  }
   const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
@@ -266,9 +300,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
         const outcome = await driver.connect(channelId, credentials, previous);
         return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
       },
-      newQrPayload: () => Promise.reject(noSuchStep()),
-      renderQr: () => Promise.reject(noSuchStep()),
-      checkTwoFactor: () => Promise.reject(noSuchStep()),
+      // Only personal Telegram accounts connect by QR and password among the live transports.
+      newQrPayload: (channelId) => tgapi?.newQrPayload(channelId) ?? Promise.reject(noSuchStep()),
+      renderQr: (payload) => (tgapi ? QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 }) : Promise.reject(noSuchStep())),
+      checkTwoFactor: ({ channelId, code }) => tgapi?.checkTwoFactor(channelId, code) ?? Promise.reject(noSuchStep()),
       authorizationUrl: () => {
         throw noSuchStep();
       },
@@ -292,8 +327,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       return { updates, files, apps };
     },
     registrars: live.map((transport) => table[transport]!.registrar),
+    sessions: live.flatMap((transport) => table[transport]!.session ?? []),
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
+      await tgapi?.close();
       await redis?.quit().catch(() => redis.disconnect());
     },
   };

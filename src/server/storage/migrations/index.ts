@@ -21,6 +21,7 @@ import * as messengerPeers from './0019_messenger_peers.ts';
 import * as messengerAccounts from './0020_messenger_accounts.ts';
 import * as timeOrderedIds from './0021_time_ordered_ids.ts';
 import * as revocationAndSandboxPhones from './0023_revocation_and_sandbox_phones.ts';
+import * as sessions from './0024_sessions.ts';
 import * as partnersOauth from './0026_partners_oauth.ts';
 import * as accountProfiles from './0027_account_profiles.ts';
 import * as crmRights from './0028_crm_rights.ts';
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0020_messenger_accounts': messengerAccounts,
   '0021_time_ordered_ids': timeOrderedIds,
   '0023_revocation_and_sandbox_phones': revocationAndSandboxPhones,
+  '0024_sessions': sessions,
   '0026_partners_oauth': partnersOauth,
   '0027_account_profiles': accountProfiles,
   '0028_crm_rights': crmRights,

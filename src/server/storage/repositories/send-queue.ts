@@ -86,25 +86,30 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * goes round the chats in id order from `after` (once past the last chat it starts again from the first, up to
  * `after` itself), and stops as soon as it has `limit` due heads. The scan starts from a placeholder row (no
  * message) at `after`; each step takes the head of the next chat, or, at the end, wraps to the first (the
- * branches of `union all` run in order, so its `limit 1` takes the wrap only when no next chat is left).
+ * branches of `union all` run in order, so its `limit 1` takes the wrap only when no next chat is left). A head
+ * through a channel that runs as a session is due only to the session's owner (`owner`, its live lease): a scalar
+ * subquery per head, which the planner keeps as a filter, so that the heads are still taken in the scan's order.
  */
-export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown) =>
+export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
   sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
     with recursive heads as (
-      select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped
+      select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped, null::uuid as channel_id
       union all
       select n.* from heads h cross join lateral (
-        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, h.wrapped from messages m
+        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, h.wrapped, m.channel_id from messages m
          where m.status = 'accepted' and m.request_id is not null and m.chat_ref > h.chat_ref and (not h.wrapped or m.chat_ref <= ${after}::uuid)
          order by m.chat_ref, m.seq limit 1)
         union all
-        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, true from messages m
+        (select m.chat_ref, m.id, m.send_after, m.send_lease_until, true, m.channel_id from messages m
          where not h.wrapped and m.status = 'accepted' and m.request_id is not null and m.chat_ref <= ${after}::uuid
          order by m.chat_ref, m.seq limit 1)
         limit 1) n),
     due as (
       select id from heads
       where id is not null and (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+        and coalesce((
+          select coalesce(s.owner = ${owner}::text and s.lease_until > now(), false)
+          from sessions s where s.channel_id = heads.channel_id), true)
       limit ${limit})
     update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
     from due, chats c
@@ -147,8 +152,12 @@ const settleStatement = fixedStatement(
     ${queueDeliveries()}`,
 );
 
-/** `recorded` hears of recorded answers, before their transaction commits. */
-export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: SendCursor = newSendCursor()): SendQueue {
+/**
+ * `recorded` hears of recorded answers, before their transaction commits. `owner`: this process's mark on the session
+ * leases it holds; a send through a channel that runs as a session (a personal account's connection) is claimed only
+ * by the process holding that session, where its connection is.
+ */
+export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: SendCursor = newSendCursor(), owner: string | null = null): SendQueue {
   return {
     async acceptToKnownChats(chats, messages) {
       if (messages.length === 0) return;
@@ -182,7 +191,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: S
       // claim reads as many heads as it takes (plus those leased or waiting for a retry that it passes),
       // however many chats have sends waiting. The conditions are checked again on the row being updated,
       // so of two senders claiming the same head at once only the first gets it.
-      const { rows } = await claimStatement(db, cursor.chatRef, now, limit, leaseSeconds);
+      const { rows } = await claimStatement(db, cursor.chatRef, now, limit, leaseSeconds, owner);
       cursor.chatRef = cursorAfter(cursor.chatRef, rows.map((r) => r.chat_ref));
       return rows
         .sort((a, b) => Number(a.seq) - Number(b.seq))

@@ -1,0 +1,108 @@
+import { sql, type Kysely } from 'kysely';
+import type { HeldSession, SessionLeases, SessionStateRepository } from '../../core/sessions/ports.ts';
+import type { DatabaseSchema } from '../schema.ts';
+import { jsonRows } from './json-rows.ts';
+
+type Db = Kysely<DatabaseSchema>;
+
+interface HeldRow {
+  channel_id: string;
+  transport: string;
+  generation: string | number;
+}
+
+const toHeld = (r: HeldRow): HeldSession => ({ channelId: r.channel_id, transport: r.transport, generation: Number(r.generation) });
+const leaseFor = (ms: number) => sql`now() + make_interval(secs => ${ms / 1000})`;
+
+/**
+ * The sessions' leases. Lease times are the database's (`now()`), one clock for every process. Each statement checks
+ * what it relies on in the row it changes, and the rows it takes are locked as they are picked (those another process
+ * is taking are passed by), so that a session is never given to two processes.
+ */
+export function sessionLeaseRepository(db: Db): SessionLeases {
+  return {
+    async register(channelId, transport) {
+      await db.insertInto('sessions').values({ channel_id: channelId, transport, owner: null, lease_until: null }).onConflict((oc) => oc.column('channel_id').doNothing()).execute();
+    },
+    async remove(channelId) {
+      await db.deleteFrom('sessions').where('channel_id', '=', channelId).execute();
+    },
+    async acquire({ owner, transports, leaseMs, limit }) {
+      if (transports.length === 0 || limit <= 0) return [];
+      const { rows } = await sql<HeldRow>`
+        update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, generation = s.generation + 1
+        where s.channel_id in (
+          select f.channel_id from sessions f join channels c on c.id = f.channel_id
+          where f.transport = any(${[...transports]}::text[]) and c.deleted_at is null
+            and (f.owner is null or f.lease_until is null or f.lease_until <= now())
+          order by f.created_at, f.channel_id
+          limit ${limit}
+          for update of f skip locked)
+        and (s.owner is null or s.lease_until is null or s.lease_until <= now())
+        returning s.channel_id, s.transport, s.generation`.execute(db);
+      return rows.map(toHeld);
+    },
+    async renew({ owner, leaseMs }) {
+      const { rows } = await sql<HeldRow>`
+        update sessions set lease_until = ${leaseFor(leaseMs)}
+        where owner = ${owner}
+        returning channel_id, transport, generation`.execute(db);
+      return rows.map(toHeld);
+    },
+    async release(owner, channelIds) {
+      if (channelIds.length === 0) return;
+      await sql`
+        update sessions set owner = null, lease_until = null
+        where owner = ${owner} and channel_id = any(${[...channelIds]}::uuid[])`.execute(db);
+    },
+    async releaseAll() {
+      await db.updateTable('sessions').set({ owner: null, lease_until: null }).where('owner', 'is not', null).execute();
+    },
+    async holder(channelId) {
+      const row = await db.selectFrom('sessions').select(['owner', 'lease_until', 'generation']).where('channel_id', '=', channelId).executeTakeFirst();
+      return row && { owner: row.owner, leaseUntil: row.lease_until, generation: Number(row.generation) };
+    },
+  };
+}
+
+/**
+ * The sessions' sealed state. A write holds the session's row (`for share`) while it checks that the lease is still
+ * the writer's, so a takeover waits for a write under way, and a write after a takeover changes nothing.
+ */
+export function sessionStateRepository(db: Db): SessionStateRepository {
+  return {
+    async read(channelId, keys) {
+      if (keys.length === 0) return new Map();
+      const rows = await db.selectFrom('session_state').select(['key', 'value']).where('channel_id', '=', channelId).where('key', 'in', [...keys]).execute();
+      return new Map(rows.map((r) => [r.key, r.value]));
+    },
+    async write(fence, entries) {
+      const stored = entries.filter((e) => e.value !== null).map((e) => ({ key: e.key, value: e.value }));
+      const deleted = entries.filter((e) => e.value === null).map((e) => e.key);
+      const { rows } = await sql<{ held: boolean }>`
+        with held as (
+          select channel_id from sessions
+          where channel_id = ${fence.channelId} and owner = ${fence.owner} and generation = ${fence.generation}
+          for share),
+        removed as (
+          delete from session_state
+          where channel_id in (select channel_id from held) and key = any(${deleted}::text[])),
+        written as (
+          insert into session_state (channel_id, key, value)
+          select h.channel_id, v.key, v.value from held h cross join ${jsonRows('v', { key: 'text', value: 'text' }, stored)}
+          on conflict (channel_id, key) do update set value = excluded.value)
+        select exists (select 1 from held) as held`.execute(db);
+      return rows[0]?.held === true;
+    },
+    async clear(fence) {
+      const { rows } = await sql<{ held: boolean }>`
+        with held as (
+          select channel_id from sessions
+          where channel_id = ${fence.channelId} and owner = ${fence.owner} and generation = ${fence.generation}
+          for share),
+        removed as (delete from session_state where channel_id in (select channel_id from held))
+        select exists (select 1 from held) as held`.execute(db);
+      return rows[0]?.held === true;
+    },
+  };
+}

@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import { Long, tl } from '@mtcute/core';
+import { TelegramClient } from '@mtcute/core/client.js';
+import { StubTelegramClient } from '@mtcute/test';
+import { nodeRuntime, type TgapiClient, type TgapiClientFactory } from '../transports/tgapi/mtcute-client.ts';
+import { srpVerifier } from './telegram-account-srp.ts';
+
+/**
+ * Telegram as one personal account's clients see it, for tests: the real client library (mtcute) runs with no server
+ * (`StubTelegramClient`), and every API call it makes is answered here, from a small model of Telegram's state:
+ * users, a login-token state, the account's password (checked by SRP), a message store, and the account's update log
+ * numbered by pts, from which `updates.getDifference` answers what a client missed. What it cannot show: the
+ * connection itself (key exchange, reconnects, data-centre moves) and files beyond a small upload.
+ */
+
+type Obj = Record<string, unknown> & { _: string };
+export interface FakeUser {
+  id: number;
+  firstName: string;
+  lastName?: string;
+  username?: string;
+  phone?: string;
+}
+
+interface StoredMessage {
+  id: number;
+  peer: Obj;
+  fromId?: number;
+  out: boolean;
+  text: string;
+  date: number;
+  replyTo?: number;
+  media?: Obj;
+  editDate?: number;
+  deleted?: boolean;
+  action?: Obj;
+}
+
+/** Telegram's refusal as the library makes it of the wire's `rpc_error` (FLOOD_WAIT_3 becomes FLOOD_WAIT_%d with its seconds). */
+const { RpcError } = tl as unknown as { RpcError: { fromTl(obj: unknown): Error } };
+const rpcError = (code: number, text: string) => RpcError.fromTl({ _: 'rpc_error', errorCode: code, errorMessage: text });
+
+/** A seeded source of bytes (tokens, salts, secrets), so that runs repeat. */
+function seeded(seed: string) {
+  let counter = 0;
+  return () => createHash('sha256').update(`${seed}/${counter++}`).digest();
+}
+
+export function telegramAccountFake(options: { self: FakeUser; password?: string; seed?: string }) {
+  const bytes = seeded(options.seed ?? 'telegram-account-fake');
+  const users = new Map<number, FakeUser>([[options.self.id, options.self]]);
+  const chats = new Map<number, { id: number; title: string; members: number[] }>();
+  const messages = new Map<number, StoredMessage>();
+  /** The account's update log: entry i has pts i + 1. */
+  const log: Obj[] = [];
+  let lastMessageId = 0;
+  let password = options.password ? srpVerifier(options.password, bytes) : null;
+  const login = { scannedBy: null as number | null, authorized: false, ended: false };
+  const calls: Obj[] = [];
+  const failures = new Map<string, string[]>();
+  let client: StubTelegramClient | null = null;
+
+  const now = () => Math.floor(Date.now() / 1000);
+  const tlUser = (u: FakeUser): Obj => ({
+    _: 'user',
+    id: u.id,
+    accessHash: Long.fromNumber(u.id * 7),
+    firstName: u.firstName,
+    ...(u.lastName ? { lastName: u.lastName } : {}),
+    ...(u.username ? { username: u.username } : {}),
+    ...(u.phone ? { phone: u.phone } : {}),
+    ...(u.id === options.self.id ? { self: true } : {}),
+  });
+  const tlChat = (c: { id: number; title: string; members: number[] }): Obj => ({ _: 'chat', id: c.id, title: c.title, photo: { _: 'chatPhotoEmpty' }, participantsCount: c.members.length, date: 0, version: 1 });
+  const tlMessage = (m: StoredMessage): Obj =>
+    m.action
+      ? { _: 'messageService', id: m.id, peerId: m.peer, fromId: { _: 'peerUser', userId: m.fromId }, out: m.out, date: m.date, action: m.action }
+      : {
+          _: 'message',
+          id: m.id,
+          peerId: m.peer,
+          ...(m.fromId !== undefined && m.peer._ === 'peerChat' ? { fromId: { _: 'peerUser', userId: m.fromId } } : {}),
+          out: m.out,
+          date: m.date,
+          message: m.text,
+          ...(m.replyTo ? { replyTo: { _: 'messageReplyHeader', replyToMsgId: m.replyTo } } : {}),
+          ...(m.media ? { media: m.media } : {}),
+          ...(m.editDate ? { editDate: m.editDate } : {}),
+        };
+  const everyone = () => ({ users: [...users.values()].map(tlUser), chats: [...chats.values()].map(tlChat) });
+
+  /** Appends to the update log and, with a client connected, pushes it as Telegram does. */
+  const record = (update: Obj): Obj => {
+    const entry = { ...update, pts: log.length + 1, ptsCount: 1 };
+    log.push(entry);
+    return entry;
+  };
+  const push = (updates: Obj[]) => {
+    if (client && login.authorized && !login.ended) client.onServerUpdate.emit({ _: 'updates', updates, ...everyone(), date: now(), seq: 0 } as never);
+  };
+  const newMessage = (m: Omit<StoredMessage, 'id' | 'date'>): { message: StoredMessage; update: Obj } => {
+    const message = { ...m, id: ++lastMessageId, date: now() };
+    messages.set(message.id, message);
+    return { message, update: record({ _: 'updateNewMessage', message: tlMessage(message) }) };
+  };
+  const peerOf = (input: Obj): Obj => {
+    if (input._ === 'inputPeerUser') return { _: 'peerUser', userId: input.userId };
+    if (input._ === 'inputPeerChat') return { _: 'peerChat', chatId: input.chatId };
+    throw rpcError(400, 'PEER_ID_INVALID');
+  };
+  const sent = (message: StoredMessage, update: Obj, randomId: unknown): Obj => ({
+    _: 'updates',
+    updates: [{ _: 'updateMessageID', id: message.id, randomId }, update],
+    ...everyone(),
+    date: now(),
+    seq: 0,
+  });
+  const resolved = (user: FakeUser | undefined): Obj => {
+    if (!user) throw rpcError(400, 'USERNAME_NOT_OCCUPIED');
+    return { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: user.id }, users: [tlUser(user)], chats: [] };
+  };
+  const uploads = new Map<string, number>();
+
+  const methods: Record<string, (q: Obj) => Obj | Obj[] | boolean> = {
+    'auth.exportLoginToken': () => {
+      if (login.scannedBy !== null) {
+        if (password) throw rpcError(401, 'SESSION_PASSWORD_NEEDED');
+        login.authorized = true;
+        return { _: 'auth.loginTokenSuccess', authorization: { _: 'auth.authorization', user: tlUser(users.get(login.scannedBy)!) } };
+      }
+      return { _: 'auth.loginToken', expires: now() + 30, token: bytes().subarray(0, 24) };
+    },
+    'account.getPassword': () => {
+      if (!password) return { _: 'account.password', hasPassword: false, newAlgo: { _: 'passwordKdfAlgoUnknown' }, newSecureAlgo: { _: 'securePasswordKdfAlgoUnknown' }, secureRandom: bytes() };
+      const c = password.challenge();
+      return {
+        _: 'account.password',
+        hasPassword: true,
+        currentAlgo: { _: 'passwordKdfAlgoSHA256SHA256PBKDF2HMACSHA512iter100000SHA256ModPow', ...c.algo },
+        srpB: c.srpB,
+        srpId: Long.fromString(c.srpId.toString()),
+        newAlgo: { _: 'passwordKdfAlgoUnknown' },
+        newSecureAlgo: { _: 'securePasswordKdfAlgoUnknown' },
+        secureRandom: bytes(),
+      };
+    },
+    'auth.checkPassword': (q) => {
+      const proof = q.password as { srpId: Long; A: Uint8Array; M1: Uint8Array };
+      if (!password?.check({ srpId: BigInt(proof.srpId.toString()), A: proof.A, M1: proof.M1 })) throw rpcError(400, 'PASSWORD_HASH_INVALID');
+      login.authorized = true;
+      return { _: 'auth.authorization', user: tlUser(users.get(login.scannedBy ?? options.self.id)!) };
+    },
+    'users.getUsers': (q) => (q.id as Obj[]).map((input) => tlUser(users.get(input._ === 'inputUserSelf' ? options.self.id : Number(input.userId))!)),
+    'updates.getState': () => ({ _: 'updates.state', pts: log.length, qts: 0, date: now(), seq: 0, unreadCount: 0 }),
+    'updates.getDifference': (q) => {
+      const from = Number(q.pts);
+      const state = { _: 'updates.state', pts: log.length, qts: 0, date: now(), seq: 0, unreadCount: 0 };
+      if (from >= log.length) return { _: 'updates.differenceEmpty', date: now(), seq: 0 };
+      const missed = log.slice(from);
+      const newMessages = missed.filter((u) => u._ === 'updateNewMessage').map((u) => u.message as Obj);
+      return { _: 'updates.difference', newMessages, newEncryptedMessages: [], otherUpdates: missed.filter((u) => u._ !== 'updateNewMessage'), ...everyone(), state };
+    },
+    'contacts.resolveUsername': (q) => resolved([...users.values()].find((u) => u.username === q.username)),
+    'contacts.resolvePhone': (q) => {
+      const user = [...users.values()].find((u) => u.phone === q.phone);
+      if (!user) throw rpcError(400, 'PHONE_NOT_OCCUPIED');
+      return resolved(user);
+    },
+    'messages.sendMessage': (q) => {
+      const replyTo = (q.replyTo as Obj | undefined)?.replyToMsgId as number | undefined;
+      const { message, update } = newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message), ...(replyTo ? { replyTo } : {}) });
+      return sent(message, update, q.randomId);
+    },
+    'upload.saveFilePart': (q) => {
+      uploads.set(String(q.fileId), (uploads.get(String(q.fileId)) ?? 0) + (q.bytes as Uint8Array).length);
+      return true;
+    },
+    'messages.sendMedia': (q) => {
+      const media = q.media as Obj;
+      const file = media.file as Obj;
+      if (!uploads.has(String(file.id))) throw rpcError(400, 'FILE_PART_0_MISSING');
+      const stored: Obj = { _: 'messageMediaDocument', document: { _: 'document', id: Long.fromNumber(++lastMessageId * 11), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: String(media.mimeType ?? 'image/jpeg'), size: Long.fromNumber(uploads.get(String(file.id))!), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: String(file.name) }] }, sentAs: media._ };
+      const { message, update } = newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message ?? ''), media: stored });
+      return sent(message, update, q.randomId);
+    },
+    'messages.editMessage': (q) => {
+      const message = messages.get(Number(q.id));
+      if (!message || message.deleted) throw rpcError(400, 'MESSAGE_ID_INVALID');
+      if (message.text === q.message) throw rpcError(400, 'MESSAGE_NOT_MODIFIED');
+      Object.assign(message, { text: String(q.message), editDate: now() });
+      const update = record({ _: 'updateEditMessage', message: tlMessage(message) });
+      return { _: 'updates', updates: [update], ...everyone(), date: now(), seq: 0 };
+    },
+    'messages.deleteMessages': (q) => {
+      for (const id of q.id as number[]) messages.get(id)!.deleted = true;
+      const update = record({ _: 'updateDeleteMessages', messages: q.id });
+      return { _: 'messages.affectedMessages', pts: update.pts, ptsCount: 1 };
+    },
+    'auth.logOut': () => {
+      login.ended = true;
+      return { _: 'auth.loggedOut' };
+    },
+  };
+
+  function answer(query: Obj): Obj | Obj[] | boolean {
+    calls.push(query);
+    const failure = failures.get(query._)?.shift();
+    if (failure) throw rpcError(failure.startsWith('FLOOD_WAIT') ? 420 : 400, failure);
+    if (login.ended && query._ !== 'auth.logOut') throw rpcError(401, 'AUTH_KEY_UNREGISTERED');
+    const method = methods[query._];
+    if (!method) throw rpcError(400, `METHOD_NOT_IN_FAKE_${query._}`);
+    return method(query);
+  }
+
+  const clients: TgapiClientFactory = async (): Promise<TgapiClient> => {
+    const stub = new StubTelegramClient({ ...(await nodeRuntime()), disableUpdates: false, updates: { catchUp: true } } as never);
+    // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
+    stub.call = (async (query: Obj) => {
+      const result = answer(query);
+      await stub.storage.peers.updatePeersFrom(result as never);
+      return result;
+    }) as never;
+    client = stub;
+    return { client: new TelegramClient({ client: stub }), storage: stub.mt.storage.provider as never };
+  };
+
+  return {
+    clients,
+    calls,
+    messages,
+    addUser(user: FakeUser) {
+      users.set(user.id, user);
+    },
+    addGroup(group: { id: number; title: string; members: number[] }) {
+      chats.set(group.id, group);
+    },
+    /** The account's phone scans the QR: Telegram tells the client its token was used. */
+    scan(userId = options.self.id) {
+      login.scannedBy = userId;
+      client?.onServerUpdate.emit({ _: 'updateShort', update: { _: 'updateLoginToken' }, date: now() } as never);
+    },
+    setPassword(next: string | null) {
+      password = next ? srpVerifier(next, bytes) : null;
+    },
+    /** A customer writes to the account (privately, or in a group: `groupId`). */
+    customerWrites(userId: number, text: string, extra: { groupId?: number; replyTo?: number } = {}) {
+      const peer = extra.groupId ? { _: 'peerChat', chatId: extra.groupId } : { _: 'peerUser', userId };
+      const { message, update } = newMessage({ peer, fromId: userId, out: false, text, ...(extra.replyTo ? { replyTo: extra.replyTo } : {}) });
+      push([update]);
+      return message.id;
+    },
+    /** The account's owner writes from another device (the phone). */
+    ownerWrites(userId: number, text: string) {
+      const { message, update } = newMessage({ peer: { _: 'peerUser', userId }, fromId: options.self.id, out: true, text });
+      push([update]);
+      return message.id;
+    },
+    membersJoin(groupId: number, actor: number, userIds: number[]) {
+      chats.get(groupId)!.members.push(...userIds);
+      const { update } = newMessage({ peer: { _: 'peerChat', chatId: groupId }, fromId: actor, out: false, text: '', action: { _: 'messageActionChatAddUser', users: userIds } });
+      push([update]);
+    },
+    edit(id: number, text: string) {
+      const message = messages.get(id)!;
+      Object.assign(message, { text, editDate: now() });
+      push([record({ _: 'updateEditMessage', message: tlMessage(message) })]);
+    },
+    remove(id: number) {
+      messages.get(id)!.deleted = true;
+      push([record({ _: 'updateDeleteMessages', messages: [id] })]);
+    },
+    /** The customer read the account's messages up to `maxId`. */
+    read(userId: number, maxId: number) {
+      push([record({ _: 'updateReadHistoryOutbox', peer: { _: 'peerUser', userId }, maxId })]);
+    },
+    /** The next calls of `method` are refused with these errors (`FLOOD_WAIT_3`, `PRIVACY_PREMIUM_REQUIRED`…). */
+    failNext(method: string, ...errors: string[]) {
+      failures.set(method, [...(failures.get(method) ?? []), ...errors]);
+    },
+    /** The session is terminated from the phone: every call is refused, and the client is told to catch up. */
+    endSession() {
+      login.ended = true;
+      client?.onServerUpdate.emit({ _: 'updatesTooLong' } as never);
+    },
+    /** The client in use goes away (the gateway stopped): what happens meanwhile waits in the log. */
+    disconnect() {
+      client = null;
+    },
+    get pts() {
+      return log.length;
+    },
+  };
+}
+
+export type TelegramAccountFake = ReturnType<typeof telegramAccountFake>;

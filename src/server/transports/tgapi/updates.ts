@@ -1,0 +1,126 @@
+import type { TelegramClient } from '@mtcute/core/client.js';
+import type { DeleteMessageUpdate, HistoryReadUpdate, Message } from '@mtcute/core';
+import type { ChatType } from '../../../contract/channels.ts';
+import type { Attachment } from '../../../contract/messages.ts';
+import type { GroupMember } from '../../core/groups/ports.ts';
+import type { ArrivingMessage } from '../../core/messages/inbound.ts';
+import type { PlatformReport } from '../../core/messages/platform-reports.ts';
+
+/** Where what a session hears goes: the channel's chats (messages, edits, deletes, reads) and its groups' members. */
+export interface InboundSink {
+  reports(reports: PlatformReport[]): Promise<void>;
+  members(group: { chatId: string; name: string | null; members: GroupMember[] }): Promise<void>;
+  /** The gateway's link to a message's file, opened through the session later. */
+  fileLink(chatId: string, messageId: number): string;
+}
+
+/** A chat as the interface names it: a private chat by the user's id, a group by Telegram's marked id (negative). */
+export function chatOf(message: Pick<Message, 'chat'>): { chatType: ChatType; chatId: string } {
+  return { chatType: message.chat.type === 'user' ? 'telegram' : 'telegroup', chatId: String(message.chat.id) };
+}
+
+const MIME_BY_KIND: Readonly<Record<string, string>> = { photo: 'image/jpeg', voice: 'audio/ogg', sticker: 'image/webp' };
+
+/** The message's file, behind the gateway's link (the file is fetched from Telegram when the link is opened). */
+function attachmentOf(message: Message, sink: InboundSink): Attachment | null {
+  const media = message.media as { type: string; fileName?: string | null; mimeType?: string; fileSize?: number | null } | null;
+  if (!media || !['photo', 'video', 'audio', 'voice', 'document', 'sticker'].includes(media.type)) return null;
+  const mimetype = media.mimeType || MIME_BY_KIND[media.type];
+  return {
+    url: sink.fileLink(String(message.chat.id), message.id),
+    ...(media.fileName ? { name: media.fileName } : {}),
+    ...(mimetype ? { mimetype } : {}),
+    ...(typeof media.fileSize === 'number' ? { size: media.fileSize } : {}),
+  };
+}
+
+/**
+ * A message as the chat records it. In a private chat the customer is the chat; the account's own messages written
+ * on another device are outbound (echoes: one the gateway is sending itself is found by its number, not recorded twice).
+ */
+export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage | null {
+  if (message.isService) return null;
+  const attachment = attachmentOf(message, sink);
+  const text = message.text || null;
+  if (!attachment && !text) return null;
+  const chat = message.chat as { username?: string | null; phoneNumber?: string | null; displayName: string };
+  const isPrivate = message.chat.type === 'user';
+  return {
+    ...chatOf(message),
+    username: isPrivate ? (chat.username ?? null) : null,
+    phone: isPrivate ? (chat.phoneNumber ?? null) : null,
+    name: chat.displayName || null,
+    text: attachment ? null : text,
+    attachment,
+    direction: message.isOutgoing ? 'outbound' : 'inbound',
+    messengerMessageId: String(message.id),
+    ...(message.replyToMessage?.id ? { quotedMessengerId: String(message.replyToMessage.id) } : {}),
+    ...(message.isOutgoing ? { echo: true } : {}),
+  };
+}
+
+/** Members that joined or left a group, from its service messages. */
+function membersOf(message: Message): GroupMember[] {
+  const action = message.action;
+  if (!action) return [];
+  const member = (id: number, status: GroupMember['status']): GroupMember => ({ memberId: String(id), name: null, avatarUrl: null, status });
+  switch (action.type) {
+    case 'users_added':
+    case 'chat_created':
+      return action.users.map((id) => member(id, 'in_group'));
+    case 'user_joined_link':
+      return [member(message.sender.id, 'in_group')];
+    case 'user_left':
+      return [member(message.sender.id, 'deleted')];
+    case 'user_removed':
+      return [member(action.user, 'deleted')];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Attaches a session's handlers. Each update is recorded before the next (`track` keeps the order and holds the
+ * session's saved position behind it). A deletion in a private chat or a basic group names message numbers only (they
+ * are unique per account there), so the store is asked for each among the chats it was sent in, by the echo's chat.
+ */
+export function listenForUpdates(client: TelegramClient, sink: InboundSink, track: (work: Promise<unknown>) => void, chatOfMessage: (id: number) => { chatType: ChatType; chatId: string } | undefined): void {
+  let chain: Promise<unknown> = Promise.resolve();
+  const inOrder = (work: () => Promise<void>) => {
+    chain = chain.then(work, work);
+    track(chain);
+  };
+  client.onNewMessage.add((message: Message) =>
+    inOrder(async () => {
+      const members = message.chat.type !== 'user' ? membersOf(message) : [];
+      if (members.length > 0) await sink.members({ chatId: String(message.chat.id), name: message.chat.displayName || null, members });
+      const arriving = arrivingOf(message, sink);
+      if (arriving) await sink.reports([{ kind: 'message', message: arriving }]);
+    }),
+  );
+  client.onEditMessage.add((message: Message) =>
+    inOrder(async () => {
+      const arriving = arrivingOf(message, sink);
+      if (!arriving) return;
+      const edit = { ...chatOf(message), messengerMessageId: String(message.id), ...(arriving.attachment ? { attachment: arriving.attachment } : { text: arriving.text ?? '' }) };
+      await sink.reports([{ kind: 'edit', edit }]);
+    }),
+  );
+  client.onDeleteMessage.add((update: DeleteMessageUpdate) =>
+    inOrder(async () => {
+      const reports: PlatformReport[] = [];
+      for (const id of update.messageIds) {
+        const chat = update.channelId ? { chatType: 'telegroup' as const, chatId: `-100${update.channelId}` } : chatOfMessage(id);
+        if (chat) reports.push({ kind: 'delete', delete: { ...chat, messengerMessageId: String(id) } });
+      }
+      if (reports.length > 0) await sink.reports(reports);
+    }),
+  );
+  client.onHistoryRead.add((update: HistoryReadUpdate) =>
+    inOrder(async () => {
+      if (!update.isOutbox) return;
+      const chatType: ChatType = update.chatId > 0 ? 'telegram' : 'telegroup';
+      await sink.reports([{ kind: 'read', read: { chatType, chatId: String(update.chatId), messengerMessageId: String(update.maxReadId) } }]);
+    }),
+  );
+}
