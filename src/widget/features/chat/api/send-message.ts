@@ -21,7 +21,10 @@ export interface SendTarget extends NamedChat {
   channel_id: string | null;
 }
 
-/** What the agent sends: words, a template with the words it fills in, or a file to upload first; maybe quoting. */
+/**
+ * What the agent sends: words, a template with the words it fills in, or a file to upload first (a message carries
+ * text or a file, not both: a caption goes as the text message after it); maybe quoting another message.
+ */
 export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string }) & {
   quote?: ChatMessage['quoted_message'];
 };
@@ -60,8 +63,7 @@ export function useSendMessage(target: SendTarget) {
       if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };
       if (content.file.size > uploadLimits.maxBytes) throw new FileTooLarge(content.file);
       const attachment: Attachment = await uploadFile(client, content.file);
-      const caption = content.caption?.trim();
-      return { result: await sendMessage(client, { ...base, attachment, ...(caption ? { text: caption } : {}) }), attachment };
+      return { result: await sendMessage(client, { ...base, attachment }), attachment };
     },
     onMutate: async (content) => {
       await queryClient.cancelQueries({ queryKey: key, exact: true });
@@ -69,7 +71,7 @@ export function useSendMessage(target: SendTarget) {
       let shown: ChatMessage;
       if ('text' in content) shown = sending(content.key, content.text, now);
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
-      else shown = sending(content.key, content.caption?.trim() || null, now, null, { url: '', name: content.file.name, size: content.file.size });
+      else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
       update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null }));
     },
     onSuccess: ({ result, attachment }, content) => {

@@ -65,8 +65,12 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
 
   /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
   const post = useCallback(
-    async (content: Outgoing): Promise<string | null> => {
+    async function post(content: Outgoing): Promise<string | null> {
       if (!target.channel_id) return w.view.noChannelToSend;
+      if ('file' in content && content.caption?.trim()) {
+        const { caption, ...file } = content;
+        return (await post(file)) ?? post({ text: caption.trim() });
+      }
       try {
         await send.mutateAsync({ ...content, key: newSendKey() });
         return null;
