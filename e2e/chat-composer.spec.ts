@@ -145,7 +145,7 @@ test.describe('chat composer on a business-API channel', () => {
     await picker.setInputFiles({ name: 'invoice-42.pdf', mimeType: 'application/pdf', buffer: pdf });
     // The file waits beside the text box, which now takes its caption, until the agent sends it.
     await expect(frame.getByRole('group', { name: 'File to send: invoice-42.pdf' })).toBeVisible();
-    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('button', { name: 'Send', exact: true }).click();
     const sent = frame.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'invoice-42.pdf' });
     await expect(sent.getByRole('img', { name: 'Delivered' })).toBeVisible();
     const link = sent.getByRole('link', { name: /invoice-42\.pdf/ });
@@ -160,7 +160,7 @@ test.describe('chat composer on a business-API channel', () => {
 
     // A file larger than a message may carry is refused in the frame, before anything is uploaded.
     await picker.setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(20 * 1024 * 1024 + 1) });
-    await frame.getByRole('button', { name: 'Send' }).click();
+    await frame.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(frame.getByRole('alert')).toContainText('huge.bin is larger than 20 MB');
     await expect(frame.getByRole('list', { name: 'Messages' }).getByRole('listitem')).toHaveCount(2);
   });

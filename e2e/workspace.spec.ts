@@ -178,7 +178,7 @@ test.describe('the agent workspace', () => {
     test(`reads well in ${look.lang}, ${look.theme}, ${look.width} px`, async ({ page, request, token }) => {
       const channelId = await telegramChannel(request, token);
       await customerWrites(request, token, channelId, 'fedor', 'Фёдор Ильин', 'Здравствуйте! Заказ уже отправлен? https://shop.example/orders/1042');
-      const frame = await openFrame(page, request, token, { options: look }, { width: look.width, height: 640 });
+      const frame = await openFrame(page, request, token, { options: { lang: look.lang, theme: look.theme } }, { width: look.width, height: 640 });
       const ru = look.lang === 'ru';
       const list = ru ? 'Список чатов' : 'Chat list';
       await expect(rows(frame, list)).toHaveCount(1);

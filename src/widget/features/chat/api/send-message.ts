@@ -65,8 +65,9 @@ export function useSendMessage(target: SendTarget) {
       const attachment: Attachment = await uploadFile(client, content.file);
       return { result: await sendMessage(client, { ...base, attachment }), attachment };
     },
-    onMutate: async (content) => {
-      await queryClient.cancelQueries({ queryKey: key, exact: true });
+    // No read of the history is cancelled for this: a first read still on its way would be left without data, and
+    // a newest page read meanwhile keeps this frame's unsent messages (keepUnsent).
+    onMutate: (content) => {
       const now = new Date();
       let shown: ChatMessage;
       if ('text' in content) shown = sending(content.key, content.text, now);

@@ -36,7 +36,7 @@ export function Attachment({ attachment: a }: { attachment: AttachmentData }) {
   if (a.url && kind === 'image')
     return (
       <a href={a.url} target="_blank" rel="noreferrer noopener" className="mb-1 block">
-        <img src={a.url} alt={name} loading="lazy" className="max-h-64 max-w-full rounded-md object-contain" />
+        <img src={a.url} alt={name} loading="lazy" className="max-h-64 min-h-16 min-w-24 max-w-full rounded-md object-contain" />
       </a>
     );
   if (a.url && kind === 'video') return <video src={a.url} controls preload="metadata" className="mb-1 max-h-64 max-w-full rounded-md" aria-label={name} />;

@@ -50,7 +50,7 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
           </span>
           {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
         </span>
-        <MessengerMark transport={chat.transport} name={chat.channel_name} />
+        <MessengerMark transport={chat.transport} channel={chat.channel_name} />
       </button>
     </li>
   );

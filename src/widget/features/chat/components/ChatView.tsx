@@ -107,14 +107,14 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   return (
     <section className="gw-chat flex min-h-0 min-w-0 flex-1 flex-col" aria-label={w.view.label(title)}>
       <header className="flex items-center gap-2 border-b border-line bg-panel px-3 py-2">
-        <Button variant="quiet" className="hidden px-2 py-1 text-lg max-sm:inline-block" onClick={onBack} aria-label={w.view.back}>
+        <Button variant="quiet" className="px-2 py-1 text-lg sm:hidden" onClick={onBack} aria-label={w.view.back}>
           ←
         </Button>
         <div className="min-w-0">
           <h2 className="m-0 truncate text-[15px] font-semibold">{title}</h2>
           <p className="m-0 flex min-w-0 items-center gap-1 text-xs text-muted">
             {handle ? <span className="flex-none">{handle} ·</span> : null}
-            <MessengerMark transport={chat?.transport ?? opened.chat.chat_type} name={chat ? (chat.channel_name ?? transportName(chat.transport, lang)) : null} />
+            <MessengerMark transport={chat?.transport ?? opened.chat.chat_type} channel={chat?.channel_name} />
           </p>
         </div>
       </header>

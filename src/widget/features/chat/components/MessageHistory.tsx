@@ -130,15 +130,21 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply }
               {items.map((item) => {
                 const m = messages[item.index]!;
                 const before = messages[item.index - 1];
-                const newDay = !before || dayOf(before.created_at) !== dayOf(m.created_at);
-                const grouped = !newDay && before!.direction === m.direction && Date.parse(m.created_at) - Date.parse(before!.created_at) < GROUP_MS;
+                // The first loaded message starts its day only once nothing older is left to read: a date put above it
+                // would move to an older page's first message when that page comes, shifting the view.
+                const newDay = before ? dayOf(before.created_at) !== dayOf(m.created_at) : olderCursor === null;
+                // The gap below a message tells whether the next one is of the same group: older pages coming above
+                // never change a message's own height.
+                const after = messages[item.index + 1];
+                const groupedWithNext =
+                  !!after && dayOf(after.created_at) === dayOf(m.created_at) && after.direction === m.direction && Date.parse(after.created_at) - Date.parse(m.created_at) < GROUP_MS;
                 return (
                   <li
                     key={item.key}
                     data-index={item.index}
                     data-message-id={m.message_id ?? undefined}
                     ref={virtualizer.measureElement}
-                    className={`gw-history__item group absolute top-0 left-0 w-full px-3.5 ${grouped ? 'pt-0.5' : 'pt-2'} pb-px`}
+                    className={`gw-history__item group absolute top-0 left-0 w-full px-3.5 pt-px ${groupedWithNext ? 'pb-0.5' : 'pb-2'}`}
                     style={{ transform: `translateY(${item.start}px)` }}
                   >
                     {newDay && (

@@ -16,13 +16,14 @@ const marks: Record<string, { colour: string; letters: string }> = {
 };
 
 /**
- * Which messenger a chat goes through, as a small coloured mark and (unless `compact`) its name, so an agent
- * sees at a glance where the customer wrote from.
+ * Which messenger a chat goes through, as a small coloured mark and its name, with the channel's own name when it
+ * has one, so an agent sees at a glance where the customer wrote from and which of the account's numbers or bots
+ * answers; `compact` keeps the words for screen readers alone.
  */
-export function MessengerMark({ transport, name, compact = false }: { transport: string; name?: string | null; compact?: boolean }) {
+export function MessengerMark({ transport, channel, compact = false }: { transport: string; channel?: string | null | undefined; compact?: boolean }) {
   const lang = useLang();
   const mark = marks[transport] ?? { colour: '#4f5b68', letters: transport.slice(0, 2).toUpperCase() };
-  const said = name ?? transportName(transport, lang);
+  const said = [transportName(transport, lang), channel].filter(Boolean).join(' · ');
   return (
     <span className="inline-flex min-w-0 items-center gap-1 text-xs text-muted" title={compact ? said : undefined}>
       <span className="inline-grid size-4 flex-none place-items-center rounded-sm text-[8px] leading-none font-bold text-white" style={{ background: mark.colour }} aria-hidden="true">
