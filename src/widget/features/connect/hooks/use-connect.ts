@@ -38,6 +38,12 @@ export function useConnect() {
   const restarting = reinitCall.isPending && reinitCall.variables?.channelId === followedId;
   const qr = useQr(followedId, panel.kind === 'follow' && wantsQr(followed) && !restarting);
 
+  // The link may name the transport to connect: the form starts with it chosen.
+  const linkTransport = session.transport;
+  useEffect(() => {
+    if (linkTransport) ui().startNew(linkTransport);
+  }, [linkTransport, ui]);
+
   // The admin comes back from the platform's page in another tab: the channel's link may have moved on meanwhile (VK
   // gives each step taken a link of its own, and the one used before is refused), so the list is read again.
   const atPlatform = followed?.status === 'init' && followed.url ? followed.channel_id : null;
