@@ -101,7 +101,7 @@ test.describe('the agent workspace', () => {
     await expect(frame.getByRole('region', { name: 'Chat with Alice Park' }).locator('header')).toContainText('Telegram bot');
 
     // Reply to the customer's first message: the reply quotes it, and the quote leads back to it.
-    const asked = messages(frame).filter({ hasText: 'Hello, where is my parcel?' });
+    const asked = messages(frame).filter({ hasText: 'Hello, where is my parcel?' }).first();
     await asked.hover();
     await asked.getByRole('button', { name: 'Reply to this message' }).click();
     await expect(frame.getByRole('group', { name: 'Replying to' })).toContainText('Hello, where is my parcel?');
