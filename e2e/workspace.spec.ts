@@ -181,11 +181,12 @@ test.describe('the agent workspace', () => {
       const frame = await openFrame(page, request, token, { options: { lang: look.lang, theme: look.theme } }, { width: look.width, height: 640 });
       const ru = look.lang === 'ru';
       const list = ru ? 'Список чатов' : 'Chat list';
-      await expect(rows(frame, list)).toHaveCount(1);
+      const fedor = rows(frame, list).filter({ hasText: 'Фёдор Ильин' });
+      await expect(fedor).toHaveCount(1);
       await expect(frame.locator('.gw-screen')).toHaveAttribute('data-theme', look.theme);
       await axe(page, `the list (${look.lang}, ${look.theme}, ${look.width})`);
       await shot(page, `list-${look.lang}-${look.theme}-${look.width}`);
-      await rows(frame, list).getByRole('button').click();
+      await fedor.getByRole('button').click();
       await expect(messages(frame, ru ? 'Сообщения' : 'Messages')).toHaveCount(1);
       await expect(frame.getByRole('link', { name: 'https://shop.example/orders/1042' })).toBeVisible();
       const box = frame.getByRole('textbox', { name: ru ? 'Сообщение' : 'Message' });

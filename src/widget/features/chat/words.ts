@@ -77,7 +77,7 @@ export const words = catalog(
       captionLabel: 'Caption',
       captionPlaceholder: 'Add a caption…',
       fileLabel: (name: string) => `File to send: ${name}`,
-      removeFile: (name: string) => `Do not send ${name}`,
+      removeFile: (name: string) => `Cancel ${name}`,
       fileTooLarge: (name: string, mb: number) => `${name} is larger than ${mb} MB, the most a message can carry here.`,
     },
     history: {
@@ -191,11 +191,11 @@ export const words = catalog(
         save: 'Сохранить',
         attach: 'Прикрепить файл',
         replyingLabel: 'Ответ на сообщение',
-        cancelReply: 'Отменить ответ',
+        cancelReply: 'Отмена ответа',
         captionLabel: 'Подпись',
         captionPlaceholder: 'Добавьте подпись…',
         fileLabel: (name) => `Файл к отправке: ${name}`,
-        removeFile: (name) => `Не отправлять ${name}`,
+        removeFile: (name) => `Отмена: ${name}`,
         fileTooLarge: (name, mb) => `Файл ${name} больше ${mb} МБ — это предел для сообщения здесь.`,
       },
       history: {
