@@ -51,6 +51,8 @@ import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts
 import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 import type { SessionDriver } from './core/sessions/ports.ts';
+import type { WaLibrary } from './transports/whatsapp/wa-socket.ts';
+import type { Backoff } from './transports/whatsapp/session.ts';
 import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
@@ -72,6 +74,8 @@ export interface GatewayOverrides {
   vkLimits?: CallLimits;
   /** Long-lived sessions run beside (or instead of) the live drivers' (tests of the session leases). */
   sessionDrivers?: SessionDriver[];
+  /** Personal WhatsApp: the library behind the adapter (a fake in tests), and how lost connections are tried again. */
+  whatsapp?: { library?: WaLibrary; backoff?: Backoff; random?: () => number };
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -191,6 +195,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
             sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
+            // Personal WhatsApp accounts, where the optional library is installed (or a test gives one).
+            whatsappPersonal: config.whatsappPersonal ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg) } : null,
           })
         : null);
     const channels: ChannelDeps = {

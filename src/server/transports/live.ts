@@ -30,6 +30,11 @@ import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
 import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
+import QRCode from 'qrcode';
+import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
+import type { Backoff } from './whatsapp/session.ts';
+import { whatsappPersonalTransport } from './whatsapp/transport.ts';
+import type { WaLibrary } from './whatsapp/wa-socket.ts';
 import type { VkApplication } from './vk/vk-api.ts';
 import { vkApi } from './vk/vk-api.ts';
 import { vkLimits } from './vk/vk-community.ts';
@@ -103,16 +108,22 @@ export interface LiveDriverOptions {
    * makes this process's session runner look at once.
    */
   sessions?: { leases: SessionLeases; wake(): void };
+  /**
+   * Personal WhatsApp accounts (WhatsApp Web's protocol through the optional package baileys): `wsUrl` is
+   * WHATSAPP_WS_URL (the library's own address when null); `library` replaces the package (tests). Left out, or without
+   * the package installed, whatsapp channels are refused.
+   */
+  whatsappPersonal?: { wsUrl: string | null; store: Store; library?: WaLibrary; backoff?: Backoff; random?: () => number; log(err: unknown, message: string): void } | null;
 }
 
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk' | 'whatsapp';
 
 /**
  * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
  * application is configured, Instagram's once it is set up as a Meta app.
  */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk'];
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk', 'whatsapp'];
 
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
@@ -120,6 +131,10 @@ const notConfigured: Partial<Record<Transport, string>> = {
   instAPI: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN)',
   wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
   vk: 'is not configured on this gateway: VK_APP_ID and VK_APP_SECRET (the VK application) are not set',
+  whatsapp:
+    'has no live driver enabled on this gateway: personal WhatsApp accounts need WHATSAPP_PERSONAL=on and the optional package baileys (WhatsApp Web’s library, GPL-3.0 through libsignal) installed',
+  viber: 'has no live driver: Viber offers no maintained library for personal accounts, so viber channels run in the sandbox only',
+  max: 'has no live driver: MAX offers no maintained library for personal accounts, so max channels run in the sandbox only (MAX bots are maxbot)',
 };
 
 /**
@@ -132,6 +147,9 @@ const notLive = (transport: Transport, live: readonly string[]) =>
     [{ field: 'transport', message: notConfigured[transport] ?? `has no live driver in this version (live: ${live.join(', ')})` }],
     `${transport} channels cannot be connected on this gateway`,
   );
+
+/** A QR a session's messenger issued, as the PNG data URL `channel.qr_update` carries (the sandbox's size). */
+const renderQr = (payload: string): Promise<string> => QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
 
 /** No live transport connects by QR or two-factor password yet, and wapi's page is Meta's: those steps are never reached. */
 const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does not apply to the live transports of this version');
@@ -262,6 +280,22 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     };
     table.vk = vkTransport(deps, pacerOf('vk', options.vkLimits ?? vkLimits, () => false));
   }
+  const personal = options.whatsappPersonal;
+  const whatsapp =
+    personal && options.sessions && (personal.library || baileysInstalled())
+      ? whatsappPersonalTransport({
+          library: personal.library ?? baileysLibrary(),
+          wsUrl: personal.wsUrl,
+          store: personal.store,
+          clock: options.clock ?? systemClock,
+          renderQr,
+          sessions: options.sessions,
+          ...(personal.backoff ? { backoff: personal.backoff } : {}),
+          ...(personal.random ? { random: personal.random } : {}),
+          log: personal.log,
+        })
+      : null;
+  if (whatsapp) table.whatsapp = whatsapp;
   const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
@@ -272,10 +306,11 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
         const driver = liveOf(transport);
         if (!driver) throw notLive(transport, live);
         const outcome = await driver.connect(channelId, credentials, previous);
-        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
+        return outcome.kind === 'ready' && driver.registrar ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
       },
       newQrPayload: () => Promise.reject(noSuchStep()),
-      renderQr: () => Promise.reject(noSuchStep()),
+      renderQr,
+      ...(whatsapp ? { pairingCode: (channelId: string, phone: string) => whatsapp.pairingCode(channelId, phone) } : {}),
       checkTwoFactor: () => Promise.reject(noSuchStep()),
       authorizationUrl: () => {
         throw noSuchStep();
@@ -299,7 +334,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       }
       return { updates, files, apps };
     },
-    registrars: live.map((transport) => table[transport]!.registrar),
+    registrars: live.flatMap((transport) => table[transport]!.registrar ?? []),
     sessions: live.flatMap((transport) => table[transport]!.session ?? []),
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
