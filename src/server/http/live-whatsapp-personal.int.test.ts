@@ -66,7 +66,7 @@ describe(`live personal WhatsApp accounts through the library's adapter (${datab
     socket.emit('connection.update', { qr: '2@ref-7,noise,identity,adv' });
     await eventually(async () => ((await channel(id)).reason === 'qridle' ? true : undefined));
     expect(socket.ended).toBe(true);
-    expect(await t.gateway.database.db.selectFrom('sessions').selectAll().where('channel_id', '=', id).executeTakeFirst()).toBeUndefined();
+    await eventually(async () => ((await t.gateway.database.db.selectFrom('sessions').selectAll().where('channel_id', '=', id).executeTakeFirst()) ? undefined : true));
     const expired = await t.call('POST', `/v2/channels/${id}/pairing-code`, { token, body: { pairing_phone: '79005554433', transport: 'whatsapp' } });
     expect(expired.statusCode).toBe(409);
     expect(expired.json().error).toBe('CHANNEL_QR_EXPIRED');

@@ -97,7 +97,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         close();
         if (why) await sessionEnded(deps.channels, channelId, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
         if (forget) await context.state.clear().catch(() => {});
-        await deps.leases.remove(channelId).catch((err: unknown) => deps.log(err, 'removing a WhatsApp session failed'));
+        await context.state.end().catch((err: unknown) => deps.log(err, 'ending a WhatsApp session failed'));
       };
       /** One recording at a time, in the order WhatsApp reported them. */
       let recording: Promise<void> = Promise.resolve();
