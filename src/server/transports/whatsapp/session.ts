@@ -99,6 +99,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         if (forget) await context.state.clear().catch(() => {});
         await context.state.end().catch((err: unknown) => deps.log(err, 'ending a WhatsApp session failed'));
       };
+      let updating: Promise<void> = Promise.resolve();
       /** One recording at a time, in the order WhatsApp reported them. */
       let recording: Promise<void> = Promise.resolve();
       const record = (reports: PlatformReport[]): Promise<void> => {
@@ -125,7 +126,10 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         if (stopped || context.signal.aborted) return fresh.end();
         socket = fresh;
         opened.set(channelId, fresh);
-        fresh.on('connection.update', (update) => void onUpdate(fresh, update).catch((err: unknown) => deps.log(err, 'a WhatsApp connection update failed')));
+        // One update at a time, in WhatsApp's order: a code repeated after a newer one is not a new code.
+        fresh.on('connection.update', (update) => {
+          updating = updating.then(() => onUpdate(fresh, update)).catch((err: unknown) => deps.log(err, 'a WhatsApp connection update failed'));
+        });
         fresh.on('messages.upsert', ({ messages }) => void record(remember(reportsOfMessages(messages))).catch(reportsFailed));
         fresh.on('messages.update', (updates) => void record(reportsOfUpdates(updates)).catch(reportsFailed));
         fresh.on('messaging-history.set', ({ messages, isLatest, progress }) => {
