@@ -71,6 +71,13 @@ export interface Config {
    * last renewal, renewed every quarter of it.
    */
   sessionLeaseMs: number;
+  /** WHATSAPP_WS_URL: WhatsApp Web's WebSocket address for personal accounts (the library's own when unset). */
+  whatsappWsUrl: string | null;
+  /**
+   * WHATSAPP_PERSONAL: personal WhatsApp accounts are connected live (through the optional package baileys, whose
+   * libsignal is GPL-3.0); off by default.
+   */
+  whatsappPersonal: boolean;
   /** Bytes of files one account's agents may upload in 24 hours (UPLOAD_DAILY_LIMIT_MB); 0: none. */
   uploadDailyLimitBytes: number;
   /**
@@ -243,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),
     sessionLeaseMs: int('SESSION_LEASE_SECONDS', 20, 2, 300) * 1000,
+    whatsappWsUrl: url('WHATSAPP_WS_URL', ['ws:', 'wss:']),
+    whatsappPersonal: bool('WHATSAPP_PERSONAL', false),
     uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
     roles: roles.roles,

@@ -59,6 +59,8 @@ import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 import { AppError } from './core/errors.ts';
 import type { SessionDriver } from './core/sessions/ports.ts';
+import type { WaLibrary } from './transports/whatsapp/wa-socket.ts';
+import type { Backoff } from './transports/whatsapp/session.ts';
 import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
 import { mtcuteClients, type TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
@@ -83,6 +85,8 @@ export interface GatewayOverrides {
   sessionDrivers?: SessionDriver[];
   /** Makes personal Telegram accounts' clients (tests: the library answered by a fake), in place of TELEGRAM_API_ID's. */
   tgapiClients?: TgapiClientFactory;
+  /** Personal WhatsApp: the library behind the adapter (a fake in tests), and how lost connections are tried again. */
+  whatsapp?: { library?: WaLibrary; backoff?: Backoff; random?: () => number };
 }
 
 export type { WebhookOverrides } from './gateway-webhooks.ts';
@@ -226,6 +230,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
                     warn: (err, msg) => log?.warn({ err }, msg),
                   }
                 : null,
+            // Personal WhatsApp accounts, where the optional library is installed (or a test gives one).
+            whatsappPersonal: config.whatsappPersonal ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg) } : null,
           })
         : null);
     const channels: ChannelDeps = {

@@ -120,7 +120,8 @@ describe(`session leases (${databaseKind()})`, () => {
     });
     expect(tookOverAfterMs).toBeGreaterThanOrEqual(900);
     expect(tookOverAfterMs).toBeLessThan(5_000);
-    expect((await leases.holder(id))?.generation).toBe(2);
+    const firstGeneration = (await database.db.selectFrom('sessions').select('generation').where('channel_id', '=', id).executeTakeFirstOrThrow()).generation;
+    expect(Number(firstGeneration)).toBeGreaterThan(Date.now() - 60_000);
     // The process that lost it (stalled rather than dead) writes nothing more, and stops at its next round.
     await expect(orphan.state.set({ creds: { stale: true } })).rejects.toBeInstanceOf(SessionLeaseLost);
     await dead.tick();

@@ -14,8 +14,8 @@ export interface LiveTransport {
    * served at `/hooks/<name>`), and opens the customers' files behind the gateway's links (if it gives any).
    */
   hooks(messages: MessageDeps): { update?: MessengerHook; files?: MessengerFileOpener; app?: { name: string; hook: MessengerAppHook } };
-  /** Registers the channels' hooks again where they were registered under other settings. */
-  registrar: HookRegistrar;
+  /** Registers the channels' hooks again where they were registered under other settings (none for a session's transport). */
+  registrar?: HookRegistrar;
   /** Where the platform's authorization page sends a channel's owner back to (`/hooks/<transport>/authorized`), if it does. */
   authorization?: AuthorizationReturn;
   /** For a transport whose channels hold a long-lived connection: what opens it in the process holding its session. */

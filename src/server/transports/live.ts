@@ -30,12 +30,16 @@ import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
 import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
+import QRCode from 'qrcode';
+import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
+import type { Backoff } from './whatsapp/session.ts';
+import { whatsappPersonalTransport } from './whatsapp/transport.ts';
+import type { WaLibrary } from './whatsapp/wa-socket.ts';
 import type { VkApplication } from './vk/vk-api.ts';
 import { vkApi } from './vk/vk-api.ts';
 import { vkLimits } from './vk/vk-community.ts';
 import { vkTransport } from './vk/vk-transport.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
-import QRCode from 'qrcode';
 import { tgapiLimits } from './tgapi/messaging.ts';
 import type { TgapiClientFactory } from './tgapi/mtcute-client.ts';
 import { tgapiTransport, type TgapiTransport } from './tgapi/tgapi-transport.ts';
@@ -114,16 +118,22 @@ export interface LiveDriverOptions {
    * not connected live.
    */
   tgapi?: { clients: TgapiClientFactory; channels(): ChannelDeps; warn(err: unknown, message: string): void } | null;
+  /**
+   * Personal WhatsApp accounts (WhatsApp Web's protocol through the optional package baileys): `wsUrl` is
+   * WHATSAPP_WS_URL (the library's own address when null); `library` replaces the package (tests). Left out, or without
+   * the package installed, whatsapp channels are refused.
+   */
+  whatsappPersonal?: { wsUrl: string | null; store: Store; library?: WaLibrary; backoff?: Backoff; random?: () => number; log(err: unknown, message: string): void } | null;
 }
 
 
-type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk' | 'tgapi';
+type LiveTransportName = 'telegram' | 'maxbot' | 'avito' | 'instAPI' | 'wapi' | 'vk' | 'tgapi' | 'whatsapp';
 
 /**
  * The transports this version reaches on the real platforms (TRANSPORT_MODE=live); Avito's once the gateway's Avito
  * application is configured, Instagram's once it is set up as a Meta app.
  */
-export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk', 'tgapi'];
+export const liveTransports: readonly LiveTransportName[] = ['telegram', 'maxbot', 'avito', 'instAPI', 'wapi', 'vk', 'tgapi', 'whatsapp'];
 
 /** What a transport the gateway's configuration leaves out lacks. */
 const notConfigured: Partial<Record<Transport, string>> = {
@@ -132,6 +142,10 @@ const notConfigured: Partial<Record<Transport, string>> = {
   wapi: 'is not set up on this gateway (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN and WHATSAPP_SIGNUP_CONFIG_ID)',
   vk: 'is not configured on this gateway: VK_APP_ID and VK_APP_SECRET (the VK application) are not set',
   tgapi: 'is not configured on this gateway: TELEGRAM_API_ID and TELEGRAM_API_HASH (the Telegram application) are not set',
+  whatsapp:
+    'has no live driver enabled on this gateway: personal WhatsApp accounts need WHATSAPP_PERSONAL=on and the optional package baileys (WhatsApp Web’s library, GPL-3.0 through libsignal) installed',
+  viber: 'has no live driver: Viber offers no maintained library for personal accounts, so viber channels run in the sandbox only',
+  max: 'has no live driver: MAX offers no maintained library for personal accounts, so max channels run in the sandbox only (MAX bots are maxbot)',
 };
 
 /**
@@ -144,6 +158,9 @@ const notLive = (transport: Transport, live: readonly string[]) =>
     [{ field: 'transport', message: notConfigured[transport] ?? `has no live driver in this version (live: ${live.join(', ')})` }],
     `${transport} channels cannot be connected on this gateway`,
   );
+
+/** A QR a session's messenger issued, as the PNG data URL `channel.qr_update` carries (the sandbox's size). */
+const renderQr = (payload: string): Promise<string> => QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
 
 /** No live transport connects by QR or two-factor password yet, and wapi's page is Meta's: those steps are never reached. */
 const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does not apply to the live transports of this version');
@@ -288,6 +305,22 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     });
     table.tgapi = tgapi.transport;
   }
+  const personal = options.whatsappPersonal;
+  const whatsapp =
+    personal && options.sessions && (personal.library || baileysInstalled())
+      ? whatsappPersonalTransport({
+          library: personal.library ?? baileysLibrary(),
+          wsUrl: personal.wsUrl,
+          store: personal.store,
+          clock: options.clock ?? systemClock,
+          renderQr,
+          sessions: options.sessions,
+          ...(personal.backoff ? { backoff: personal.backoff } : {}),
+          ...(personal.random ? { random: personal.random } : {}),
+          log: personal.log,
+        })
+      : null;
+  if (whatsapp) table.whatsapp = whatsapp;
   const live = liveTransports.filter((transport) => table[transport] !== undefined);
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
@@ -298,11 +331,13 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
         const driver = liveOf(transport);
         if (!driver) throw notLive(transport, live);
         const outcome = await driver.connect(channelId, credentials, previous);
-        return outcome.kind === 'ready' ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
+        return outcome.kind === 'ready' && driver.registrar ? { ...outcome, hookFingerprint: driver.registrar.fingerprint } : outcome;
       },
-      // Only personal Telegram accounts connect by QR and password among the live transports.
+      // Among the live transports, personal Telegram accounts connect by QR and password, personal WhatsApp by the
+      // QR its session is issued (or a pairing code).
       newQrPayload: (channelId) => tgapi?.newQrPayload(channelId) ?? Promise.reject(noSuchStep()),
-      renderQr: (payload) => (tgapi ? QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 }) : Promise.reject(noSuchStep())),
+      renderQr,
+      ...(whatsapp ? { pairingCode: (channelId: string, phone: string) => whatsapp.pairingCode(channelId, phone) } : {}),
       checkTwoFactor: ({ channelId, code }) => tgapi?.checkTwoFactor(channelId, code) ?? Promise.reject(noSuchStep()),
       authorizationUrl: () => {
         throw noSuchStep();
@@ -326,7 +361,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       }
       return { updates, files, apps };
     },
-    registrars: live.map((transport) => table[transport]!.registrar),
+    registrars: live.flatMap((transport) => table[transport]!.registrar ?? []),
     sessions: live.flatMap((transport) => table[transport]!.session ?? []),
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {

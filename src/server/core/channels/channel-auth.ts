@@ -52,7 +52,8 @@ export async function requestPairingCode(
         reason: channel.state.reason,
       });
     }
-    const pairing = { code: newPairingCode(), phone: input.pairing_phone };
+    const code = deps.driver.pairingCode ? await deps.driver.pairingCode(channelId, input.pairing_phone) : newPairingCode();
+    const pairing = { code, phone: input.pairing_phone };
     await tx.channels.update({ ...channel, pairing, updatedAt: deps.clock.now() });
     return [{ pairing_code: pairing.code, pairing_phone: pairing.phone }];
   });

@@ -46,7 +46,7 @@ const sealed = (deps: ChannelDeps, given: Record<string, unknown>, outcome: Acce
 
 /** What follows an accepted connection: a first QR, or nothing more to do. */
 async function afterAccepted(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord, outcome: Accepted): Promise<ChannelRecord> {
-  if (outcome.kind !== 'qr') return channel;
+  if (outcome.kind !== 'qr' || outcome.fromSession) return channel;
   return issueQr(tx, deps, channel, { shown: 1, issuedAt: deps.clock.now() });
 }
 
@@ -93,6 +93,7 @@ export async function createChannel(
     await channelStatusEvent(tx, deps.clock, channel);
     return afterAccepted(tx, deps, channel, outcome);
   });
+  if (outcome.kind === 'qr') outcome.committed?.();
   return [
     {
       channel_id: created.id,
@@ -132,5 +133,6 @@ export async function reinitChannel(
   });
   // The account before is let go only now that the channel holds the new one (see `LetGo`).
   if (outcome.kind !== 'qr') await outcome.letGo?.().catch(() => {});
+  else outcome.committed?.();
   return reconnected;
 }

@@ -90,7 +90,11 @@ export type LetGo = () => Promise<void>;
 
 /** What the messenger answers when a channel is connected or reconnected. */
 export type ConnectOutcome =
-  | { kind: 'qr' }
+  /**
+   * A QR must be scanned. `fromSession`: the codes come from the channel's long-lived session as the messenger issues
+   * them (a personal account's), rather than from the gateway's own cycle of codes.
+   */
+  | { kind: 'qr'; fromSession?: boolean; committed?: () => void }
   /**
    * `hookFingerprint`: what connecting registered with the platform for the channel's updates (live bots).
    * `credentials`: what the channel keeps instead of what it was given (a platform's token of its own, exchanged for
@@ -113,6 +117,11 @@ export interface ConnectDriver {
   }): Promise<ConnectOutcome>;
   /** A fresh QR payload for the channel. */
   newQrPayload(channelId: string): Promise<string>;
+  /**
+   * The messenger's own pairing code for linking `phone` to the channel's session, where the messenger issues it
+   * (a live personal account); without it the gateway makes one up (the sandbox).
+   */
+  pairingCode?(channelId: string, phone: string): Promise<string>;
   /** Renders a QR payload as a PNG data URL for `channel.qr_update`. */
   renderQr(payload: string): Promise<string>;
   /** Checks a two-factor password of the account that scanned. */

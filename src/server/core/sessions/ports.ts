@@ -57,6 +57,8 @@ export interface SessionStateRepository {
   write(lease: SessionFence, entries: readonly { key: string; value: string | null }[]): Promise<boolean>;
   /** Deletes every value of the session (a logout), fenced the same way. */
   clear(lease: SessionFence): Promise<boolean>;
+  /** Ends the session (its lease and state go) if `lease` is still its current one: a later registration stays. */
+  end(lease: SessionFence): Promise<void>;
 }
 
 export interface SessionFence {
@@ -83,6 +85,8 @@ export interface SessionState {
   set(entries: Record<string, unknown>): Promise<void>;
   /** Forgets everything (logged out): the next start begins as a new session. */
   clear(): Promise<void>;
+  /** The session is over (idle, logged out, opened elsewhere): nobody runs it until the channel registers it again. */
+  end(): Promise<void>;
 }
 
 /** What a transport's driver is given for each session this process starts. */

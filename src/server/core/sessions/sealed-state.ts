@@ -18,6 +18,7 @@ export function sealedSessionState(states: SessionStateRepository, cipher: Crede
       if (rows.length === 0) return;
       if (!(await states.write(fence, rows))) throw new SessionLeaseLost(fence.channelId);
     },
+    end: () => states.end(fence),
     async clear() {
       if (!(await states.clear(fence))) throw new SessionLeaseLost(fence.channelId);
     },

@@ -5,12 +5,14 @@ import { sql, type Kysely } from 'kysely';
  * session, keyed by its channel: `owner` is the process holding the lease until `lease_until`; `generation` grows with
  * every new owner, so that a process that lost its lease can no longer write the session's state. The state itself
  * (the library's keys, sealed like channel credentials) is kept in `session_state`, one row per key, so that the many
- * small changes a session makes rewrite only what changed. New tables only: nothing existing is rewritten.
+ * small changes a session makes rewrite only what changed. A session is registered while its channel is being
+ * connected, before the channel's row commits, so it names the channel without a foreign key: only a session whose
+ * channel exists (and is not deleted) is ever taken. New tables only: nothing existing is rewritten.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table if not exists sessions (
-      channel_id uuid primary key references channels (id) on delete cascade,
+      channel_id uuid primary key,
       transport text not null,
       owner text,
       lease_until timestamptz,

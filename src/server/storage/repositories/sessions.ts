@@ -22,7 +22,12 @@ const leaseFor = (ms: number) => sql`now() + make_interval(secs => ${ms / 1000})
 export function sessionLeaseRepository(db: Db): SessionLeases {
   return {
     async register(channelId, transport) {
-      await db.insertInto('sessions').values({ channel_id: channelId, transport, owner: null, lease_until: null }).onConflict((oc) => oc.column('channel_id').doNothing()).execute();
+      // Generations start from the clock, so that those of a session registered again (a reinit) never repeat the ones
+      // of its former registration: a fence of the former never matches the new one.
+      await sql`
+        insert into sessions (channel_id, transport, owner, lease_until, generation)
+        values (${channelId}, ${transport}, null, null, (extract(epoch from clock_timestamp()) * 1000)::bigint)
+        on conflict (channel_id) do nothing`.execute(db);
     },
     async remove(channelId) {
       await db.deleteFrom('sessions').where('channel_id', '=', channelId).execute();
@@ -93,6 +98,9 @@ export function sessionStateRepository(db: Db): SessionStateRepository {
           on conflict (channel_id, key) do update set value = excluded.value)
         select exists (select 1 from held) as held`.execute(db);
       return rows[0]?.held === true;
+    },
+    async end(fence) {
+      await db.deleteFrom('sessions').where('channel_id', '=', fence.channelId).where('owner', '=', fence.owner).where('generation', '=', String(fence.generation) as never).execute();
     },
     async clear(fence) {
       const { rows } = await sql<{ held: boolean }>`

@@ -1,0 +1,92 @@
+import type * as BaileysModule from 'baileys';
+import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from 'baileys';
+import type { SessionState } from '../../core/sessions/ports.ts';
+import type { WaLibrary, WaSocket } from './wa-socket.ts';
+
+type Baileys = typeof BaileysModule;
+
+/** The optional package, loaded on first use; null when the deployment left it out. */
+let loaded: Promise<Baileys | null> | null = null;
+export const loadBaileys = (): Promise<Baileys | null> => (loaded ??= import('baileys').catch(() => null));
+
+/** Whether the optional package is installed (resolvable), without loading it. */
+export function baileysInstalled(): boolean {
+  try {
+    import.meta.resolve('baileys');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CREDS = 'creds';
+const keyOf = (type: string, id: string) => `${type}:${id}`;
+
+/**
+ * The library's authentication state kept in the session's sealed state: its credentials under one key, each signal
+ * key under its own (`<type>:<id>`), Buffers written through the library's own JSON codec.
+ */
+async function sessionAuth(baileys: Baileys, state: SessionState, onError: (err: unknown) => void) {
+  const { BufferJSON, initAuthCreds, proto } = baileys;
+  const encode = (value: unknown): unknown => JSON.parse(JSON.stringify(value, BufferJSON.replacer));
+  const decode = <T>(value: unknown): T => JSON.parse(JSON.stringify(value), BufferJSON.reviver) as T;
+  const stored = (await state.get([CREDS]))[CREDS];
+  const creds: AuthenticationCreds = stored ? decode(stored) : initAuthCreds();
+  const keys: SignalKeyStore = {
+    async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+      const values = await state.get(ids.map((id) => keyOf(type, id)));
+      const out: { [id: string]: SignalDataTypeMap[T] } = {};
+      for (const id of ids) {
+        const raw = values[keyOf(type, id)];
+        if (raw === undefined) continue;
+        let value = decode<SignalDataTypeMap[T]>(raw);
+        if (type === 'app-state-sync-key') value = proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
+        out[id] = value;
+      }
+      return out;
+    },
+    async set(data: SignalDataSet) {
+      const entries: Record<string, unknown> = {};
+      for (const [type, values] of Object.entries(data)) for (const [id, value] of Object.entries(values ?? {})) entries[keyOf(type, id)] = value ? encode(value) : null;
+      await state.set(entries).catch(onError);
+    },
+  };
+  const saveCreds = () => state.set({ [CREDS]: encode(creds) }).catch(onError);
+  return { creds, keys, saveCreds };
+}
+
+/** A library's silent logger: the driver reports what matters through the gateway's own log. */
+const quiet = { level: 'silent', child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** The real library behind the adapter: one socket per connection, the session's state as its auth state. */
+export function baileysLibrary(options: { browser?: [string, string, string] } = {}): WaLibrary {
+  return {
+    async open({ state, wsUrl, onStateError }): Promise<WaSocket> {
+      const baileys = await loadBaileys();
+      if (!baileys) throw new Error('the optional package baileys is not installed');
+      const auth = await sessionAuth(baileys, state, onStateError);
+      const sock = baileys.default({
+        auth: { creds: auth.creds, keys: baileys.makeCacheableSignalKeyStore(auth.keys, quiet as never) },
+        ...(wsUrl ? { waWebSocketUrl: wsUrl } : {}),
+        logger: quiet as never,
+        browser: options.browser ?? baileys.Browsers.ubuntu('Chrome'),
+        markOnlineOnConnect: false,
+        syncFullHistory: false,
+        // Each QR lives a little less than the gateway's own QR cycle, so the next is issued before the shown one expires.
+        qrTimeout: 19_000,
+        // Messages the gateway sent are found again by WhatsApp's retries through the store of the chat history.
+        getMessage: async () => undefined,
+      });
+      sock.ev.on('creds.update', () => void auth.saveCreds());
+      return {
+        user: () => sock.user && { id: sock.user.id, name: sock.user.name ?? sock.user.notify ?? sock.user.verifiedName },
+        on: (event, handler) => sock.ev.on(event, handler as never),
+        sendMessage: (jid, content, opts) => sock.sendMessage(jid, content, opts),
+        requestPairingCode: (phone) => sock.requestPairingCode(phone),
+        onWhatsApp: (...phones) => sock.onWhatsApp(...phones) as Promise<{ exists: boolean; jid: string }[] | undefined>,
+        logout: () => sock.logout(),
+        end: () => sock.end(undefined),
+      };
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
+import { disconnectCode } from './wa-socket.ts';
+import { isGroupChatId, jidOf } from './addresses.ts';
+import type { LiveSockets } from './session.ts';
+
+/**
+ * The message's id on WhatsApp, drawn from the gateway's request id: a send made again after a crash (its answer lost)
+ * carries the same id, and WhatsApp and the phone take it as the same message rather than a second one.
+ */
+export const whatsappMessageId = (requestId: string): string => `3EB0${createHash('sha256').update(requestId).digest('hex').slice(0, 18).toUpperCase()}`;
+
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+/** The socket of a channel whose session runs here; sends are claimed only where it runs, so a miss is a moment's. */
+function socketOf(sockets: LiveSockets, channelId: string) {
+  const socket = sockets.get(channelId);
+  if (!socket) throw new TransientSendError('the WhatsApp session is not connected in this process');
+  return socket;
+}
+
+/** A library call that failed on the connection rather than on the message: tried again later. */
+const transient = (err: unknown): never => {
+  throw new TransientSendError(`WhatsApp did not take the call (${disconnectCode(err) ?? (err as Error).message})`);
+};
+
+/** Numbers known to have WhatsApp (`<channel id>:<number>`): they wrote, or WhatsApp said so. */
+export type KnownNumbers = Set<string>;
+
+/** Sends, edits and deletes through the channel's live session. Only text: WhatsApp's media need the library's uploads. */
+export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers): MessagingDriver {
+  return {
+    async send(m): Promise<SendOutcome> {
+      const socket = socketOf(sockets, m.channelId);
+      const chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
+      // A number the gateway has not heard from is asked about first: WhatsApp takes messages to numbers without an
+      // account and never delivers them.
+      const key = `${m.channelId}:${chatId}`;
+      if (!isGroupChatId(chatId) && !known.has(key)) {
+        const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
+        if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
+        known.add(key);
+      }
+      if (m.text === null || m.text === '') return { kind: 'failed', reason: m.attachment ? 'bad_content' : 'message_empty' };
+      const id = whatsappMessageId(m.requestId);
+      const jid = jidOf(chatId);
+      const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
+      const sent = await socket.sendMessage(jid, { text: m.text }, { messageId: id, ...(quoted ? { quoted } : {}) }).catch(transient);
+      return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false };
+    },
+    async edit(ref) {
+      if (!ref.chatId) return;
+      const jid = jidOf(ref.chatId);
+      await socketOf(sockets, ref.channelId).sendMessage(jid, { text: ref.text ?? '', edit: { remoteJid: jid, fromMe: true, id: ref.messengerMessageId } }).catch(transient);
+    },
+    async remove(ref) {
+      if (!ref.chatId) return;
+      const jid = jidOf(ref.chatId);
+      await socketOf(sockets, ref.channelId).sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: ref.messengerMessageId } }).catch(transient);
+    },
+  };
+}

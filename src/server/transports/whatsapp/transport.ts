@@ -1,0 +1,76 @@
+import { AppError } from '../../core/errors.ts';
+import type { MessageDeps } from '../../core/messages/ports.ts';
+import type { SessionLeases } from '../../core/sessions/ports.ts';
+import type { SessionChannelDeps } from '../../core/sessions/session-channel.ts';
+import type { Store } from '../../core/ports.ts';
+import type { Clock } from '../../core/ports.ts';
+import type { LiveTransport } from '../live-transport.ts';
+import { whatsappMessaging, type KnownNumbers } from './messaging.ts';
+import { whatsappSessionDriver, type Backoff, type LiveSockets } from './session.ts';
+import type { WaLibrary } from './wa-socket.ts';
+
+export interface WhatsAppPersonalDeps {
+  library: WaLibrary;
+  wsUrl: string | null;
+  store: Store;
+  clock: Clock;
+  renderQr(payload: string): Promise<string>;
+  sessions: { leases: SessionLeases; wake(): void };
+  backoff?: Backoff;
+  random?: () => number;
+  log(err: unknown, message: string): void;
+}
+
+/**
+ * Personal WhatsApp accounts through WhatsApp Web's protocol: each channel is a long-lived session (run by the process
+ * holding its lease), linked by the QR WhatsApp issues or its pairing code. Connecting registers the session; the
+ * codes, the scan and the account's messages come from the session as WhatsApp sends them.
+ */
+export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTransport & { pairingCode(channelId: string, phone: string): Promise<string> } {
+  const sockets: LiveSockets = new Map();
+  const opened: LiveSockets = new Map();
+  const known: KnownNumbers = new Set();
+  let messages: MessageDeps | null = null;
+  const channels: SessionChannelDeps = { store: deps.store, clock: deps.clock, renderQr: deps.renderQr };
+  const session = whatsappSessionDriver(
+    {
+      library: deps.library,
+      wsUrl: deps.wsUrl,
+      channels,
+      messages: () => messages,
+      leases: deps.sessions.leases,
+      known,
+      ...(deps.backoff ? { backoff: deps.backoff } : {}),
+      ...(deps.random ? { random: deps.random } : {}),
+      log: deps.log,
+    },
+    sockets,
+    opened,
+  );
+  return {
+    async connect(channelId) {
+      // A reinit starts a new link: the session as it was (and its keys) goes, and a new one is started.
+      await deps.sessions.leases.remove(channelId);
+      await deps.sessions.leases.register(channelId, 'whatsapp');
+      // Taken once the channel's row committed (a session is only taken for a channel that exists).
+      return { kind: 'qr', fromSession: true, committed: deps.sessions.wake };
+    },
+    async disconnect(channel) {
+      // A deleted channel's device is unlinked from the phone when its session runs here; the session goes either way.
+      await sockets.get(channel.id)?.logout().catch(() => {});
+      await deps.sessions.leases.remove(channel.id);
+    },
+    messaging: whatsappMessaging(sockets, known),
+    hooks(bound) {
+      messages = bound;
+      return {};
+    },
+    session,
+    /** Pairing codes are asked of the socket showing the QR, where the channel's session runs (this process). */
+    async pairingCode(channelId, phone) {
+      const socket = opened.get(channelId);
+      if (!socket) throw new AppError('CHANNEL_WRONG_STATUS', 'The channel’s session is not connected in this process; ask again in a moment');
+      return socket.requestPairingCode(phone.replace(/\D/g, ''));
+    },
+  };
+}
