@@ -33,7 +33,7 @@ describe.runIf(databaseKind() === 'postgres')('PostgreSQL going away for 10 s un
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('keeps the process up, answers 503 while away, and settles every accepted message and event exactly once', { timeout: 90_000 }, async () => {
+  it('keeps the process up, answers 503 while away, and settles every accepted message and event exactly once', { timeout: 180_000 }, async () => {
     testDb = await createTestDatabase();
     if (testDb.target.kind !== 'postgres') throw new Error('unreachable');
     const direct = testDb.target.url;
