@@ -35,7 +35,7 @@ describe(`connecting channels from the connect frame (${databaseKind()})`, () =>
 
   it('connects a whatsapp channel by QR: the current code, then the scan', async () => {
     const created = await create('whatsapp');
-    expect(created).toEqual({ channel_id: expect.any(String), transport: 'whatsapp' });
+    expect(created).toEqual({ channel_id: expect.any(String), transport: 'whatsapp', status: 'init', reason: 'qr', state: 'qr' });
     const qr = await bff('GET', `/channels/${created.channel_id}/qr`, frame);
     expect(qr.statusCode).toBe(200);
     expect(qr.json().data).toEqual({

@@ -39,7 +39,7 @@ describe(`connecting by QR, pairing code and two-factor password (${databaseKind
 
   it('whatsapp by QR: init/qr with a QR image, scan, sync, active', async () => {
     const { channel_id: id, ...rest } = await api.create('whatsapp');
-    expect(rest).toEqual({ transport: 'whatsapp' });
+    expect(rest).toEqual({ transport: 'whatsapp', status: 'init', reason: 'qr', state: 'qr' });
     const events = await stream.since();
     expect(events.map((e) => e.name)).toEqual(['channel.create', 'channel.qr_update', 'channel.status_update']);
     expect(events[0]!.payload).toEqual({ channel_id: id, timestamp: clock.now().getTime() });

@@ -125,6 +125,12 @@ export const errorsPlugin = fp(
   async (app: FastifyInstance, options: ErrorsOptions) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       if (error instanceof AppError) return send(reply, error.code, error.message, error.data);
+      // A client that went away mid-request (closed the tab, lost the network) is not the gateway failing, nor the
+      // database: its connection errors look alike, so this is told apart first.
+      if (clientAborted(error, request)) {
+        request.log.debug({ err: error }, 'client aborted the request');
+        return send(reply, 'VALIDATION_ERROR', 'The request was aborted');
+      }
       if (options.databaseUnavailable?.(error)) {
         reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
         return send(reply, 'SERVICE_UNAVAILABLE', 'The database cannot be reached at the moment; try again shortly');
@@ -135,11 +141,6 @@ export const errorsPlugin = fp(
       }
       const known = frameworkClientError(error);
       if (known) return send(reply, known[0], known[1]);
-      // A client that went away mid-request (closed the tab, lost the network) is not the gateway failing.
-      if (clientAborted(error, request)) {
-        request.log.debug({ err: error }, 'client aborted the request');
-        return send(reply, 'VALIDATION_ERROR', 'The request was aborted');
-      }
       request.log.error({ err: error }, 'unhandled error');
       return send(reply, 'INTERNAL_ERROR', 'Internal server error', { request_id: request.id });
     });
