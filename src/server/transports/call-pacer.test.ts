@@ -22,6 +22,23 @@ describe('pacing a bot’s calls per chat', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(await all).toEqual([0, 600, 1200, 0, 0]);
   });
+
+  it('keeps the bot’s limit over the calls actually made when a stalled event loop fires the due ones late', async () => {
+    const pacer = callPacer({ bot: { limit: 5, interval: 1000 }, chat: { limit: 1, interval: 600 } }, () => false);
+    const made: number[] = [];
+    const stamp = async () => {
+      made.push(Date.now());
+    };
+    const all = Promise.all(Array.from({ length: 15 }, () => pacer.pace('bot', null, stamp)));
+    await vi.advanceTimersByTimeAsync(0);
+    // The process is busy from 0 to 1500 ms (the fake clock jumps, firing what was due only at its end): the five
+    // calls due at 1000 ms go at 1500 ms.
+    (Date as unknown as { clock: { jump(ms: number): void } }).clock.jump(1500);
+    await vi.advanceTimersByTimeAsync(3000);
+    await all;
+    expect(made).toHaveLength(15);
+    for (const start of made) expect(made.filter((at) => at >= start && at < start + 1000).length).toBeLessThanOrEqual(5);
+  });
 });
 
 describe('pacing answers to presses apart from sends', () => {

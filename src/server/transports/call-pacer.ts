@@ -61,7 +61,10 @@ export function callPacer(
   pacesChat: (chatId: string) => boolean,
   sizes: { bots?: number; chats?: number } = {},
 ): CallPacer & { remembers(botId: string, chatId?: string): boolean } {
-  const throttled = (options: { limit: number; interval: number }): Paced => pThrottle({ ...options, strict: true })(<T>(call: () => Promise<T>) => call()) as Paced;
+  // Weighted strict mode checks each call again against the calls actually made when its timer fires: a stalled
+  // event loop then delays the calls that were due instead of letting them all go at once when it resumes.
+  const throttled = (options: { limit: number; interval: number }): Paced =>
+    pThrottle({ ...options, strict: true, weight: () => 1 })(<T>(call: () => Promise<T>) => call()) as Paced;
   const bots = recentlyUsed(sizes.bots ?? MAX_BOTS, () => throttled(limits.bot));
   const chats = recentlyUsed(sizes.chats ?? MAX_CHATS, () => throttled(limits.chat));
   // An answer's turn is taken at once (the time it may go), evenly spaced per bot and per chat, or not at all.
