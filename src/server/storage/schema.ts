@@ -1,4 +1,9 @@
 import type { ColumnType } from 'kysely';
+import type { CrmChatAssignmentsTable, CrmContactCardsTable, CrmContactsTable, CrmDealsTable, CrmPipelinesTable, CrmSettingsTable, CrmUserRolesTable, CrmUsersTable } from './schema-crm.ts';
+import type { AccountOwnersTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, PartnersTable, WabaTransactionsTable } from './schema-identity.ts';
+
+export type * from './schema-crm.ts';
+export type * from './schema-identity.ts';
 
 /** Table shapes as Kysely sees them. Migrations are the source of truth; keep these in step. */
 export interface AccountsTable {
@@ -231,25 +236,6 @@ export interface EndedGrantsTable {
   ended_at: ColumnType<Date, Date, never>;
 }
 
-export interface CrmUsersTable {
-  account_id: string;
-  id: string;
-  name: string;
-  phone: string | null;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
-}
-
-export interface CrmContactsTable {
-  account_id: string;
-  chat_type: string;
-  key_kind: 'chat_id' | 'username' | 'phone';
-  key_value: string;
-  name: string;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
-}
-
 export interface GroupMembersTable {
   chat_ref: string;
   member_id: string;
@@ -295,72 +281,6 @@ export interface UploadsTable {
   /** Null where the bytes are kept on disk (the embedded database). */
   content: Uint8Array | null;
   created_at: Date;
-}
-
-export interface PartnersTable {
-  id: string;
-  login: string;
-  secret_hash: string;
-  created_at: ColumnType<Date, Date, never>;
-}
-
-export interface OAuthClientsTable {
-  id: string;
-  partner_id: string | null;
-  name: string;
-  redirect_uris: ColumnType<string[], string, string>;
-  created_at: ColumnType<Date, Date, never>;
-}
-
-export interface OAuthGrantsTable {
-  id: string;
-  account_id: string;
-  partner_id: string | null;
-  client_id: string | null;
-  scopes: string;
-  created_at: ColumnType<Date, Date, never>;
-  revoked_at: Date | null;
-}
-
-export interface OAuthTokensTable {
-  id: string;
-  grant_id: string;
-  kind: 'access' | 'refresh';
-  secret_hash: string;
-  created_at: ColumnType<Date, Date, never>;
-  expires_at: Date;
-  spent_at: Date | null;
-}
-
-export interface OAuthCodesTable {
-  id: string;
-  secret_hash: string;
-  client_id: string;
-  account_id: string;
-  redirect_uri: string;
-  code_challenge: string;
-  scopes: string;
-  created_at: ColumnType<Date, Date, never>;
-  expires_at: Date;
-  used_at: Date | null;
-  grant_id: string | null;
-}
-
-export interface AccountOwnersTable {
-  account_id: string;
-  email: string;
-  password_hash: string;
-  created_at: ColumnType<Date, Date, never>;
-}
-
-export interface WabaTransactionsTable {
-  id: string;
-  account_id: string;
-  channel_id: string | null;
-  kind: 'top_up' | 'conversation';
-  amount: ColumnType<string | number, number, never>;
-  chat_id: string | null;
-  created_at: ColumnType<Date, Date, never>;
 }
 
 /** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */
@@ -420,58 +340,4 @@ export interface DatabaseSchema {
   waba_transactions: WabaTransactionsTable;
   sessions: SessionsTable;
   session_state: SessionStateTable;
-}
-
-export interface CrmSettingsTable {
-  account_id: string;
-  hide_phone_numbers_for_user_ids: ColumnType<unknown, string, string>;
-  push_input_output_message_events_for_managers: boolean;
-  updated_at: Date;
-}
-
-export interface CrmUserRolesTable {
-  account_id: string;
-  channel_id: string;
-  user_id: string;
-  role: 'seller' | 'manager' | 'auditor';
-  allow_get_new_clients: boolean;
-}
-
-export interface CrmChatAssignmentsTable {
-  chat_ref: string;
-  account_id: string;
-  user_id: string;
-  assigned_at: Date;
-}
-
-export interface CrmContactCardsTable {
-  account_id: string;
-  id: string;
-  responsible_user_id: string | null;
-  name: string;
-  contact_data: ColumnType<unknown, string, string>;
-  uri: string | null;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
-}
-
-export interface CrmDealsTable {
-  account_id: string;
-  id: string;
-  responsible_user_id: string | null;
-  name: string;
-  uri: string | null;
-  contacts: ColumnType<unknown, string, string>;
-  closed: boolean;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
-}
-
-export interface CrmPipelinesTable {
-  account_id: string;
-  id: string;
-  name: string;
-  stages: ColumnType<unknown, string, string>;
-  created_at: ColumnType<Date, Date, never>;
-  updated_at: Date;
 }
