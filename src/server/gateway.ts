@@ -8,11 +8,10 @@ import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index
 import { hashSecret } from './core/accounts/token-secret.ts';
 import { linkSigner } from './core/embedding/link-token.ts';
 import { embeddingPolicy } from './core/embedding/policy.ts';
-import type { EventSink } from './core/events/dispatch-event.ts';
 import { downloadLinks } from './core/exports/download-link.ts';
 import { uploadLinks, type UploadDeps } from './core/uploads/uploads.ts';
 import type { ExportDeps } from './core/exports/ports.ts';
-import { systemClock, type Clock, type Store } from './core/ports.ts';
+import { systemClock } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
 import { gatewayLogger } from './http/request-log.ts';
@@ -27,14 +26,14 @@ import { startSendLoop, type SendLoop } from './jobs/workers/send-messages.ts';
 import { acceptCommitter } from './core/messages/accept-batch.ts';
 import { workExports } from './jobs/workers/exports.ts';
 import { httpWebhookSender, systemResolver } from './jobs/webhooks/http-sender.ts';
-import { startWebhooks, type WebhookOverrides } from './gateway-webhooks.ts';
-import { emptyPass, type HookRefreshPass } from './core/channels/hook-refresh.ts';
+import { startWebhooks } from './gateway-webhooks.ts';
+import { emptyPass } from './core/channels/hook-refresh.ts';
 import { HOOK_REFRESH_EVERY_MS, logPass, startHookRefresh } from './jobs/workers/refresh-hooks.ts';
 import { hookRegistrationRepository } from './storage/repositories/hook-registrations.ts';
 import { peerDirectory } from './storage/repositories/messenger-peers.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
-import { migrateToLatest, openDatabase, type Database, type DatabaseTarget } from './storage/database.ts';
+import { migrateToLatest, openDatabase, type DatabaseTarget } from './storage/database.ts';
 import { exportFiles } from './storage/export-files.ts';
 import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
@@ -51,79 +50,19 @@ import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { transportRules } from './transports/rules.ts';
 import { liveDrivers, type LiveDrivers } from './transports/live.ts';
-import type { CallLimits } from './transports/call-pacer.ts';
 import { credentialsRevoked } from './core/channels/messenger-events.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
-import type { MessageDeps, MessagingDriver } from './core/messages/ports.ts';
+import type { MessageDeps } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
 import { AppError } from './core/errors.ts';
-import type { SessionDriver } from './core/sessions/ports.ts';
-import type { WaLibrary } from './transports/whatsapp/wa-socket.ts';
-import type { Backoff } from './transports/whatsapp/session.ts';
 import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
-import { mtcuteClients, type TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
+import { mtcuteClients } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
-export interface GatewayOverrides {
-  clock?: Clock;
-  /** Where state lives; defaults to DATABASE_URL, else PGlite in DATA_DIR. */
-  database?: DatabaseTarget;
-  rateLimitCounter?: WindowCounter;
-  logger?: boolean | object;
-  widgetDir?: string | null;
-  /** Replaces the sandbox's messaging side (tests of failures the network cannot produce). */
-  messagingDriver?: MessagingDriver;
-  /** Extra consumers of the event stream (webhooks and realtime register here as they land). */
-  sinks?: EventSink[];
-  webhooks?: WebhookOverrides;
-  /** Avito's pace for the live driver, where a test must not wait for the real one. */
-  avitoLimits?: CallLimits;
-  /** VK's pace, where a test must not wait for the real one. */
-  vkLimits?: CallLimits;
-  /** Long-lived sessions run beside (or instead of) the live drivers' (tests of the session leases). */
-  sessionDrivers?: SessionDriver[];
-  /** Makes personal Telegram accounts' clients (tests: the library answered by a fake), in place of TELEGRAM_API_ID's. */
-  tgapiClients?: TgapiClientFactory;
-  /** Personal WhatsApp: the library behind the adapter (a fake in tests), and how lost connections are tried again. */
-  whatsapp?: { library?: WaLibrary; backoff?: Backoff; random?: () => number };
-}
+import type { Gateway, GatewayOverrides } from './gateway-types.ts';
 
-export type { WebhookOverrides } from './gateway-webhooks.ts';
-
-export interface Gateway {
-  app: FastifyInstance;
-  store: Store;
-  boss: PgBoss;
-  database: Database;
-  /** The channel use-cases' dependencies, for the BFF and for tests that drive timers. */
-  channels: ChannelDeps;
-  messages: MessageDeps;
-  /** The export use-cases' dependencies (files under DATA_DIR/exports, signed links). */
-  exports: ExportDeps;
-  partnerKey: { value: string; created: boolean; path: string | null };
-  /** Encrypts channel credentials and signs links. */
-  secretKey: string;
-  /** The frames' socket.io hub (a sink of the event stream). */
-  realtime: RealtimeHub;
-  /** Whether this process has handed the event at a stream position to its sinks (or given up on it). */
-  streamPassed(position: number): boolean;
-  webhooks: {
-    /** Makes the delivery loop look for due deliveries (retries that came due, leases that ran out) now. */
-    sweep(): Promise<void>;
-  };
-  /** Makes the send loop look for due sends (retries that came due, leases that ran out) now. */
-  wakeSends(): void;
-  /** The long-lived sessions this process runs (personal accounts' connections), when it runs any. */
-  sessions: SessionLoop | null;
-  botHooks: {
-    /** The pass of the live bots' hook refresh under way (the start-up one, right after start), or a new one. */
-    refresh(): Promise<HookRefreshPass>;
-  };
-  listen(): Promise<string>;
-  /** Stops taking requests, lets running jobs finish, then closes the database. Idempotent. */
-  stop(): Promise<void>;
-}
+export type { Gateway, GatewayOverrides, WebhookOverrides } from './gateway-types.ts';
 
 /** What a process without the api role answers: its health, readiness and metrics, for the orchestrator. */
 function answerOnlyHealth(app: FastifyInstance): void {
