@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { EmbeddingDeps } from '../core/embedding/ports.ts';
 import { AppError } from '../core/errors.ts';
 import type { ChannelDeps } from '../core/channels/ports.ts';
@@ -119,7 +119,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     frameworkErrors,
     clientErrorHandler,
     // One summary per request instead (request-log.ts): at info only for errors and slow requests.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Clients that put `Content-Type: application/json` on every request send it on a DELETE with no body too:
