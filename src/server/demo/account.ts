@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createAccount, issueToken } from '../core/accounts/accounts.ts';
 import type { Clock, Store } from '../core/ports.ts';
@@ -22,6 +22,8 @@ export async function ensureDemoAccount(deps: { store: Store; clock: Clock }, da
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   if ((await deps.store.accounts.count()) > 0) return null;
+  // On PostgreSQL with its keys given in the environment, nothing else has made the data directory.
+  await mkdir(dataDir, { recursive: true });
   const account = await createAccount(deps, { name: 'Demo' });
   const token = await issueToken(deps, account.account_id, { kind: 'client', name: 'demo' });
   const demo: DemoAccount = { account_id: account.account_id, name: account.name, token: token.token };
