@@ -82,6 +82,10 @@ export interface LiveDriverOptions {
     verifyToken: string;
     peers: PeerDirectory;
     channels: Pick<ChannelRepository, 'listByMessengerId'>;
+    /** Where a channel created without credentials keeps its Facebook Login address: without it, only the four fields connect. */
+    store?: Store;
+    /** A Facebook Login for Business configuration for Instagram (INSTAGRAM_LOGIN_CONFIG_ID); the login asks by `scope` without it. */
+    loginConfigId?: string | null;
   } | null;
   /**
    * WhatsApp Business (the Cloud API) through the same Meta app, where an Embedded Signup configuration is set besides
@@ -263,7 +267,6 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
   };
   if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
-  if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
   // What the drivers whose channels come back from the platform's authorization page share: the store it records in.
   const authorized = (store: Store) => ({
     publicUrl: options.publicUrl,
@@ -274,6 +277,11 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     revoked: options.revoked,
     filesAgent,
   });
+  if (options.instagram) {
+    const { store, loginConfigId, ...app } = options.instagram;
+    const login = store ? { ...authorized(store), stateKey: keyFor('instagram-login-state/v1'), configId: loginConfigId ?? null } : null;
+    table.instAPI = instagramTransport({ ...app, cipher: options.cipher, revoked: options.revoked, login }, pacerOf);
+  }
   if (options.whatsapp) {
     const { store, ...app } = options.whatsapp;
     const deps: WhatsAppDeps = { ...app, ...authorized(store), stateKey: keyFor('wapi-signup-state/v1'), linkKey: keyFor('wapi-file-links/v1') };

@@ -61,7 +61,7 @@ interface PageAnswer {
  * and no request is logged. Inferred: that a token long-lived already is exchanged too (Meta answers one again).
  * A token Meta refuses (expired, revoked, not a user's) is a refusal of `user_token`; Meta failing, a 503.
  */
-async function longLivedToken(deps: InstagramDeps, userToken: string): Promise<string | Refusal> {
+export async function longLivedToken(deps: InstagramDeps, userToken: string): Promise<string | Refusal> {
   let answer: { access_token?: unknown };
   try {
     answer = await graphApi(deps.graphUrl, null, deps.appSecret, deps.timeoutMs).call('GET', '/oauth/access_token', {

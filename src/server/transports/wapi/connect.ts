@@ -5,7 +5,8 @@ import type { WhatsAppDeps } from './account.ts';
 import { connectNumber } from './connect-number.ts';
 import { chosenNumber, giveBack, offerNumbers, takeChoice } from './number-choice.ts';
 import { refusals } from './refusals.ts';
-import { checkState, newState, signupUrl, stateOf } from './signup.ts';
+import { checkState, isChoiceState, newState, stateOf } from '../meta/login-state.ts';
+import { signupUrl } from './signup.ts';
 import { signupOf, takenByAnother } from './signup-grant.ts';
 
 /**
@@ -37,8 +38,7 @@ export function whatsappSignupReturn(deps: WhatsAppDeps, pacer: CallPacer, finge
     channelOf(query) {
       const checked = checkState(deps.stateKey, query.state, deps.clock.now());
       if (checked.ok) return { channelId: checked.channelId };
-      const fromPage = typeof query.state === 'string' && query.state.split('.').length === 5;
-      return { refused: checked.why === 'expired' && fromPage ? refusals.choiceExpired : refusals[checked.why] };
+      return { refused: checked.why === 'expired' && isChoiceState(query.state) ? refusals.choiceExpired : refusals[checked.why] };
     },
     async grant(channel, query) {
       const checked = checkState(deps.stateKey, query.state, deps.clock.now());
