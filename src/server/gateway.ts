@@ -262,6 +262,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       embedding,
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
+      templatePlatform: live?.templates ?? null,
     });
     log = outageLog = app.log;
     const { roles } = config;

@@ -22,6 +22,7 @@ import { sourceAgent } from './file-source.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
 import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
 import type { Store } from '../core/ports.ts';
+import type { TemplatePlatform } from '../core/templates/ports.ts';
 import { whatsappLimits, type WhatsAppDeps } from './wapi/account.ts';
 import { whatsappTransport } from './wapi/whatsapp-transport.ts';
 import { instagramTransport } from './instapi/instagram-transport.ts';
@@ -179,6 +180,8 @@ export interface LiveDrivers {
   registrars: HookRegistrar[];
   /** What opens the long-lived connections of the transports that hold one, in the process holding each session. */
   sessions: SessionDriver[];
+  /** Where wapi's templates are moderated (Meta's template API), once WhatsApp is set up. */
+  templates: TemplatePlatform | null;
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
 }
@@ -371,6 +374,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
     registrars: live.flatMap((transport) => table[transport]!.registrar ?? []),
     sessions: live.flatMap((transport) => table[transport]!.session ?? []),
+    templates: table.wapi?.templates ?? null,
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
       await tgapi?.close();
