@@ -1,10 +1,10 @@
-import type { AuthorizationGrant, AuthorizationReturn } from '../../core/channels/authorization-return.ts';
-import type { ChannelRecord } from '../../core/channels/ports.ts';
+import type { AuthorizationReturn } from '../../core/channels/authorization-return.ts';
 import { credentialRefusals } from '../../../contract/credential-fields.ts';
 import { exchangeLoginCode } from '../meta/login-code.ts';
-import { chosenOption, moveAddress, offerChoice, type LoginChoiceDeps } from '../meta/login-choice.ts';
+import type { LoginChoiceDeps } from '../meta/login-choice.ts';
 import { loginDialogUrl } from '../meta/login-dialog.ts';
-import { checkState, isChoiceState, newState, stateOf } from '../meta/login-state.ts';
+import { metaLoginReturn } from '../meta/login-return.ts';
+import { newState } from '../meta/login-state.ts';
 import type { InstagramDeps } from './account.ts';
 import { connectInstagram, longLivedToken } from './connect.ts';
 import { accountTakenByAnother, freePages, type FreePage } from './login-pages.ts';
@@ -55,61 +55,37 @@ export function instagramLoginUrl(deps: Pick<InstagramDeps, 'appId'>, login: Ins
 
 /** The return from Meta's login dialog, and from the page of accounts to choose from, for `GET /hooks/instAPI/authorized`. */
 export function instagramLoginReturn(deps: InstagramDeps, login: InstagramLoginDeps, pacers: Pacers, fingerprint: string): AuthorizationReturn {
-  /** The page chosen becomes the channel's, as the four fields would make it. */
-  async function connectPage(channel: ChannelRecord, token: string, page: FreePage): Promise<AuthorizationGrant | { refused: string }> {
-    const outcome = await connectInstagram(deps, pacers, channel.id, { username: page.username, page_id: page.id, inst_id: page.inst_id, user_token: token });
-    if (outcome.kind === 'refused') return { refused: outcome.message === credentialRefusals.lacksInstagramPermissions ? loginRefusals.permissions : `Meta did not accept the account: its ${outcome.field} ${outcome.message}` };
-    if (outcome.kind !== 'ready') return { refused: loginRefusals.codeRefused };
-    return { profile: outcome.profile, tier: null, credentials: outcome.credentials ?? {}, hookFingerprint: fingerprint };
-  }
-
   return {
-    transport: 'instAPI',
     heldElsewhere: loginRefusals.accountTaken,
     connectedPage: (channel) => ({ title: 'Instagram account connected', text: `The Instagram account @${channel.username ?? ''} (${channel.name ?? ''}) is connected. You can close this window.` }),
-    channelOf(query) {
-      const checked = checkState(login.stateKey, query.state, login.clock.now());
-      if (checked.ok) return { channelId: checked.channelId };
-      return { refused: checked.why === 'expired' && isChoiceState(query.state) ? loginRefusals.choiceExpired : loginRefusals[checked.why] };
-    },
-    async grant(channel, query) {
-      const checked = checkState(login.stateKey, query.state, login.clock.now());
-      if (!checked.ok) return { refused: loginRefusals[checked.why] };
-      if (checked.chosen !== null) {
-        const chosen = chosenOption<FreePage>(login, channel, checked.nonce, checked.chosen);
-        if ('refused' in chosen) return { refused: loginRefusals[chosen.refused] };
-        if (await accountTakenByAnother(deps, channel.id, chosen.option.inst_id)) return { refused: loginRefusals.accountTaken };
-        // Taken before Meta is asked: a second click stops here. Meta refusing or failing gives the page back.
-        const takenAt = await moveAddress(login, channel.id, channel.authUrl, instagramLoginUrl(deps, login, channel.id));
-        if (takenAt === null) return { refused: loginRefusals.used };
-        const giveBack = () => moveAddress(login, channel.id, takenAt, channel.authUrl!);
-        try {
-          const granted = await connectPage(channel, chosen.token, chosen.option);
-          if ('refused' in granted) await giveBack();
-          return 'refused' in granted ? granted : { ...granted, takenAt };
-        } catch (err) {
-          await giveBack().catch(() => {});
-          throw err;
+    ...metaLoginReturn<FreePage>(login, {
+      transport: 'instAPI',
+      refusals: { ...loginRefusals, taken: loginRefusals.accountTaken },
+      nextAddress: (channelId) => instagramLoginUrl(deps, login, channelId),
+      async granted(channel, code) {
+        const exchanged = await exchangeLoginCode({ ...deps, publicUrl: login.publicUrl }, 'instAPI', code);
+        if ('refused' in exchanged) return { refused: loginRefusals.codeRefused };
+        // Long-lived, so that it still works while the owner chooses, and the page token derived from it does not expire.
+        const token = await longLivedToken(deps, exchanged.token);
+        if (typeof token !== 'string') return { refused: loginRefusals.codeRefused };
+        const pages = await freePages(deps, channel, token);
+        return pages.length === 0 ? { refused: loginRefusals.noAccount } : { token, options: pages };
+      },
+      heldByAnother: (channelId, page) => accountTakenByAnother(deps, channelId, page.inst_id),
+      // The page chosen becomes the channel's, as the four fields would make it.
+      async connect(channel, token, page) {
+        const outcome = await connectInstagram(deps, pacers, channel.id, { username: page.username, page_id: page.id, inst_id: page.inst_id, user_token: token });
+        if (outcome.kind === 'refused') {
+          return { refused: outcome.message === credentialRefusals.lacksInstagramPermissions ? loginRefusals.permissions : `Meta did not accept the account: its ${outcome.field} ${outcome.message}` };
         }
-      }
-      // The state must be the channel's current one: one given before a reinit, or used already, is not.
-      if (stateOf(channel.authUrl) !== query.state) return { refused: loginRefusals.forged };
-      const code = query.code;
-      if (typeof code !== 'string' || code.length === 0 || code.length > 2048) return { refused: loginRefusals.declined };
-      const exchanged = await exchangeLoginCode({ ...deps, publicUrl: login.publicUrl }, 'instAPI', code);
-      if ('refused' in exchanged) return { refused: loginRefusals.codeRefused };
-      // Long-lived, so that it still works while the owner chooses, and the page token derived from it does not expire.
-      const token = await longLivedToken(deps, exchanged.token);
-      if (typeof token !== 'string') return { refused: loginRefusals.codeRefused };
-      const pages = await freePages(deps, channel, token);
-      if (pages.length === 0) return { refused: loginRefusals.noAccount };
-      if (pages.length === 1) return connectPage(channel, token, pages[0]!);
-      const offered = await offerChoice(login, channel, 'instAPI', instagramLoginUrl(deps, login, channel.id), { token, options: pages }, {
+        if (outcome.kind !== 'ready') return { refused: loginRefusals.codeRefused };
+        return { profile: outcome.profile, tier: null, credentials: outcome.credentials ?? {}, hookFingerprint: fingerprint };
+      },
+      choicePage: {
         title: 'Choose an Instagram account',
         text: 'The Facebook pages you shared have several Instagram business accounts that are not connected to another channel. Choose the one this channel connects.',
         label: (p) => `@${p.username} · ${p.name || 'Facebook page'}`,
-      });
-      return offered ?? { refused: loginRefusals.used };
-    },
+      },
+    }),
   };
 }
