@@ -28,26 +28,45 @@ export const apiTransports = Object.keys(credentialsSchemas) as ApiTransport[];
  * A create body taking these transports, each with its credentials schema chosen by `transport` (so a failure
  * names `credentials.<field>`).
  */
-function createChannelBody<K extends Transport>(keys: K[], descriptions: { transport: string; credentials: string }) {
+function createChannelBody<K extends Transport, A extends string = never>(keys: K[], descriptions: { transport: string; credentials: string }, aliases: readonly A[] = []) {
   return Type.Object(
     {
-      transport: Type.Enum(keys, { description: descriptions.transport }),
+      transport: Type.Enum([...keys, ...aliases], { description: descriptions.transport }),
       credentials: Type.Record(Type.String(), Type.Unknown(), { description: descriptions.credentials }),
     },
     {
       additionalProperties: false,
-      allOf: keys.map((transport) => ({
-        if: { properties: { transport: { const: transport } }, required: ['transport'] },
-        then: { properties: { credentials: frameCredentialsSchemas[transport] } },
-      })),
+      allOf: [
+        ...keys.map((transport) => ({
+          if: { properties: { transport: { const: transport } }, required: ['transport'] },
+          then: { properties: { credentials: frameCredentialsSchemas[transport] } },
+        })),
+        // A transport named as the original service names it takes no credentials: the owner logs in instead.
+        ...aliases.map((alias) => ({
+          if: { properties: { transport: { const: alias } }, required: ['transport'] },
+          then: { properties: { credentials: credentialsObject([]) } },
+        })),
+      ],
     },
   );
 }
 
-export const CreateChannelBody = createChannelBody(apiTransports, {
-  transport: 'VK channels are connected through POST /v2/iframe-links/channels.',
-  credentials: 'Empty for tgapi, wapi, whatsapp, viber, max.',
-});
+/**
+ * Transports as the original service's clients name them on creation, and the channel each makes: `instagram` is an
+ * instAPI channel whose owner connects it by Facebook Login (its `url`) rather than with the four fields.
+ */
+export const transportAliases = { instagram: 'instAPI' } as const satisfies Record<string, Transport>;
+export type TransportAlias = keyof typeof transportAliases;
+
+export const CreateChannelBody = createChannelBody(
+  apiTransports,
+  {
+    transport:
+      'VK channels are connected through POST /v2/iframe-links/channels. `instagram` makes an instAPI channel connected by Facebook Login: it answers the login’s `url`, as wapi does.',
+    credentials: 'Empty for tgapi, wapi, whatsapp, viber, max, and instagram.',
+  },
+  Object.keys(transportAliases) as TransportAlias[],
+);
 export type CreateChannelBody = Static<typeof CreateChannelBody>;
 
 /** POST /bff/channels: as POST /v2/channels, and VK, which connects only in the channels frame. */

@@ -61,6 +61,8 @@ export interface Config {
   metaVerifyToken: string | null;
   metaAppId: string | null;
   whatsappSignupConfigId: string | null;
+  /** A Facebook Login for Business configuration Instagram's login opens (INSTAGRAM_LOGIN_CONFIG_ID); by `scope` without it. */
+  instagramLoginConfigId: string | null;
   logLevel: string;
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
@@ -196,6 +198,8 @@ export function loadConfig(env: Env = process.env): Config {
   const whatsappSignupConfigId = text('WHATSAPP_SIGNUP_CONFIG_ID');
   if (whatsappSignupConfigId !== null && !/^\d{1,32}$/.test(whatsappSignupConfigId)) problems.push('WHATSAPP_SIGNUP_CONFIG_ID must be the Embedded Signup configuration’s id (digits)');
   if (whatsappSignupConfigId !== null && metaSettings < 3) problems.push('WHATSAPP_SIGNUP_CONFIG_ID needs META_APP_ID, META_APP_SECRET and META_VERIFY_TOKEN');
+  const instagramLoginConfigId = text('INSTAGRAM_LOGIN_CONFIG_ID');
+  if (instagramLoginConfigId !== null && !/^\d{1,32}$/.test(instagramLoginConfigId)) problems.push('INSTAGRAM_LOGIN_CONFIG_ID must be the Facebook Login for Business configuration’s id (digits)');
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -246,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
     metaVerifyToken,
     metaAppId,
     whatsappSignupConfigId,
+    instagramLoginConfigId,
     logLevel,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     sandboxLatencyMs: int('SANDBOX_LATENCY_MS', 0, 0, 60_000),

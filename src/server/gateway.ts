@@ -148,7 +148,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
             ...(overrides.vkLimits ? { vkLimits: overrides.vkLimits } : {}),
             // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
-            instagram: metaApp && { ...metaApp, peers: peerDirectory(database.db), channels: store.channels },
+            instagram: metaApp && { ...metaApp, peers: peerDirectory(database.db), channels: store.channels, store, loginConfigId: config.instagramLoginConfigId },
             // WhatsApp once the same Meta app also has an Embedded Signup configuration; customers known by another
             // WhatsApp id than the number written are kept with Instagram's people.
             whatsapp: metaApp && config.whatsappSignupConfigId ? { ...metaApp, signupConfigId: config.whatsappSignupConfigId, store, peers: peerDirectory(database.db) } : null,
@@ -262,6 +262,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       embedding,
       ...(hooks ? { messengerHooks: metrics ? { ...hooks, updates: metrics.hooks(hooks.updates), apps: metrics.appHooks(hooks.apps) } : hooks } : {}),
       ...(metrics && config.metricsToken ? { metrics: { registry: metrics.registry, token: config.metricsToken } } : {}),
+      templatePlatform: live?.templates ?? null,
     });
     log = outageLog = app.log;
     const { roles } = config;

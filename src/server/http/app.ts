@@ -44,6 +44,7 @@ import { crmRoutes } from './routes/v2/crm.ts';
 import { sandboxTemplateRoutes } from './routes/sandbox/templates.ts';
 import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
+import type { TemplatePlatform } from '../core/templates/ports.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
@@ -92,6 +93,8 @@ export interface HttpDeps {
   oauth?: AuthDeps & { failures: SignInLimiter };
   /** Prometheus metrics at `/metrics`, for a scraper with the token (METRICS_TOKEN); none when absent. */
   metrics?: MetricsOptions;
+  /** The platform that moderates wapi channels' templates (live: Meta's template API); the sandbox's moderation without it. */
+  templatePlatform?: TemplatePlatform | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -181,7 +184,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);
       await v2.register(userRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(contactRoutes, { store: deps.store, clock: deps.clock });
-      await v2.register(crmRoutes, { store: deps.store, clock: deps.clock });
+      await v2.register(crmRoutes, { store: deps.store, clock: deps.clock, platform: deps.templatePlatform ?? null });
       await v2.register(templateRoutes, { store: deps.store, clock: deps.clock });
       await v2.register(exportRoutes, deps.exports);
       if (deps.sandbox) await v2.register(sandboxTemplateRoutes, { store: deps.store, clock: deps.clock });

@@ -20,6 +20,9 @@ import { appSecretProof, graphError, serveGraphCalls, type GraphCall } from './g
 export const SHORT_LIVED_MS = 60 * 60_000;
 export const LONG_LIVED_MS = 60 * 24 * 60 * 60_000;
 
+/** What Instagram messaging's login asks for, as a person grants it all. */
+const LOGIN_PERMISSIONS = ['instagram_basic', 'instagram_manage_messages', 'pages_manage_metadata', 'pages_show_list', 'business_management'];
+
 export interface EmulatedPage {
   id: string;
   name: string;
@@ -39,6 +42,11 @@ export interface GraphEmulator {
   addPage(page: EmulatedPage): void;
   /** Who a customer is, as the User Profile API says, or the error it answers for them. */
   addPerson(igsid: string, profile: { username?: string; name?: string } | { error: MetaError }): void;
+  /**
+   * The person finishes Facebook Login granting the app these pages and permissions (every one Instagram messaging
+   * needs unless said): the code the dialog gives back, worth a short-lived user token once.
+   */
+  login(user: { pages: string[]; permissions?: string[] }): string;
   /** The fields a page subscribed the app to; null when it has not. */
   subscribedFields(pageId: string): string[] | null;
   /** The token no longer works: every call with it is refused with 190. */
@@ -87,6 +95,8 @@ export async function startGraphEmulator(
   /** Who wrote to which account: `<account id>/<igsid>`. */
   const conversations = new Set<string>();
   const files = new Set<string>();
+  /** Codes Facebook Login gave back, and the user token each is worth (taken once). */
+  const codes = new Map<string, { token: string; used: boolean }>();
   const failures = new Map<string, { times: number; error: MetaError }>();
   const calls: GraphCall[] = [];
   const sent = new Map<string, { pageId: string; body: Record<string, unknown> }>();
@@ -123,6 +133,13 @@ export async function startGraphEmulator(
     addUser: (token, user, { lifetime = 'short' } = {}) =>
       void users.set(token, { ...user, longLived: lifetime === 'long', expiresAt: now() + (lifetime === 'long' ? LONG_LIVED_MS : SHORT_LIVED_MS) }),
     addPage: (page) => void pages.set(page.id, page),
+    login({ pages: granted, permissions = LOGIN_PERMISSIONS }) {
+      const code = `AQD${next++}${'c'.repeat(30)}`;
+      const token = `EAAGlogin${next++}${'u'.repeat(32)}`;
+      users.set(token, { permissions, pages: granted, longLived: false, expiresAt: now() + SHORT_LIVED_MS });
+      codes.set(code, { token, used: false });
+      return code;
+    },
     addPerson: (igsid, profile) => void people.set(igsid, profile),
     subscribedFields: (pageId) => subscriptions.get(pageId) ?? null,
     revoke: (token) => void revoked.add(token),
@@ -174,6 +191,10 @@ export async function startGraphEmulator(
     if (method === 'GET' && path === '/me/permissions' && user) {
       return { status: 200, body: { data: user.permissions.map((permission) => ({ permission, status: 'granted' })) } };
     }
+    if (method === 'GET' && path === '/me/accounts' && user) {
+      const listed = user.pages.flatMap((id) => (pages.has(id) ? [pages.get(id)!] : []));
+      return { status: 200, body: { data: listed.map((p) => ({ id: p.id, name: p.name, ...(p.instagram ? { instagram_business_account: p.instagram } : {}) })), paging: {} } };
+    }
     if (method === 'GET' && segments.length === 1 && user) {
       const page = pages.get(segments[0]!);
       if (!page || !user.pages.includes(page.id)) return err(400, 100, `Unsupported get request. Object with ID '${segments[0]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
@@ -198,9 +219,10 @@ export async function startGraphEmulator(
 
   /** A live user token for a long-lived one (the same, when it is long-lived already); Meta's refusals otherwise. */
   function exchange(query: Record<string, string>): Answer {
-    if (query.grant_type !== 'fb_exchange_token') return err(400, 100, 'Unsupported grant_type');
     if (query.client_id !== appId) return err(400, 101, 'Error validating application. Invalid application ID.');
     if (query.client_secret !== appSecret) return err(400, 1, 'Error validating client secret.');
+    if (query.code !== undefined) return codeExchange(query);
+    if (query.grant_type !== 'fb_exchange_token') return err(400, 100, 'Unsupported grant_type');
     const given = query.fb_exchange_token ?? '';
     const user = liveUser(given);
     if (!user) return users.has(given) && !revoked.has(given) ? err(400, 190, 'Error validating access token: Session has expired.', 463) : err(400, 190, 'Invalid OAuth access token - Cannot parse access token');
@@ -211,6 +233,16 @@ export async function startGraphEmulator(
     }
     const expiresIn = Math.floor((users.get(token)!.expiresAt - now()) / 1000);
     return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: expiresIn } };
+  }
+
+  /** Facebook Login's code, taken once, for the address of the dialog it came from. */
+  function codeExchange(query: Record<string, string>): Answer {
+    const issued = codes.get(query.code ?? '');
+    if (!issued) return err(400, 100, 'Invalid verification code format.');
+    if (issued.used) return err(400, 100, 'This authorization code has been used.', 36009);
+    if (!query.redirect_uri?.endsWith('/hooks/instAPI/authorized')) return err(400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 36008);
+    issued.used = true;
+    return { status: 200, body: { access_token: issued.token, token_type: 'bearer', expires_in: SHORT_LIVED_MS / 1000 } };
   }
 
   async function send(page: EmulatedPage, body: Record<string, unknown>): Promise<Answer> {

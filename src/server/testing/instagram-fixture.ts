@@ -1,5 +1,6 @@
 import type { Clock } from '../core/ports.ts';
 import { startGraphEmulator, type EmulatedPage, type GraphEmulator } from './graph-emulator.ts';
+import { openPage, type GatewayPage } from './gateway-page.ts';
 import { startLiveGateway, type TestGateway } from './harness.ts';
 
 /** A Meta app, a Facebook user who manages a page linked to an Instagram business account, and a gateway set up as the app. */
@@ -54,3 +55,15 @@ export async function connectInstagramChannel(setup: InstagramSetup, credentials
   if (res.statusCode !== 201) throw new Error(`not connected: ${res.statusCode} ${res.body}`);
   return (res.json().data as { channel_id: string }[])[0]!.channel_id;
 }
+
+/** Creates a channel as the original service's clients do (`instagram`, no credentials): its id and the login dialog's address. */
+export async function createLoginChannel(setup: InstagramSetup): Promise<{ channelId: string; url: URL; created: Record<string, unknown> }> {
+  const res = await setup.t.call('POST', '/v2/channels', { token: setup.token, body: { transport: 'instagram', credentials: {} } });
+  if (res.statusCode !== 201) throw new Error(`not created: ${res.statusCode} ${res.body}`);
+  const created = (res.json().data as { channel_id: string; url: string }[])[0]!;
+  return { channelId: created.channel_id, url: new URL(created.url), created };
+}
+
+/** The owner comes back from Facebook Login to the address it was given, with `query`: the page's status and text. */
+export const comeBackFromLogin = (setup: InstagramSetup, query: Record<string, string>): Promise<GatewayPage> =>
+  openPage(`${setup.base}/hooks/instAPI/authorized?${new URLSearchParams(query).toString()}`);

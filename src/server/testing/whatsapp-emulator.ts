@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
 import { serveFile } from './file-server.ts';
 import { appSecretProof, graphError, serveGraphCalls, type GraphCall } from './graph-calls.ts';
+import { templateCalls, type EmulatedTemplate } from './graph-templates.ts';
 
 /**
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
@@ -25,15 +26,7 @@ export interface EmulatedNumber {
   platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
 }
 
-export interface EmulatedTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  components: Record<string, unknown>[];
-  parameter_format?: string;
-}
+export type { EmulatedTemplate } from './graph-templates.ts';
 
 type MetaError = { status?: number; code: number; subcode?: number; message: string; headers?: Record<string, string> };
 
@@ -64,6 +57,10 @@ export interface WhatsAppEmulator {
   /** The messages the endpoint took, by wamid, with the WhatsApp id of the customer they went to. */
   sent: Map<string, { phoneNumberId: string; body: Record<string, unknown>; waId: string }>;
   setTemplates(wabaId: string, templates: EmulatedTemplate[]): void;
+  /** The account's templates as Meta has them now (those the gateway submitted among them). */
+  templates(wabaId: string): EmulatedTemplate[];
+  /** Meta reviews a template: its new status, posted as the account's `message_template_status_update`. */
+  review(wabaId: string, name: string, language: string, status: string): Promise<number>;
   /** One change of a WhatsApp Business Account, posted as Meta posts it: `{object: 'whatsapp_business_account', entry: [{id, changes: [{field, value}]}]}`. */
   postChange(wabaId: string, field: string, value: Record<string, unknown>, options?: { retry?: boolean }): Promise<number>;
   /** A customer writes to a number: the message's wamid and the post's first answer. */
@@ -129,6 +126,12 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     sent,
     addAccount: (wabaId, numbers, templates = []) => void accounts.set(wabaId, { numbers, templates }),
     setTemplates: (wabaId, templates) => void (accounts.get(wabaId)!.templates = templates),
+    templates: (wabaId) => accounts.get(wabaId)!.templates,
+    review(wabaId, name, language, status) {
+      const template = accounts.get(wabaId)!.templates.find((t) => t.name === name && t.language === language)!;
+      template.status = status;
+      return postChange(wabaId, 'message_template_status_update', { event: status, message_template_id: Number(template.id), message_template_name: name, message_template_language: language, reason: 'NONE' });
+    },
     signup(wabaId, { messaging = true } = {}) {
       const code = `AQB${randomBytes(24).toString('base64url')}`;
       const token = `EAAGbiz${randomBytes(24).toString('base64url')}`;
@@ -213,13 +216,8 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
       if (method === 'DELETE') subscriptions.delete(first);
       return { status: 200, body: { success: true } };
     }
-    if (account && edge === 'message_templates' && method === 'GET') {
-      const limit = Number(query.limit ?? 2);
-      const from = Number(query.after ?? 0);
-      const page = account.templates.slice(from, from + limit);
-      const more = from + limit < account.templates.length;
-      return { status: 200, body: { data: page, paging: { cursors: { before: String(from), after: String(from + limit) }, ...(more ? { next: `${base}/v24.0/${first}/message_templates?after=${from + limit}` } : {}) } } };
-    }
+    const templateAnswer = templateCalls(accounts, granted.wabaId, call, () => String(700000000000 + next++), base);
+    if (templateAnswer) return templateAnswer;
     const numberAccount = accountOfNumber(first);
     if (numberAccount && numberAccount !== granted.wabaId) return err(403, 200, 'Permissions error');
     if (numberAccount && edge === 'register' && method === 'POST') {

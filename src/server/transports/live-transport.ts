@@ -2,6 +2,7 @@ import type { HookRegistrar } from '../core/channels/hook-refresh.ts';
 import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
 import type { ChannelRecord, ConnectOutcome } from '../core/channels/ports.ts';
 import type { SessionDriver } from '../core/sessions/ports.ts';
+import type { TemplatePlatform } from '../core/templates/ports.ts';
 import type { MessageDeps, MessagingDriver, MessengerAppHook, MessengerFileOpener, MessengerHook } from '../core/messages/ports.ts';
 
 /** One transport on its real platform: how its channels connect and let go, send, and hear back. */
@@ -20,4 +21,6 @@ export interface LiveTransport {
   authorization?: AuthorizationReturn;
   /** For a transport whose channels hold a long-lived connection: what opens it in the process holding its session. */
   session?: SessionDriver;
+  /** For a transport whose platform moderates business-API templates: submitting, editing and deleting them there. */
+  templates?: TemplatePlatform;
 }

@@ -22,6 +22,7 @@ import { sourceAgent } from './file-source.ts';
 import { PACE_KEY_PREFIX, paceConnection, sharedCallPacer } from './shared-pacer.ts';
 import type { AuthorizationReturn } from '../core/channels/authorization-return.ts';
 import type { Store } from '../core/ports.ts';
+import type { TemplatePlatform } from '../core/templates/ports.ts';
 import { whatsappLimits, type WhatsAppDeps } from './wapi/account.ts';
 import { whatsappTransport } from './wapi/whatsapp-transport.ts';
 import { instagramTransport } from './instapi/instagram-transport.ts';
@@ -82,6 +83,10 @@ export interface LiveDriverOptions {
     verifyToken: string;
     peers: PeerDirectory;
     channels: Pick<ChannelRepository, 'listByMessengerId'>;
+    /** Where a channel created without credentials keeps its Facebook Login address: without it, only the four fields connect. */
+    store?: Store;
+    /** A Facebook Login for Business configuration for Instagram (INSTAGRAM_LOGIN_CONFIG_ID); the login asks by `scope` without it. */
+    loginConfigId?: string | null;
   } | null;
   /**
    * WhatsApp Business (the Cloud API) through the same Meta app, where an Embedded Signup configuration is set besides
@@ -175,6 +180,8 @@ export interface LiveDrivers {
   registrars: HookRegistrar[];
   /** What opens the long-lived connections of the transports that hold one, in the process holding each session. */
   sessions: SessionDriver[];
+  /** Where wapi's templates are moderated (Meta's template API), once WhatsApp is set up. */
+  templates: TemplatePlatform | null;
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
 }
@@ -263,7 +270,6 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
   };
   if (options.avito) table.avito = avitoTransport(options, options.avito, secretsOf('avito-webhook-secrets/v1'), filesAgent, pacerOf('avito', options.avitoLimits ?? avitoLimits, () => false));
-  if (options.instagram) table.instAPI = instagramTransport({ ...options.instagram, cipher: options.cipher, revoked: options.revoked }, pacerOf);
   // What the drivers whose channels come back from the platform's authorization page share: the store it records in.
   const authorized = (store: Store) => ({
     publicUrl: options.publicUrl,
@@ -274,6 +280,11 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     revoked: options.revoked,
     filesAgent,
   });
+  if (options.instagram) {
+    const { store, loginConfigId, ...app } = options.instagram;
+    const login = store ? { ...authorized(store), stateKey: keyFor('instagram-login-state/v1'), configId: loginConfigId ?? null } : null;
+    table.instAPI = instagramTransport({ ...app, cipher: options.cipher, revoked: options.revoked, login }, pacerOf);
+  }
   if (options.whatsapp) {
     const { store, ...app } = options.whatsapp;
     const deps: WhatsAppDeps = { ...app, ...authorized(store), stateKey: keyFor('wapi-signup-state/v1'), linkKey: keyFor('wapi-file-links/v1') };
@@ -363,6 +374,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
     },
     registrars: live.flatMap((transport) => table[transport]!.registrar ?? []),
     sessions: live.flatMap((transport) => table[transport]!.session ?? []),
+    templates: table.wapi?.templates ?? null,
     authorizations: Object.fromEntries(live.flatMap((transport) => (table[transport]!.authorization ? [[transport, table[transport]!.authorization!]] : []))),
     async close() {
       await tgapi?.close();

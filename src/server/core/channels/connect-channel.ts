@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Channel, ChannelCreated } from '../../../contract/channel-api.ts';
+import { transportAliases, type Channel, type ChannelCreated, type TransportAlias } from '../../../contract/channel-api.ts';
 import type { Transport } from '../../../contract/channels.ts';
 import { validationError } from '../errors.ts';
 import type { TransactionScope } from '../ports.ts';
@@ -63,8 +63,10 @@ function profileChanges(outcome: Accepted): Partial<ChannelRecord> {
 export async function createChannel(
   deps: ChannelDeps,
   accountId: string,
-  input: { transport: Transport; credentials: Record<string, unknown> },
+  given: { transport: Transport | TransportAlias; credentials: Record<string, unknown> },
 ): Promise<ChannelCreated[]> {
+  // A transport named as the original service names it is the channel it makes (`instagram`: instAPI by login).
+  const input = { ...given, transport: given.transport in transportAliases ? transportAliases[given.transport as TransportAlias] : (given.transport as Transport) };
   const id = randomUUID();
   const outcome = await askMessenger(deps, id, input.transport, input.credentials);
   const now = deps.clock.now();

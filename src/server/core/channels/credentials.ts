@@ -33,6 +33,8 @@ function credentialFieldErrors(issues: SchemaIssue[]): FieldError[] {
  * learns the transport only from the stored channel, so it asks here.
  */
 export function assertCredentials(transport: Transport, credentials: Record<string, unknown>): void {
+  // An Instagram channel connected by Facebook Login (created as `instagram`) is reconnected by logging in again.
+  if (transport === 'instAPI' && Object.keys(credentials).length === 0) return;
   const schema = frameCredentialsSchemas[transport];
   if (Value.Check(schema, credentials)) return;
   throw validationError(credentialFieldErrors([...Value.Errors(schema, credentials)] as SchemaIssue[]));

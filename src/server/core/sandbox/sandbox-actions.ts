@@ -66,6 +66,11 @@ export async function revokeSandboxBotToken(deps: ChannelDeps, accountId: string
 export function sandboxAuthorize(deps: ChannelDeps, channelId: string, url: string): Promise<Channel> {
   const phone = defaultSandboxPhone(channelId);
   return authorizationCompleted(deps, channelId, url, (channel) => {
+    if (channel.transport === 'instAPI') {
+      // The Instagram business account the sandbox's Facebook login grants: an account id of Meta's shape, and a name.
+      const account = `sandbox_${phone.slice(-6)}`;
+      return { messengerId: `178414${phone.slice(-11).padStart(11, '0')}`, username: account, name: `Sandbox Instagram ${account}` };
+    }
     if (channel.transport !== 'vk') return { phone, name: displayName(phone), messengerId: phone, tier: 'TIER_1K' };
     const club = phone.slice(2);
     return { messengerId: `club${club}`, username: `club${club}`, name: `Sandbox VK community ${club}` };

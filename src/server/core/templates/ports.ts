@@ -35,3 +35,31 @@ export interface TemplateRepository {
   /** The platform deleted the template: its row goes (messages sent with it keep their own copy of it). */
   remove(id: string): Promise<void>;
 }
+
+/** A template as submitted to a platform: the gateway's parts, and the sample values the caller gave each part (Meta's `example`). */
+export interface SubmittedTemplate {
+  name: string;
+  language: string;
+  category: TemplateRecord['category'];
+  components: TemplateComponent[];
+  /** By part (`header`, `body`…): the caller's `example` of it, handed on as it is. */
+  examples: Partial<Record<TemplateComponent['type'], unknown>>;
+}
+
+/**
+ * A platform that moderates business-API templates itself (live wapi: Meta's message-template API), in place of the
+ * sandbox. Each call throws the API's error for a refusal (AppError), the platform's words in it.
+ */
+export interface TemplatePlatform {
+  /**
+   * The platform's account the channel's templates belong to (one template is shared by the channels of one account):
+   * throws where the channel has none (not connected yet).
+   */
+  accountOf(channel: { id: string; credentials: string | null }): string;
+  /** Submits the template on the channel's account: the status the platform gives it at once. */
+  submit(channel: { id: string; credentials: string | null }, template: SubmittedTemplate): Promise<{ status: TemplateStatus }>;
+  /** Submits the template's new category or parts again. */
+  edit(channel: { id: string; credentials: string | null }, template: SubmittedTemplate): Promise<void>;
+  /** Deletes the template (that name in that language) from the channel's account; one the platform no longer has is gone already. */
+  remove(channel: { id: string; credentials: string | null }, template: Pick<TemplateRecord, 'name' | 'language'>): Promise<void>;
+}

@@ -6,7 +6,7 @@ import { AppError, validationError } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { Clock, Store, TransactionScope } from '../ports.ts';
 import { variablesAreContiguous, variablesOf } from '../../../contract/template-text.ts';
-import type { TemplateRecord } from './ports.ts';
+import type { TemplatePlatform, TemplateRecord } from './ports.ts';
 
 /** `waba_template.status_update` of a template whose status changed. */
 export function templateStatusEvent(tx: TransactionScope, clock: Clock, template: TemplateRecord, status: TemplateStatus, now: Date) {
@@ -21,6 +21,8 @@ export function templateStatusEvent(tx: TransactionScope, clock: Clock, template
 export interface TemplateDeps {
   store: Store;
   clock: Clock;
+  /** A platform that moderates wapi channels' templates itself (live: Meta), in place of the sandbox. */
+  platform?: TemplatePlatform | null;
 }
 
 export const templateNotFound = (templateId: string): AppError =>
@@ -44,7 +46,7 @@ export async function listTemplates({ store }: TemplateDeps, accountId: string, 
 }
 
 /** The platform's rules on a submitted template's parts; every problem is named. */
-function componentProblems(components: CreateTemplateBody['components']): FieldError[] {
+export function templateProblems(components: CreateTemplateBody['components']): FieldError[] {
   const problems: FieldError[] = [];
   const seen = new Set<string>();
   const limit = { header: templateLimits.headerChars, body: templateLimits.bodyChars, footer: templateLimits.footerChars };
@@ -81,7 +83,7 @@ export async function createSandboxTemplate(deps: TemplateDeps, accountId: strin
     const channel = await tx.channels.get(accountId, channelId);
     if (!channel) throw channelNotFound(channelId);
     if (channel.transport !== 'wapi') throw validationError([{ field: 'channel_id', message: 'only business-API (wapi) channels have templates' }]);
-    const problems = componentProblems(body.components);
+    const problems = templateProblems(body.components);
     if (await tx.templates.exists(channelId, body.name, body.language)) {
       problems.push({ field: 'name', message: 'the channel already has a template of this name and language' });
     }

@@ -2,7 +2,8 @@ import type { FieldError } from '../../../contract/errors.ts';
 import type { CreateTemplateBody, TemplateComponent, WabaTemplateAnswer, WabaTemplateBody, WabaTemplateChange } from '../../../contract/templates.ts';
 import { channelNotFound } from '../channels/channel-steps.ts';
 import { validationError } from '../errors.ts';
-import type { TemplateRecord } from './ports.ts';
+import type { SubmittedTemplate, TemplateRecord } from './ports.ts';
+import { forEachAccount, submitToPlatform } from './waba-platform.ts';
 import { createSandboxTemplate, templateNotFound, templateStatusEvent, toTemplate, type TemplateDeps } from './templates.ts';
 
 type WabaComponent = WabaTemplateBody['template']['components'][number];
@@ -30,6 +31,10 @@ function ourComponents(components: WabaComponent[], problems: FieldError[]): Tem
     return { type: type as TemplateComponent['type'], ...(c.text !== undefined ? { text: c.text } : {}), ...(buttons ? { buttons } : {}) };
   });
 }
+
+/** The caller's sample values of each part (Meta's `example`), handed on to a platform that moderates. */
+const examplesOf = (components: WabaComponent[] | undefined): SubmittedTemplate['examples'] =>
+  Object.fromEntries((components ?? []).filter((c) => c.example !== undefined).map((c) => [c.type.toLowerCase(), c.example]));
 
 /** The service's picture: upper-case parts again. */
 const wabaComponents = (components: TemplateComponent[]) =>
@@ -70,7 +75,8 @@ async function family(deps: TemplateDeps, accountId: string, id: string): Promis
 
 /**
  * `POST /v2/templates/waba`: the template is submitted on each of its wapi channels and waits for moderation
- * (PENDING; the sandbox moderates on command). Every channel is checked before any is written.
+ * (PENDING; the sandbox moderates on command; live, Meta does: waba-platform.ts). Every channel is checked before any
+ * is written.
  */
 export async function createWabaTemplate(deps: TemplateDeps, accountId: string, body: WabaTemplateBody): Promise<WabaTemplateAnswer> {
   const problems: FieldError[] = [];
@@ -83,6 +89,9 @@ export async function createWabaTemplate(deps: TemplateDeps, accountId: string, 
   }
   if (problems.length > 0) throw validationError(problems);
   const submitted: CreateTemplateBody = { name: nameOf(body.template.title), language: body.template.language, category: body.template.category, components };
+  if (deps.platform) {
+    return getWabaTemplate(deps, accountId, await submitToPlatform(deps, deps.platform, accountId, channels, { ...submitted, examples: examplesOf(body.template.components) }));
+  }
   const created = [];
   for (const channelId of channels) created.push(await createSandboxTemplate(deps, accountId, channelId, submitted));
   return getWabaTemplate(deps, accountId, created[0]!.id);
@@ -102,12 +111,18 @@ export async function listWabaTemplates(deps: TemplateDeps, accountId: string): 
   });
 }
 
-/** An edited template goes back to moderation (PENDING) on every channel, as Meta does. */
+/** An edited template goes back to moderation (PENDING) on every channel, as Meta does (live: submitted to Meta again first). */
 export async function editWabaTemplate(deps: TemplateDeps, accountId: string, id: string, body: WabaTemplateChange): Promise<WabaTemplateAnswer> {
   const problems: FieldError[] = [];
   const components = body.template.components ? ourComponents(body.template.components, problems) : undefined;
   if (problems.length > 0) throw validationError(problems);
   const { all } = await family(deps, accountId, id);
+  const platform = deps.platform;
+  if (platform) {
+    await forEachAccount(deps, platform, accountId, all, (channel, t) =>
+      platform.edit(channel, { name: t.name, language: t.language, category: body.template.category ?? t.category, components: components ?? t.components, examples: examplesOf(body.template.components) }),
+    );
+  }
   const now = deps.clock.now();
   await deps.store.transaction(async (tx) => {
     for (const t of all) {
@@ -121,6 +136,8 @@ export async function editWabaTemplate(deps: TemplateDeps, accountId: string, id
 
 export async function deleteWabaTemplate(deps: TemplateDeps, accountId: string, id: string): Promise<void> {
   const { all } = await family(deps, accountId, id);
+  const platform = deps.platform;
+  if (platform) await forEachAccount(deps, platform, accountId, all, (channel, t) => platform.remove(channel, t));
   await deps.store.transaction(async (tx) => {
     for (const t of all) await tx.templates.remove(t.id);
   });

@@ -4,6 +4,7 @@ import type { PeerDirectory } from '../../core/messages/peers.ts';
 import { DeadlinePassed, untilDeadline } from '../bot-common.ts';
 import type { CallLimits, CallPacer } from '../call-pacer.ts';
 import { graphApi, type GraphApi } from '../meta/graph-api.ts';
+import type { InstagramLoginDeps } from './login.ts';
 
 /** What the Instagram driver is given. */
 export interface InstagramDeps {
@@ -22,6 +23,11 @@ export interface InstagramDeps {
   channels: Pick<ChannelRepository, 'listByMessengerId'>;
   /** Meta no longer takes the channel's page token: the channel is switched off (unless its credentials changed since). */
   revoked?(channelId: string, sealed: string | null): Promise<void>;
+  /**
+   * Facebook Login for channels created without credentials (login.ts): where their address is kept and the login's
+   * state key; without it, only the four fields connect a channel.
+   */
+  login?: InstagramLoginDeps | null;
   timeoutMs?: number;
   /** How long a send may take in all (SEND_BUDGET_MS unless a test says). */
   sendBudgetMs?: number;

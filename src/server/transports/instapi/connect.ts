@@ -1,9 +1,9 @@
 import { credentialRefusals } from '../../../contract/credential-fields.ts';
 import type { ChannelRecord, ConnectOutcome } from '../../core/channels/ports.ts';
-import { AppError } from '../../core/errors.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import { pacedPage, pageOf, type InstagramDeps, type PageCredentials } from './account.ts';
-import { GraphApiError, GraphApiUnreachable, graphApi } from '../meta/graph-api.ts';
+import { GraphApiError, graphApi } from '../meta/graph-api.ts';
+import { ACCESS_TOKEN, metaUnavailable } from '../meta/login-code.ts';
 import { isTokenRefused } from './graph-failures.ts';
 
 /**
@@ -26,8 +26,6 @@ const REQUIRED_PERMISSIONS = ['instagram_basic', 'instagram_manage_messages', 'p
 
 /** Meta's ids are numbers; they go into a URL's path, so nothing else is let through. */
 const NUMERIC_ID = /^\d{1,32}$/;
-/** A Meta access token goes in a header: printable characters only. */
-const ACCESS_TOKEN = /^[\x21-\x7e]{20,2048}$/;
 
 type Pacers = { account: CallPacer; media: CallPacer };
 type Refusal = Extract<ConnectOutcome, { kind: 'refused' }>;
@@ -37,10 +35,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
 /** Meta out of reach, or failing: the connect is a 503 saying why (nothing is stored). */
-function unavailable(err: unknown, what: string): AppError {
-  if (err instanceof GraphApiUnreachable) return new AppError('SERVICE_UNAVAILABLE', 'Meta could not be reached; try again');
-  return new AppError('SERVICE_UNAVAILABLE', `Meta refused ${what}: ${err instanceof Error ? err.message : String(err)}`);
-}
+const unavailable = metaUnavailable;
 
 /** A permission error of the Graph API (10, 200–299): the user did not grant the app what it needs. */
 const isPermissionError = (err: unknown) => err instanceof GraphApiError && (err.code === 10 || (err.code >= 200 && err.code <= 299));
@@ -61,7 +56,7 @@ interface PageAnswer {
  * and no request is logged. Inferred: that a token long-lived already is exchanged too (Meta answers one again).
  * A token Meta refuses (expired, revoked, not a user's) is a refusal of `user_token`; Meta failing, a 503.
  */
-async function longLivedToken(deps: InstagramDeps, userToken: string): Promise<string | Refusal> {
+export async function longLivedToken(deps: InstagramDeps, userToken: string): Promise<string | Refusal> {
   let answer: { access_token?: unknown };
   try {
     answer = await graphApi(deps.graphUrl, null, deps.appSecret, deps.timeoutMs).call('GET', '/oauth/access_token', {

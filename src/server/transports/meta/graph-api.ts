@@ -25,8 +25,14 @@ export class GraphApiError extends Error {
   readonly transient: boolean;
   /** How long Meta asked to wait: a Retry-After header, or the longest `estimated_time_to_regain_access` of its usage headers. */
   readonly retryAfterMs: number | null;
+  /** What Meta says of the refusal for people (`error_user_msg`, with `error_user_title` before it), where it says it. */
+  readonly userMessage: string | null;
 
-  constructor(status: number, said: { message: string; code: number; subcode: number | null; transient: boolean }, retryAfterMs: number | null = null) {
+  constructor(
+    status: number,
+    said: { message: string; code: number; subcode: number | null; transient: boolean; userMessage?: string | null },
+    retryAfterMs: number | null = null,
+  ) {
     super(said.message || `HTTP ${status}`);
     this.name = 'GraphApiError';
     this.status = status;
@@ -34,6 +40,7 @@ export class GraphApiError extends Error {
     this.subcode = said.subcode;
     this.transient = said.transient;
     this.retryAfterMs = retryAfterMs;
+    this.userMessage = said.userMessage ?? null;
   }
 }
 
@@ -93,10 +100,13 @@ export function waitFromHeaders(headers: Record<string, string | string[] | unde
 }
 
 /** Meta's error object, as far as it is read. */
-function errorOf(answer: unknown): { message: string; code: number; subcode: number | null; transient: boolean } | null {
+function errorOf(answer: unknown): { message: string; code: number; subcode: number | null; transient: boolean; userMessage: string | null } | null {
   const error = isObject(answer) && isObject(answer.error) ? answer.error : null;
   if (!error) return null;
+  const userMessage = typeof error.error_user_msg === 'string' && error.error_user_msg !== '' ? error.error_user_msg : null;
+  const userTitle = typeof error.error_user_title === 'string' && error.error_user_title !== '' ? error.error_user_title : null;
   return {
+    userMessage: userMessage && userTitle ? `${userTitle}: ${userMessage}` : userMessage,
     message: typeof error.message === 'string' ? error.message : '',
     code: typeof error.code === 'number' ? error.code : 0,
     subcode: typeof error.error_subcode === 'number' ? error.error_subcode : null,

@@ -49,6 +49,8 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
           return { kind: 'ready', profile: { messengerId: id, name: `Sandbox Avito ${id}` } };
         }
         case 'instAPI': {
+          // No credentials (created as `instagram`): Facebook Login's page, for which the sandbox's page stands in.
+          if (Object.keys(credentials).length === 0) return { kind: 'redirect', url: authorizationUrl(channelId) };
           const username = text(credentials.username);
           if (username.includes('@')) return refused('username', credentialRefusals.atSignInUsername);
           return { kind: 'ready', profile: { messengerId: text(credentials.inst_id), username, name: username } };

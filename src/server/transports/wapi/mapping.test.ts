@@ -3,7 +3,7 @@ import { GraphApiError } from '../meta/graph-api.ts';
 import { failureOf, statusFailureOf, waitAsked } from './cloud-failures.ts';
 import { tierOf, phoneDigits } from './number-profile.ts';
 import { contentOf, interactiveOf, mediaKindOf, templateComponentsOf } from './outbound.ts';
-import { CHOICE_LIFETIME_MS, checkState, choiceState, newState, nonceOf, STATE_LIFETIME_MS } from './signup.ts';
+import { CHOICE_LIFETIME_MS, checkState, choiceState, newState, nonceOf, STATE_LIFETIME_MS } from '../meta/login-state.ts';
 import { accountTemplates, MAX_PAGES, presentOf, templateOf, templateStatusOf } from './templates.ts';
 import { reportsOfChange } from './webhook-events.ts';
 

@@ -1,9 +1,8 @@
 import type { ChannelRecord } from '../../core/channels/ports.ts';
-import { AppError } from '../../core/errors.ts';
-import { GraphApiError, GraphApiUnreachable, graphApi } from '../meta/graph-api.ts';
+import { graphApi } from '../meta/graph-api.ts';
+import { exchangeLoginCode, metaUnavailable } from '../meta/login-code.ts';
 import { isMetaId, type WhatsAppDeps } from './account.ts';
 import { refusals } from './refusals.ts';
-import { returnAddress } from './signup.ts';
 
 /**
  * What Embedded Signup's code is worth: the business's token (`GET /oauth/access_token` with the app's id and secret
@@ -32,10 +31,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 const textOrNull = (x: unknown): string | null => (typeof x === 'string' && x.length > 0 && x.length <= 512 ? x : null);
 
 /** Meta out of reach, or failing: nothing changed, and the owner may come back again (the page says so). */
-export function unavailable(err: unknown, what: string): AppError {
-  if (err instanceof GraphApiUnreachable) return new AppError('SERVICE_UNAVAILABLE', 'Meta could not be reached; try again');
-  return new AppError('SERVICE_UNAVAILABLE', `Meta refused ${what}: ${err instanceof Error ? err.message : String(err)}`);
-}
+export const unavailable = metaUnavailable;
 
 /** The accounts the business token was granted for a scope, as `debug_token` tells. */
 function targetsOf(scopes: unknown, scope: string): string[] {
@@ -53,18 +49,9 @@ export async function takenByAnother(deps: WhatsAppDeps, channelId: string, phon
  * has, the channel's own number (before a reinit) first. Throws where Meta could not be asked.
  */
 export async function signupOf(deps: WhatsAppDeps, channel: ChannelRecord, code: string): Promise<{ token: string; numbers: FreeNumber[] } | { refused: string }> {
-  let token: string;
-  try {
-    const app = graphApi(deps.graphUrl, null, deps.appSecret, deps.timeoutMs);
-    const answer = await app.call<{ access_token?: unknown }>('GET', '/oauth/access_token', {
-      query: { client_id: deps.appId, client_secret: deps.appSecret, redirect_uri: returnAddress(deps.publicUrl), code },
-    });
-    if (typeof answer.access_token !== 'string' || !/^[\x21-\x7e]{20,2048}$/.test(answer.access_token)) return { refused: refusals.codeRefused };
-    token = answer.access_token;
-  } catch (err) {
-    if (err instanceof GraphApiError && err.status < 500 && !err.transient) return { refused: refusals.codeRefused };
-    throw unavailable(err, 'the code');
-  }
+  const exchanged = await exchangeLoginCode(deps, 'wapi', code);
+  if ('refused' in exchanged) return { refused: refusals.codeRefused };
+  const token = exchanged.token;
 
   let wabaIds: string[];
   try {

@@ -45,8 +45,8 @@ export function templateStatusOf(raw: unknown): TemplateStatus | 'deleted' | nul
   }
 }
 
-const renumbered = (text: string, by: number) => (by === 0 ? text : text.replace(VARIABLE, (_whole, n: string) => `{{${Number(n) + by}}}`));
-const variableCount = (text: string) => new Set([...text.matchAll(VARIABLE)].map((m) => m[1])).size;
+export const renumbered = (text: string, by: number) => (by === 0 ? text : text.replace(VARIABLE, (_whole, n: string) => `{{${Number(n) + by}}}`));
+export const variableCount = (text: string) => new Set([...text.matchAll(VARIABLE)].map((m) => m[1])).size;
 
 /** One of Meta's templates as the interface's, or null where a send could not fill it (or Meta deleted it). */
 export function templateOf(found: unknown): PlatformTemplate | null {

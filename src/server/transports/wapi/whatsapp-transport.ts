@@ -7,6 +7,7 @@ import { letGoOfAccount } from './connect-number.ts';
 import { whatsappMedia } from './media.ts';
 import { whatsappMessaging } from './messaging.ts';
 import { whatsappSubscriptionRegistrar } from './subscription.ts';
+import { whatsappTemplatePlatform } from './template-submission.ts';
 import { whatsappAppHook } from './webhook.ts';
 
 /**
@@ -23,6 +24,7 @@ export function whatsappTransport(deps: WhatsAppDeps, pacer: CallPacer): LiveTra
     messaging: whatsappMessaging(deps, pacer),
     registrar,
     authorization: whatsappSignupReturn(deps, pacer, registrar.fingerprint),
+    templates: whatsappTemplatePlatform(deps, pacer),
     hooks: (messages) => ({
       app: { name: 'whatsapp', hook: whatsappAppHook({ ...deps, messages, mediaLink: media.link, accountChange: whatsappAccountChanges(deps, pacer) }) },
       files: ({ channelId, fileId, signature, range }) => media.open(channelId, fileId, signature, range),

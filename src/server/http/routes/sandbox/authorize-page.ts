@@ -8,7 +8,7 @@ import { sandboxAuthorize } from '../../../core/sandbox/sandbox-actions.ts';
 import { htmlPage as page } from '../../html-page.ts';
 
 /**
- * The authorization page of the sandbox: the `url` that creating a wapi channel (POST /v2/channels) or a VK
+ * The authorization page of the sandbox: the `url` that creating a wapi or instagram channel (POST /v2/channels) or a VK
  * channel (the channels frame) returns. Opening it authorizes the number or the community, as the platform's
  * consent screen would; the unguessable URL is the proof.
  */
@@ -18,7 +18,7 @@ export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { pub
     {
       schema: {
         tags: ['sandbox'],
-        summary: 'Authorization page (the `url` of a wapi or vk channel)',
+        summary: 'Authorization page (the `url` of a wapi, instagram or vk channel)',
         params: ChannelIdParams,
         querystring: AuthorizeQuery,
         produces: ['text/html'],
@@ -31,7 +31,9 @@ export const sandboxAuthorizePage: FastifyPluginAsyncTypebox<ChannelDeps & { pub
       const [title, text] =
         channel.transport === 'vk'
           ? ['Community authorized', `The VK community ${channel.name} is connected. You can close this window.`]
-          : ['Number authorized', `The business-API number +${channel.phone} is connected. You can close this window.`];
+          : channel.transport === 'instAPI'
+            ? ['Instagram account connected', `The Instagram account @${channel.username} is connected. You can close this window.`]
+            : ['Number authorized', `The business-API number +${channel.phone} is connected. You can close this window.`];
       return reply.type('text/html; charset=utf-8').send(page(title, text));
     },
   );

@@ -37,7 +37,8 @@ export const channelRoutes: FastifyPluginAsyncTypebox<ChannelDeps> = async (app,
         summary: 'Connect a channel',
         description:
           'QR transports (whatsapp, tgapi, viber, max) start in `init`/`qr` and send `channel.qr_update`; telegram and maxbot ' +
-          'become `active` with a valid bot token; wapi returns `url` to follow. A refused credential answers 400 naming the field, and nothing is stored.',
+          'become `active` with a valid bot token; wapi returns `url` to follow. `instagram` without credentials makes an instAPI channel and returns ' +
+          'the Facebook Login `url` its owner follows. A refused credential answers 400 naming the field, and nothing is stored.',
         body: CreateChannelBody,
         response: { 201: Envelope(Type.Array(ChannelCreated)), ...authErrors },
       },

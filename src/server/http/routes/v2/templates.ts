@@ -45,7 +45,8 @@ export const wabaTemplateRoutes: FastifyPluginAsyncTypebox<TemplateDeps> = async
         summary: 'Submit a business-API template',
         description:
           '`{template: {title, waba, channels, category, language, components}, is_draft}`: the template is submitted on each wapi channel of `channels` ' +
-          'and waits for moderation (PENDING; `waba_template.status_update` tells the verdict). Only TEXT headers are kept.',
+          'and waits for moderation (PENDING; `waba_template.status_update` tells the verdict): the sandbox moderates, and a live channel\'s template is ' +
+          'submitted to Meta once per WhatsApp Business Account, each part\'s `example` handed on; Meta\'s refusals are answered as errors. Only TEXT headers are kept.',
         body: WabaTemplateBody,
         response: { 201: One, ...withNotFound },
       },
@@ -61,7 +62,7 @@ export const wabaTemplateRoutes: FastifyPluginAsyncTypebox<TemplateDeps> = async
   app.patch(
     '/templates/waba/:id',
     {
-      schema: { tags, summary: 'Edit a business-API template', description: 'Its category or components; it goes back to moderation (PENDING) on every channel.', params, body: WabaTemplateChange, response: { 200: One, ...withNotFound } },
+      schema: { tags, summary: 'Edit a business-API template', description: 'Its category or components; it goes back to moderation (PENDING) on every channel (live: submitted to Meta again).', params, body: WabaTemplateChange, response: { 200: One, ...withNotFound } },
     },
     async (request) => envelope(deps.clock, await editWabaTemplate(deps, accountOf(request).accountId, request.params.id, request.body)),
   );
