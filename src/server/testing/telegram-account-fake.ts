@@ -221,6 +221,8 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
 
   /** Processes (by label) whose connections are gone: their clients' calls fail as a dropped connection's would. */
   const severed = new Set<string>();
+  /** Which process made each call that reached Telegram, in order. */
+  const callers: { label: string; method: string }[] = [];
   let clientLabel = '';
   const crashes = new Map<string, { label: string; crash: () => Promise<void> }>();
   const sever = (label: string) => {
@@ -237,6 +239,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
       stub.call = (async (query: Obj) => {
         if (severed.has(label)) throw connectionLost();
+        callers.push({ label, method: query._ });
         const result = answer(query);
         const crash = crashes.get(query._);
         if (crash?.label === label) {
@@ -266,6 +269,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     crashAfter(method: string, label: string, crash: () => Promise<void>) {
       crashes.set(method, { label, crash });
     },
+    callers,
     calls,
     messages,
     addUser(user: FakeUser) {

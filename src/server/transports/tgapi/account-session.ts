@@ -136,9 +136,15 @@ export class AccountSession {
     this.#pending = Promise.all([this.#pending, work.catch((err: unknown) => this.listener.warn(err, 'recording an update failed'))]);
   }
 
+  /**
+   * Keeps the state reached. The library saves on its own timers, where nobody catches, and a closing session saves
+   * last: a state that cannot be kept (the database away) is told, not thrown; the next save, or the next owner's
+   * catch-up from the last state kept, makes up for it.
+   */
   async #save(): Promise<void> {
     await this.#pending;
-    if (this.#step === 'ready' || this.#step === 'closed') await this.listener.persist(snapshotSession(this.opened.storage));
+    if (this.#step !== 'ready' && this.#step !== 'closed') return;
+    await this.listener.persist(snapshotSession(this.opened.storage)).catch((err: unknown) => this.listener.warn(err, 'keeping the session’s state failed'));
   }
 
   async #ended(): Promise<void> {
