@@ -103,10 +103,12 @@ describe.runIf(databaseKind() === 'postgres')('a personal Telegram session movin
     await recordedOnce('Спасибо! А когда доставка?');
     await recordedOnce('Вы тут?');
     const caughtUpAt = performance.now() - killedAt;
-    await allSent([cutOff, during], 45_000);
+    // The send the dead gateway had claimed is the new owner's at once, not when that claim lapses (30 s).
+    await allSent([cutOff, during], 30_000);
     const sentAt = performance.now() - killedAt;
     console.info(`tgapi takeover after a kill: lease held elsewhere after ${Math.round(took.ms)} ms, session running after ${Math.round(runningAt)} ms, missed messages recorded after ${Math.round(caughtUpAt)} ms, every send sent after ${Math.round(sentAt)} ms`);
     expect(took.ms).toBeLessThan(30_000);
+    expect(sentAt).toBeLessThan(20_000);
 
     // The cut-off send went to Telegram twice, under one random id derived from its request: one message.
     const asked = fake.calls.filter((c) => c._ === 'messages.sendMessage' && c.message === 'Ваш заказ отправлен');

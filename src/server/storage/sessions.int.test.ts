@@ -200,6 +200,21 @@ describe(`session leases (${databaseKind()})`, () => {
     expect(await claimAs(null)).toHaveLength(0);
     const claimed = await claimAs(holder.owner);
     expect(claimed.map((c) => c.message.text)).toEqual(['hello']);
+    // Claimed already, by this holder: not again while its claim runs.
+    expect(await claimAs(holder.owner)).toHaveLength(0);
+
+    // The holder dies with the send claimed (its claim runs 30 s more). Once another process holds the session, the
+    // send is due to it at once: the claim was the former holder's, whose connection is gone.
+    await database.db.updateTable('sessions').set({ lease_until: new Date(0) }).where('channel_id', '=', id).execute();
+    const b = recordingDriver();
+    const next = runner(b.driver);
+    await next.tick();
+    expect(next.running()).toEqual([id]);
+    expect(await claimAs(holder.owner)).toHaveLength(0);
+    const reclaimed = await claimAs(next.owner);
+    expect(reclaimed.map((c) => ({ text: c.message.text, attempt: c.attempt }))).toEqual([{ text: 'hello', attempt: 2 }]);
+    expect(await claimAs(next.owner)).toHaveLength(0);
+    await next.stop();
     await holder.stop();
   });
 });

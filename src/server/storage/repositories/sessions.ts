@@ -35,7 +35,7 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
     async acquire({ owner, transports, leaseMs, limit }) {
       if (transports.length === 0 || limit <= 0) return [];
       const { rows } = await sql<HeldRow>`
-        update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, generation = s.generation + 1
+        update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, held_since = now(), generation = s.generation + 1
         where s.channel_id in (
           select f.channel_id from sessions f join channels c on c.id = f.channel_id
           where f.transport = any(${[...transports]}::text[]) and c.deleted_at is null
