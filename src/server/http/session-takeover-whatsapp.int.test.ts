@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWhatsAppServer, type StartedWhatsAppServer } from '@openclaw/crabline';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsCipher } from '../storage/credentials-cipher.ts';
 import { openDatabase, type Database } from '../storage/database.ts';
@@ -10,6 +11,7 @@ import { eventually } from '../testing/eventually.ts';
 import { nextOwner, liveOwner, recordedTexts, sendStatuses } from '../testing/session-takeover.ts';
 import { callJson, spawnGateway, type SpawnedGateway } from '../testing/spawned-gateway.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 
 const SECRET_KEY = 'w'.repeat(40);
 /** Short, so that the test waits little: a lapsed lease is taken over within 4 s plus a renewal (1 s). */
@@ -30,6 +32,8 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
   const gateways: SpawnedGateway[] = [];
   /** Every message the server accepted from the account, as WhatsApp keeps it: one per message id. */
   const delivered: { id: string; text: string }[] = [];
+  /** Runs once WhatsApp has taken the message with this text (the process sending it is then killed). */
+  const onDelivered = new Map<string, () => void>();
   const channelId = crypto.randomUUID();
   const partnerKey = randomBytes(24).toString('base64url');
   let token: string;
@@ -48,6 +52,8 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
         WHATSAPP_PERSONAL: 'on',
         WHATSAPP_WS_URL: server.manifest.endpoints.baileysWebSocketUrl,
         SESSION_LEASE_SECONDS: String(LEASE_SECONDS),
+        // Names the process's database connections, so that the test can end them with it.
+        PGAPPNAME: `takeover-gateway-${gateways.length}`,
       },
     });
     gateways.push(gateway);
@@ -82,7 +88,9 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
       recorderPath: join(recorderDir, 'whatsapp.jsonl'),
       onEvent(event) {
         const body = event.body as { key?: { id: string; fromMe: boolean }; message?: { conversation?: string } } | undefined;
-        if ((event as { accepted?: boolean }).accepted && body?.key?.fromMe && body.message?.conversation) delivered.push({ id: body.key.id, text: body.message.conversation });
+        if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;
+        delivered.push({ id: body.key.id, text: body.message.conversation });
+        onDelivered.get(body.message.conversation)?.();
       },
     });
     database = await createTestDatabase();
@@ -117,13 +125,36 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  it('is taken over by the other process after a SIGKILL of its owner, within the lease, with nothing lost or sent twice', async () => {
+  it('is taken over by the other process after a SIGKILL of its owner mid-send, within the lease, with nothing lost or sent twice', async () => {
     const [owner, other] = gateways as [SpawnedGateway, SpawnedGateway];
     const killedOwner = (await liveOwner(direct.db, channelId))!;
-    // Sends accepted by the owner just before it dies: some leave before the kill, some are claimed and cut off.
-    const before = [await send(owner, 'send 1 before the kill'), await send(owner, 'send 2 before the kill'), await send(owner, 'send 3 before the kill')];
+    // Accepted through the other process's API (the owner's dies under requests); the owner sends them.
+    const first = await send(other, 'send 1 before the kill');
+    await allSent([first], 20_000);
+    // The owner dies the moment WhatsApp has taken the next send, before it could record WhatsApp's answer: the test
+    // holds back the recording of answers (it takes the events table's share lock, which the recording's insert waits
+    // for) until the owner is dead. The last send still waits behind it in the chat.
+    let killedAt = 0;
+    let locked = false;
+    const held = direct.db.transaction().execute(async (tx) => {
+      await sql`lock table events in share mode`.execute(tx);
+      locked = true;
+      await new Promise<void>((resolve) =>
+        onDelivered.set('send 2 before the kill', () => {
+          onDelivered.clear();
+          owner.child.kill('SIGKILL');
+          killedAt = performance.now();
+          resolve();
+        }),
+      );
+      // Its connections go with it: a statement it sent that still waits (the recording) is not carried out.
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'takeover-gateway-0'`.execute(tx);
+    });
+    await eventually(async () => (locked ? true : undefined));
+    const before = [first, await send(other, 'send 2 before the kill'), await send(other, 'send 3 before the kill')];
+    await held;
     await owner.kill();
-    const killedAt = performance.now();
+    expect(await sendStatuses(direct.db, before)).toEqual({ [before[0]!]: 'sent', [before[1]!]: 'accepted', [before[2]!]: 'accepted' });
     // While nobody runs the session: a customer writes (WhatsApp queues it), and the other process accepts sends.
     await inject('written while nobody ran the session');
     const during = [await send(other, 'send 4 during the gap'), await send(other, 'send 5 during the gap')];
@@ -142,6 +173,10 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     // WhatsApp holds one message per id: each send reached it under one id, whichever process sent it.
     await eventually(async () => (texts.every((t) => delivered.some((d) => d.text === t)) ? true : undefined));
     expect(deliveredOf(texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));
+    // The send at WhatsApp but not recorded when the owner died is recorded by the new owner under the one id it has.
+    const cutOff = await direct.db.selectFrom('messages').select('messenger_message_id').where('request_id', '=', before[1]!).executeTakeFirstOrThrow();
+    expect(cutOff.messenger_message_id).toBe(whatsappMessageId(before[1]!));
+    expect(delivered.find((d) => d.text === 'send 2 before the kill')!.id).toBe(cutOff.messenger_message_id);
     expect(await recordedTexts(direct.db, 'inbound', ['hello before anything happens', 'written while nobody ran the session'])).toEqual({
       'hello before anything happens': 1,
       'written while nobody ran the session': 1,
