@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { HeldSession, SessionLeases, SessionStateRepository } from '../../core/sessions/ports.ts';
+import { SESSIONS_RELEASED } from '../notifications.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { jsonRows } from './json-rows.ts';
 
@@ -59,6 +60,8 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
       await sql`
         update sessions set owner = null, lease_until = null
         where owner = ${owner} and channel_id = any(${[...channelIds]}::uuid[])`.execute(db);
+      // After the commit: the other processes look at once rather than at their next round.
+      await sql`select pg_notify(${SESSIONS_RELEASED}, ${owner})`.execute(db);
     },
     async releaseAll() {
       await db.updateTable('sessions').set({ owner: null, lease_until: null }).where('owner', 'is not', null).execute();
