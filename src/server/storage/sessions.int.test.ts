@@ -8,6 +8,7 @@ import { ManualClock } from '../testing/manual-clock.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { credentialsCipher } from './credentials-cipher.ts';
 import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { listen, SESSIONS_RELEASED } from './notifications.ts';
 import { sendQueueRepository } from './repositories/send-queue.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './repositories/sessions.ts';
 
@@ -93,9 +94,18 @@ describe(`session leases (${databaseKind()})`, () => {
     expect(raw.map((r) => r.key).sort()).toEqual(['creds', 'pre-key-1']);
     expect(raw.map((r) => r.value).join()).not.toContain('79990001122');
 
-    await first.stop();
-    expect(a.open.size).toBe(0);
-    expect((await leases.holder(id))?.owner).toBeNull();
+    // The other processes hear of it (on PostgreSQL, where there are others), and look at once.
+    let told = 0;
+    const listening = await listen(database, SESSIONS_RELEASED, () => told++, () => {});
+    told = 0; // a listener looks once as it starts listening
+    try {
+      await first.stop();
+      expect(a.open.size).toBe(0);
+      expect((await leases.holder(id))?.owner).toBeNull();
+      if (databaseKind() === 'postgres') await eventually(async () => (told > 0 ? true : undefined));
+    } finally {
+      await listening.close();
+    }
     await second.tick();
     expect(second.running()).toEqual([id]);
     expect(await b.open.get(id)!.state.get(['creds', 'pre-key-1', 'absent'])).toEqual({ creds: { me: '79990001122@s.whatsapp.net' }, 'pre-key-1': { n: 1 } });
