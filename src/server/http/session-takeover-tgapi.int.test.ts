@@ -149,6 +149,8 @@ describe.runIf(databaseKind() === 'postgres')('a personal Telegram session movin
     const lastOfB = fake.callers.findLastIndex((x) => x.label === 'b');
     const firstOfC = fake.callers.findIndex((x) => x.label === 'c');
     expect(lastOfB).toBeLessThan(firstOfC);
+    // Telegram never saw the session open in two places at once (it would have refused both with AUTH_KEY_DUPLICATED).
+    expect(fake.duplicated).toEqual([]);
     expect(await recordedTexts(direct.db, 'inbound', ['Добрый день', 'Спасибо! А когда доставка?', 'Вы тут?'])).toEqual({ 'Добрый день': 1, 'Спасибо! А когда доставка?': 1, 'Вы тут?': 1 });
   }, 60_000);
 });

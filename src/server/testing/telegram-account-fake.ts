@@ -221,6 +221,9 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
 
   /** Processes (by label) whose connections are gone: their clients' calls fail as a dropped connection's would. */
   const severed = new Set<string>();
+  /** Clients not closed yet, by process; and the processes refused for using the session while another had it open. */
+  const openClients = new Map<string, number>();
+  const duplicated: string[] = [];
   /** Which process made each call that reached Telegram, in order. */
   const callers: { label: string; method: string }[] = [];
   let clientLabel = '';
@@ -239,6 +242,11 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
       stub.call = (async (query: Obj) => {
         if (severed.has(label)) throw connectionLost();
+        // One session used from two places at once: Telegram refuses both (the product must never let it happen).
+        if ([...openClients].some(([other, n]) => other !== label && n > 0 && !severed.has(other))) {
+          duplicated.push(label);
+          throw rpcError(406, 'AUTH_KEY_DUPLICATED');
+        }
         callers.push({ label, method: query._ });
         const result = answer(query);
         const crash = crashes.get(query._);
@@ -256,7 +264,16 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
         client = stub;
         clientLabel = label;
       }
-      return { client: new TelegramClient({ client: stub }), storage: stub.mt.storage.provider as never };
+      const opened = new TelegramClient({ client: stub });
+      openClients.set(label, (openClients.get(label) ?? 0) + 1);
+      const destroy = opened.destroy.bind(opened);
+      let destroyed = false;
+      opened.destroy = async () => {
+        if (!destroyed) openClients.set(label, openClients.get(label)! - 1);
+        destroyed = true;
+        await destroy();
+      };
+      return { client: opened, storage: stub.mt.storage.provider as never };
     };
   const clients = clientsOf('');
 
@@ -270,6 +287,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       crashes.set(method, { label, crash });
     },
     callers,
+    duplicated,
     calls,
     messages,
     addUser(user: FakeUser) {
