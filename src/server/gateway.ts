@@ -37,7 +37,7 @@ import { migrateToLatest, openDatabase, type DatabaseTarget } from './storage/da
 import { exportFiles } from './storage/export-files.ts';
 import { uploadFiles } from './storage/upload-files.ts';
 import { startEmbeddedMaintenance } from './storage/embedded-maintenance.ts';
-import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, announcer, listen, type Announcer } from './storage/notifications.ts';
+import { DELIVERIES_QUEUED, EVENTS_RECORDED, SENDS_ACCEPTED, SESSIONS_RELEASED, announcer, listen, type Announcer } from './storage/notifications.ts';
 import { createStore } from './storage/store.ts';
 import { authRepository } from './storage/repositories/account-profiles.ts';
 import { deriveKey } from './core/keys.ts';
@@ -327,6 +327,8 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             onError: (err, message) => app.log.error({ err }, message),
           })
         : null;
+    // Sessions another process let go (it is stopping) are taken at once, not at this runner's next round.
+    const released = sessions ? await listen(database, SESSIONS_RELEASED, sessions.wake, (err) => app.log.warn({ err }, 'session notifications interrupted'), origin) : null;
     const maintenance = roles.workers
       ? startEmbeddedMaintenance(database, 30_000, (err) => unlessOutage(err, () => app.log.error({ err }, 'embedded database maintenance failed')))
       : null;
@@ -375,6 +377,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           await maintenance?.stop();
           await recorded.close();
           await accepted?.close();
+          await released?.close();
           await queued?.close();
           announced.close();
           await sends?.stop(config.shutdownTimeoutMs);

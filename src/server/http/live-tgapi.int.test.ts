@@ -11,6 +11,7 @@ import { lastingDatabase, startLiveAt } from '../testing/restarted-gateway.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { telegramAccountFake, type TelegramAccountFake } from '../testing/telegram-account-fake.ts';
 import { databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { telegramRandomId } from '../transports/tgapi/messaging.ts';
 
 const self = { id: 700100, firstName: 'Acme', lastName: 'Support', username: 'acme_support', phone: '79990001122' };
 const other = { id: 700200, firstName: 'Someone', lastName: 'Else', username: 'someone_else', phone: '79990009999' };
@@ -187,6 +188,9 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     t.gateway.wakeSends();
     expect((await settled(t, busy.request_id, ['sent', 'failed'])).status).toBe('sent');
     expect(fake.calls.filter((c) => c._ === 'messages.sendMessage').length - before).toBe(2);
+    // Both tries carry the random id of the send's request: Telegram would take a second one as the same message.
+    const tries = fake.calls.filter((c) => c._ === 'messages.sendMessage').slice(-2);
+    expect(tries.map((c) => String(c.randomId))).toEqual([String(telegramRandomId(busy.request_id)), String(telegramRandomId(busy.request_id))]);
     expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
   });
 

@@ -11,7 +11,10 @@ export const DELIVERIES_QUEUED = 'gateway_deliveries_queued';
 /** Announced after commits that stored sends: the send loops look at once. */
 export const SENDS_ACCEPTED = 'gateway_sends_accepted';
 
-export type Channel = typeof EVENTS_RECORDED | typeof DELIVERIES_QUEUED | typeof SENDS_ACCEPTED;
+/** Raised by a process letting sessions go (it is stopping): the other processes' session runners take them at once. */
+export const SESSIONS_RELEASED = 'gateway_sessions_released';
+
+export type Channel = typeof EVENTS_RECORDED | typeof DELIVERIES_QUEUED | typeof SENDS_ACCEPTED | typeof SESSIONS_RELEASED;
 
 export interface Announcer {
   /** Something committed that the other processes' loops of `channel` should look at. */

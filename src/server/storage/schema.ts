@@ -289,6 +289,8 @@ export interface SessionsTable {
   transport: string;
   owner: string | null;
   lease_until: Date | null;
+  /** When the current holder took the session: sends claimed before then were a former holder's. */
+  held_since: ColumnType<Date | null, never, never>;
   generation: ColumnType<string, never, never>;
   created_at: ColumnType<Date, never, never>;
 }

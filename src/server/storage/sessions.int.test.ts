@@ -8,6 +8,7 @@ import { ManualClock } from '../testing/manual-clock.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { credentialsCipher } from './credentials-cipher.ts';
 import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { listen, SESSIONS_RELEASED } from './notifications.ts';
 import { sendQueueRepository } from './repositories/send-queue.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './repositories/sessions.ts';
 
@@ -93,9 +94,18 @@ describe(`session leases (${databaseKind()})`, () => {
     expect(raw.map((r) => r.key).sort()).toEqual(['creds', 'pre-key-1']);
     expect(raw.map((r) => r.value).join()).not.toContain('79990001122');
 
-    await first.stop();
-    expect(a.open.size).toBe(0);
-    expect((await leases.holder(id))?.owner).toBeNull();
+    // The other processes hear of it (on PostgreSQL, where there are others), and look at once.
+    let told = 0;
+    const listening = await listen(database, SESSIONS_RELEASED, () => told++, () => {});
+    told = 0; // a listener looks once as it starts listening
+    try {
+      await first.stop();
+      expect(a.open.size).toBe(0);
+      expect((await leases.holder(id))?.owner).toBeNull();
+      if (databaseKind() === 'postgres') await eventually(async () => (told > 0 ? true : undefined));
+    } finally {
+      await listening.close();
+    }
     await second.tick();
     expect(second.running()).toEqual([id]);
     expect(await b.open.get(id)!.state.get(['creds', 'pre-key-1', 'absent'])).toEqual({ creds: { me: '79990001122@s.whatsapp.net' }, 'pre-key-1': { n: 1 } });
@@ -200,6 +210,21 @@ describe(`session leases (${databaseKind()})`, () => {
     expect(await claimAs(null)).toHaveLength(0);
     const claimed = await claimAs(holder.owner);
     expect(claimed.map((c) => c.message.text)).toEqual(['hello']);
+    // Claimed already, by this holder: not again while its claim runs.
+    expect(await claimAs(holder.owner)).toHaveLength(0);
+
+    // The holder dies with the send claimed (its claim runs 30 s more). Once another process holds the session, the
+    // send is due to it at once: the claim was the former holder's, whose connection is gone.
+    await database.db.updateTable('sessions').set({ lease_until: new Date(0) }).where('channel_id', '=', id).execute();
+    const b = recordingDriver();
+    const next = runner(b.driver);
+    await next.tick();
+    expect(next.running()).toEqual([id]);
+    expect(await claimAs(holder.owner)).toHaveLength(0);
+    const reclaimed = await claimAs(next.owner);
+    expect(reclaimed.map((c) => ({ text: c.message.text, attempt: c.attempt }))).toEqual([{ text: 'hello', attempt: 2 }]);
+    expect(await claimAs(next.owner)).toHaveLength(0);
+    await next.stop();
     await holder.stop();
   });
 });

@@ -115,6 +115,14 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     date: now(),
     seq: 0,
   });
+  /** Telegram keeps one message per random id: a send repeated with the same one answers the message it made. */
+  const byRandomId = new Map<string, { message: StoredMessage; update: Obj }>();
+  const once = (randomId: unknown, make: () => { message: StoredMessage; update: Obj }): Obj => {
+    const key = String(randomId);
+    const made = byRandomId.get(key) ?? make();
+    byRandomId.set(key, made);
+    return sent(made.message, made.update, randomId);
+  };
   const resolved = (user: FakeUser | undefined): Obj => {
     if (!user) throw rpcError(400, 'USERNAME_NOT_OCCUPIED');
     return { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: user.id }, users: [tlUser(user)], chats: [] };
@@ -166,11 +174,11 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       if (!user) throw rpcError(400, 'PHONE_NOT_OCCUPIED');
       return resolved(user);
     },
-    'messages.sendMessage': (q) => {
-      const replyTo = (q.replyTo as Obj | undefined)?.replyToMsgId as number | undefined;
-      const { message, update } = newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message), ...(replyTo ? { replyTo } : {}) });
-      return sent(message, update, q.randomId);
-    },
+    'messages.sendMessage': (q) =>
+      once(q.randomId, () => {
+        const replyTo = (q.replyTo as Obj | undefined)?.replyToMsgId as number | undefined;
+        return newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message), ...(replyTo ? { replyTo } : {}) });
+      }),
     'upload.saveFilePart': (q) => {
       uploads.set(String(q.fileId), (uploads.get(String(q.fileId)) ?? 0) + (q.bytes as Uint8Array).length);
       return true;
@@ -180,8 +188,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       const file = media.file as Obj;
       if (!uploads.has(String(file.id))) throw rpcError(400, 'FILE_PART_0_MISSING');
       const stored: Obj = { _: 'messageMediaDocument', document: { _: 'document', id: Long.fromNumber(++lastMessageId * 11), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: String(media.mimeType ?? 'image/jpeg'), size: Long.fromNumber(uploads.get(String(file.id))!), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: String(file.name) }] }, sentAs: media._ };
-      const { message, update } = newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message ?? ''), media: stored });
-      return sent(message, update, q.randomId);
+      return once(q.randomId, () => newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message ?? ''), media: stored }));
     },
     'messages.editMessage': (q) => {
       const message = messages.get(Number(q.id));
@@ -212,20 +219,75 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     return method(query);
   }
 
-  const clients: TgapiClientFactory = async (): Promise<TgapiClient> => {
-    const stub = new StubTelegramClient({ ...(await nodeRuntime()), disableUpdates: false, updates: { catchUp: true } } as never);
-    // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
-    stub.call = (async (query: Obj) => {
-      const result = answer(query);
-      await stub.storage.peers.updatePeersFrom(result as never);
-      return result;
-    }) as never;
-    client = stub;
-    return { client: new TelegramClient({ client: stub }), storage: stub.mt.storage.provider as never };
+  /** Processes (by label) whose connections are gone: their clients' calls fail as a dropped connection's would. */
+  const severed = new Set<string>();
+  /** Clients not closed yet, by process; and the processes refused for using the session while another had it open. */
+  const openClients = new Map<string, number>();
+  const duplicated: string[] = [];
+  /** Which process made each call that reached Telegram, in order. */
+  const callers: { label: string; method: string }[] = [];
+  let clientLabel = '';
+  const crashes = new Map<string, { label: string; crash: () => Promise<void> }>();
+  const sever = (label: string) => {
+    severed.add(label);
+    if (clientLabel === label) client = null;
   };
+  const connectionLost = () => Object.assign(new Error('the connection to Telegram was lost'), { code: 'ECONNRESET' });
+
+  /** Clients as one process (`label`) makes them; `sever(label)` takes that process off the network. */
+  const clientsOf =
+    (label: string): TgapiClientFactory =>
+    async (): Promise<TgapiClient> => {
+      const stub = new StubTelegramClient({ ...(await nodeRuntime()), disableUpdates: false, updates: { catchUp: true } } as never);
+      // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
+      stub.call = (async (query: Obj) => {
+        if (severed.has(label)) throw connectionLost();
+        // One session used from two places at once: Telegram refuses both (the product must never let it happen).
+        if ([...openClients].some(([other, n]) => other !== label && n > 0 && !severed.has(other))) {
+          duplicated.push(label);
+          throw rpcError(406, 'AUTH_KEY_DUPLICATED');
+        }
+        callers.push({ label, method: query._ });
+        const result = answer(query);
+        const crash = crashes.get(query._);
+        if (crash?.label === label) {
+          // Telegram did what was asked; the process dies before it hears the answer.
+          crashes.delete(query._);
+          sever(label);
+          await crash.crash();
+          throw connectionLost();
+        }
+        await stub.storage.peers.updatePeersFrom(result as never);
+        return result;
+      }) as never;
+      if (!severed.has(label)) {
+        client = stub;
+        clientLabel = label;
+      }
+      const opened = new TelegramClient({ client: stub });
+      openClients.set(label, (openClients.get(label) ?? 0) + 1);
+      const destroy = opened.destroy.bind(opened);
+      let destroyed = false;
+      opened.destroy = async () => {
+        if (!destroyed) openClients.set(label, openClients.get(label)! - 1);
+        destroyed = true;
+        await destroy();
+      };
+      return { client: opened, storage: stub.mt.storage.provider as never };
+    };
+  const clients = clientsOf('');
 
   return {
     clients,
+    clientsOf,
+    /** The process `label` is gone (killed): its clients' calls fail, and nothing is pushed to them any more. */
+    sever,
+    /** The next `method` from process `label` is done by Telegram, then the process dies (`crash`) before the answer. */
+    crashAfter(method: string, label: string, crash: () => Promise<void>) {
+      crashes.set(method, { label, crash });
+    },
+    callers,
+    duplicated,
     calls,
     messages,
     addUser(user: FakeUser) {

@@ -26,6 +26,7 @@ import * as partnersOauth from './0026_partners_oauth.ts';
 import * as accountProfiles from './0027_account_profiles.ts';
 import * as crmRights from './0028_crm_rights.ts';
 import * as crmEntities from './0029_crm_entities.ts';
+import * as sessionHeldSince from './0030_session_held_since.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0027_account_profiles': accountProfiles,
   '0028_crm_rights': crmRights,
   '0029_crm_entities': crmEntities,
+  '0030_session_held_since': sessionHeldSince,
 };
 
 export const migrationProvider: MigrationProvider = {

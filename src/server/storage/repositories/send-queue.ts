@@ -89,6 +89,10 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * branches of `union all` run in order, so its `limit 1` takes the wrap only when no next chat is left). A head
  * through a channel that runs as a session is due only to the session's owner (`owner`, its live lease): a scalar
  * subquery per head, which the planner keeps as a filter, so that the heads are still taken in the scan's order.
+ * Such a head claimed before its owner took the session (`held_since`) was claimed by a former owner, whose
+ * connection is gone: it is due again at once, not when that claim lapses (its claim time is its lease's end less
+ * `leaseSeconds`). The row is taken only if its lease is still the one the scan saw, so that of two claims at
+ * once only the first gets it.
  */
 export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
   sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
@@ -105,15 +109,18 @@ export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSe
          order by m.chat_ref, m.seq limit 1)
         limit 1) n),
     due as (
-      select id from heads
-      where id is not null and (send_after is null or send_after <= ${now}) and (send_lease_until is null or send_lease_until <= now())
+      select id, send_lease_until from heads
+      where id is not null and (send_after is null or send_after <= ${now})
+        and (send_lease_until is null or send_lease_until <= now() or exists (
+          select 1 from sessions s where s.channel_id = heads.channel_id and s.owner = ${owner}::text
+            and s.held_since > heads.send_lease_until - make_interval(secs => ${leaseSeconds})))
         and coalesce((
           select coalesce(s.owner = ${owner}::text and s.lease_until > now(), false)
           from sessions s where s.channel_id = heads.channel_id), true)
       limit ${limit})
     update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
     from due, chats c
-    where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and (m.send_lease_until is null or m.send_lease_until <= now())
+    where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and m.send_lease_until is not distinct from due.send_lease_until
     returning m.*, to_jsonb(c) as chat,
       (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`;
 const claimStatement = fixedStatement(claimQuery);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { HeldSession, SessionLeases, SessionStateRepository } from '../../core/sessions/ports.ts';
+import { SESSIONS_RELEASED } from '../notifications.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { jsonRows } from './json-rows.ts';
 
@@ -35,7 +36,7 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
     async acquire({ owner, transports, leaseMs, limit }) {
       if (transports.length === 0 || limit <= 0) return [];
       const { rows } = await sql<HeldRow>`
-        update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, generation = s.generation + 1
+        update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, held_since = now(), generation = s.generation + 1
         where s.channel_id in (
           select f.channel_id from sessions f join channels c on c.id = f.channel_id
           where f.transport = any(${[...transports]}::text[]) and c.deleted_at is null
@@ -59,6 +60,8 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
       await sql`
         update sessions set owner = null, lease_until = null
         where owner = ${owner} and channel_id = any(${[...channelIds]}::uuid[])`.execute(db);
+      // After the commit: the other processes look at once rather than at their next round.
+      await sql`select pg_notify(${SESSIONS_RELEASED}, ${owner})`.execute(db);
     },
     async releaseAll() {
       await db.updateTable('sessions').set({ owner: null, lease_until: null }).where('owner', 'is not', null).execute();

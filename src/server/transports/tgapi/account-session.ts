@@ -43,6 +43,7 @@ type LoginStep = 'qr' | 'password' | 'ready' | 'closed';
 export class AccountSession {
   #step: LoginStep;
   #pending: Promise<unknown> = Promise.resolve();
+  #saving: Promise<void> = Promise.resolve();
   #scanHandled = false;
 
   private readonly opened: TgapiClient;
@@ -59,7 +60,10 @@ export class AccountSession {
     const opened = await factory();
     if (snapshot) restoreSession(opened.storage, snapshot);
     const session = new AccountSession(opened, listener, snapshot !== null);
-    onSessionSaved(opened.storage, () => session.#save());
+    // The library waits for its saves inside its calls (a send's answer saves the peers it names): kept in the
+    // background, so that a call never waits for the handlers under way, which may wait for that very call (the echo of
+    // a send, heard before the send's answer, waits for the send to be recorded).
+    onSessionSaved(opened.storage, async () => void session.#saveInTurn());
     const { client } = opened;
     client.onError.add((err) => {
       if (SESSION_ENDED.has(errorText(err) ?? '')) void session.#ended();
@@ -127,7 +131,7 @@ export class AccountSession {
     const wasReady = this.#step === 'ready';
     this.#step = 'closed';
     await this.#pending;
-    if (wasReady) await this.#save();
+    if (wasReady) await this.#saveInTurn();
     onSessionSaved(this.opened.storage, async () => {});
     await this.client.destroy().catch(() => {});
   }
@@ -136,9 +140,21 @@ export class AccountSession {
     this.#pending = Promise.all([this.#pending, work.catch((err: unknown) => this.listener.warn(err, 'recording an update failed'))]);
   }
 
+  /** Saves one after another, so that an older state never lands after a newer one. */
+  #saveInTurn(): Promise<void> {
+    this.#saving = this.#saving.then(() => this.#save());
+    return this.#saving;
+  }
+
+  /**
+   * Keeps the state reached. The library saves on its own timers, where nobody catches, and a closing session saves
+   * last: a state that cannot be kept (the database away) is told, not thrown; the next save, or the next owner's
+   * catch-up from the last state kept, makes up for it.
+   */
   async #save(): Promise<void> {
     await this.#pending;
-    if (this.#step === 'ready' || this.#step === 'closed') await this.listener.persist(snapshotSession(this.opened.storage));
+    if (this.#step !== 'ready' && this.#step !== 'closed') return;
+    await this.listener.persist(snapshotSession(this.opened.storage)).catch((err: unknown) => this.listener.warn(err, 'keeping the session’s state failed'));
   }
 
   async #ended(): Promise<void> {
