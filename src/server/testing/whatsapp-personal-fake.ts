@@ -6,6 +6,9 @@ import type { WaEvents, WaLibrary, WaSocket } from '../transports/whatsapp/wa-so
 /** A Boom error as the library closes connections with (only its status code is read). */
 export const closedWith = (statusCode: number) => Object.assign(new Error(`closed ${statusCode}`), { isBoom: true, output: { statusCode, payload: {} } });
 
+/** An error in WhatsApp's answer to a call, as the library throws it (`<error code="403" text="forbidden"/>`). */
+export const refusedWith = (code: number, text: string) => Object.assign(new Error(text), { isBoom: true, data: code, output: { statusCode: 500, payload: {} } });
+
 /** One socket the driver opened: the test emits what WhatsApp's library would, and reads what the driver called. */
 export class FakeWaSocket implements WaSocket {
   readonly handlers = new Map<keyof WaEvents, ((payload: never) => void)[]>();

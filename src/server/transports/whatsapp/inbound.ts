@@ -6,12 +6,14 @@ import type { MemberStatus } from '../../core/groups/ports.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { PlatformReport } from '../../core/messages/platform-reports.ts';
 import { chatOf, userOf } from './addresses.ts';
+import { ackRefusal } from './refusals.ts';
 import type { WaEvents } from './wa-socket.ts';
 
 /** proto.Message.ProtocolMessage.Type's values the driver reads (a message taken back, a message edited). */
 const REVOKE = 0;
 const MESSAGE_EDIT = 14;
-/** proto.WebMessageInfo.Status: the receipts of the account's own messages. */
+/** proto.WebMessageInfo.Status: the receipts of the account's own messages (ERROR: WhatsApp refused it after taking it). */
+const ERROR = 0;
 const DELIVERY_ACK = 3;
 const READ = 4;
 const PLAYED = 5;
@@ -148,13 +150,17 @@ export async function reportsOfMessages(messages: readonly WAMessage[], keep: Ke
   return reports;
 }
 
-/** Receipts of the account's own messages: delivered to the phone, read (or played). */
+/** Receipts of the account's own messages: delivered to the phone, read (or played), or refused (failed). */
 export function reportsOfUpdates(updates: readonly WAMessageUpdate[]): PlatformReport[] {
   const reports: PlatformReport[] = [];
   for (const { key, update } of updates) {
     if (!key.remoteJid || !key.id || !key.fromMe || typeof update.status !== 'number') continue;
     const chat = chatOf(key.remoteJid);
     if (!chat) continue;
+    if (update.status === ERROR) {
+      const code = (update.messageStubParameters as unknown[] | null | undefined)?.[0];
+      reports.push({ kind: 'status', status: { ...chat, messengerMessageId: key.id, status: 'failed', reason: ackRefusal(typeof code === 'string' ? code : undefined) } });
+    }
     if (update.status === DELIVERY_ACK) reports.push({ kind: 'status', status: { ...chat, messengerMessageId: key.id, status: 'delivered', reason: null } });
     if (update.status === READ || update.status === PLAYED) reports.push({ kind: 'read', read: { ...chat, messengerMessageId: key.id } });
   }

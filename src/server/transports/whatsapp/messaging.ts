@@ -4,6 +4,7 @@ import { disconnectCode } from './wa-socket.ts';
 import { FileTooLarge, SourceRefused, TransferFailed } from '../file-source.ts';
 import { isGroupChatId, jidOf } from './addresses.ts';
 import { outboundContent, type OutboundFileDeps } from './media.ts';
+import { isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import type { LiveSockets } from './session.ts';
 
 /**
@@ -60,8 +61,15 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       const id = whatsappMessageId(m.requestId);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
-      const sent = await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) }).catch(transient);
-      return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false };
+      try {
+        const sent = await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
+        return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false };
+      } catch (err) {
+        const reason = sendRefusal(err);
+        if (reason) return { kind: 'failed', reason };
+        if (isRateLimited(err)) throw new TransientSendError('WhatsApp asked to slow down (rate-overlimit)', RATE_LIMITED_WAIT_MS);
+        return transient(err);
+      }
     },
     async edit(ref) {
       if (!ref.chatId) return;

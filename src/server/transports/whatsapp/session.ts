@@ -194,8 +194,11 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           const code = disconnectCode(u.lastDisconnect?.error);
           const end = endOf(code, linked || !showedQr);
           if (end) return finish(end, end === 'logged_out' || end === 'qr_exhausted');
-          // A restart WhatsApp asks for (right after a scan) is made at once; any other loss waits its turn.
-          reconnect(code === WaDisconnect.restartRequired ? 0 : reconnectDelayMs(backoff, attempt++, random));
+          // A restart WhatsApp asks for (right after a scan) is made at once, the first time; asked again before the
+          // connection opened, or any other loss, it waits its turn (never a loop).
+          const delayMs = code === WaDisconnect.restartRequired && attempt === 0 ? 0 : reconnectDelayMs(backoff, attempt, random);
+          attempt++;
+          reconnect(delayMs);
         }
       };
 
