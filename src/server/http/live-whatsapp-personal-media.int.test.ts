@@ -122,6 +122,23 @@ describe(`live personal WhatsApp accounts' files and groups (${databaseKind()})`
     expect(sofa.text).toBe('our new blue sofa');
   });
 
+  it('keeps the files of the history WhatsApp sends only for the last day: older ones are their captions', async () => {
+    const stream = eventStream(t.gateway.database, accountId);
+    await stream.since();
+    const at = (hoursAgo: number) => Math.floor(Date.now() / 1000) - hoursAgo * 3600;
+    const recent = { ...customerMessage('15551234567', 'wamid.HIST1', mediaContent.image(PHOTO)), messageTimestamp: at(1) };
+    const old = { ...customerMessage('15551234567', 'wamid.HIST2', mediaContent.image(PHOTO, 'from last week')), messageTimestamp: at(7 * 24) };
+    for (const m of [recent, old]) socket.media.set(m.key.id!, PHOTO);
+    const downloaded = socket.downloads.length;
+    socket.emit('messaging-history.set', { chats: [], contacts: [], messages: [old, recent], isLatest: false, progress: 50 });
+    const events = added(await until(stream, 'message.add', 2));
+    expect(socket.downloads.slice(downloaded)).toEqual(['wamid.HIST1']);
+    expect(events.map((e) => [e.text ?? null, (e.attachment as { sha1?: string } | undefined)?.sha1 ?? null])).toEqual([
+      ['from last week', null],
+      [null, sha1(PHOTO)],
+    ]);
+  });
+
   it('sends each kind of file as WhatsApp shows it, and fails a file that cannot be fetched as bad_content', async () => {
     socket.registered.set('15557654321', '15557654321@s.whatsapp.net');
     const send = async (path: string) => {

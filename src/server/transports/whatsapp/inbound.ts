@@ -54,14 +54,15 @@ export interface WaMedia {
 }
 
 type Long = { toNumber(): number };
-const sizeOf = (length: number | Long | null | undefined): number | null => (typeof length === 'number' ? length : length ? length.toNumber() : null);
+/** A protobuf 64-bit number (a Long where the decoder made one). */
+export const numberOf = (value: number | Long | null | undefined): number | null => (typeof value === 'number' ? value : value ? value.toNumber() : null);
 
 /** A file's name where WhatsApp gives none (only documents have one): its kind and the extension of its type. */
 const nameOf = (kind: WaMedia['kind'], mimetype: string) => `${kind}.${mimetype.split(';')[0]!.split('/')[1]?.split('+')[0] ?? 'bin'}`;
 
 function media(kind: WaMedia['kind'], m: { mimetype?: string | null; fileLength?: number | Long | null; caption?: string | null; fileName?: string | null }, fallbackType: string): WaMedia {
   const mimetype = m.mimetype || fallbackType;
-  return { kind, mimetype, name: m.fileName || nameOf(kind, mimetype), size: sizeOf(m.fileLength), caption: m.caption || null };
+  return { kind, mimetype, name: m.fileName || nameOf(kind, mimetype), size: numberOf(m.fileLength), caption: m.caption || null };
 }
 
 /** The file a message carries, if it is one of the kinds the gateway records (a voice note is an audio with `ptt`). */

@@ -4,7 +4,7 @@ import type { RunningSession, SessionContext, SessionDriver, SessionLeases } fro
 import { sessionEnded, sessionLinked, sessionQrIssued, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
 import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
-import { groupOfParticipants, groupsOfUpdates, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
+import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
 import { disconnectCode, WaDisconnect, type WaEvents, type WaLibrary, type WaSocket } from './wa-socket.ts';
 
 /** How a lost connection is tried again: from `baseMs`, doubling, at most `maxMs`, each wait drawn in its upper half. */
@@ -37,6 +37,15 @@ export interface WhatsAppSessionDeps {
 
 /** Sockets of the sessions this process runs, by channel: the linked ones (sends go through them), or every open one. */
 export type LiveSockets = Map<string, WaSocket>;
+
+/** How far back the files of the history WhatsApp sends (on linking) are kept; older ones are their captions only. */
+export const HISTORY_FILES_MS = 24 * 60 * 60 * 1000;
+
+/** Keeps only the files of messages sent in the last day: a linked account's history would otherwise be downloaded whole. */
+const recentFilesOnly =
+  (keep: KeepFile, now: Date): KeepFile =>
+  (message, chat, media) =>
+    (numberOf(message.messageTimestamp) ?? 0) * 1000 >= now.getTime() - HISTORY_FILES_MS ? keep(message, chat, media) : Promise.resolve(null);
 
 /** The wait before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in its upper half. */
 export const reconnectDelayMs = (backoff: Backoff, attempt: number, random: () => number): number => {
@@ -141,7 +150,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         fresh.on('messages.upsert', ({ messages }) => void record(async () => remember(await reportsOfMessages(messages, keep))).catch(reportsFailed));
         fresh.on('messages.update', (updates) => void record(reportsOfUpdates(updates)).catch(reportsFailed));
         fresh.on('messaging-history.set', ({ messages, isLatest, progress }) => {
-          void record(() => reportsOfMessages(messages, keep)).catch(reportsFailed);
+          void record(() => reportsOfMessages(messages, keep && recentFilesOnly(keep, deps.channels.clock.now()))).catch(reportsFailed);
           if (isLatest || progress === 100) void synced();
         });
         const group = (report: GroupReport | null) => {
