@@ -125,13 +125,12 @@ export async function reportsOfMessages(messages: readonly WAMessage[], keep: Ke
     if (!content) continue;
     const fromMe = key.fromMe === true;
     const isGroup = chat.chatType === 'whatsgroup';
-    const sender = isGroup ? key.participant : key.remoteJid;
     const quoted = quotedIdOf(content);
     const base = {
       ...chat,
       username: null,
-      phone: isGroup ? (sender ? userOf(sender) : null) : chat.chatId,
-      // A group chat is named by its subject, not by whoever wrote first.
+      // A group chat has no number of its own, and is named by its subject, not by whoever wrote in it first.
+      phone: isGroup ? null : chat.chatId,
       name: fromMe || isGroup ? null : (m.pushName ?? null),
       direction: fromMe ? 'outbound' : 'inbound',
       ...(quoted ? { quotedMessengerId: quoted } : {}),
