@@ -158,6 +158,29 @@ describe(`live personal WhatsApp accounts' files and groups (${databaseKind()})`
     expect(await settled(t, await send('/missing.png'), ['failed'])).toMatchObject({ reason: 'bad_content' });
   });
 
+  it('does not download back the library’s own copy of a file the gateway is sending', async () => {
+    const stream = eventStream(t.gateway.database, accountId);
+    await stream.since();
+    const downloaded = socket.downloads.length;
+    const sentBefore = socket.sent.length;
+    let release!: () => void;
+    socket.sendGate = new Promise((resolve) => (release = resolve));
+    socket.echoesImages = true;
+    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: '15557654321' }, attachment: { url: `${crmUrl}/photo.jpg` } } });
+    expect(res.statusCode, res.body).toBe(201);
+    // The copy is reported while the send has not answered yet; a customer's text after it tells when it was read.
+    await eventually(async () => (socket.sent.length > sentBefore ? true : undefined));
+    socket.emit('messages.upsert', { type: 'notify', messages: [customerMessage('15557654321', 'wamid.AFTER1', { conversation: 'thanks' })] });
+    await until(stream, 'message.add', 1);
+    release();
+    socket.sendGate = null;
+    socket.echoesImages = false;
+    await settled(t, res.json().data.request_id, ['sent']);
+    expect(socket.downloads.slice(downloaded)).toEqual([]);
+    const copies = await t.gateway.database.db.selectFrom('messages').select('id').where('messenger_message_id', 'like', '3EB0%').where('attachment', 'is not', null).execute();
+    expect(copies.length).toBe(5 + 1);
+  });
+
   it('reports a group’s members joining and leaving, and its new subject, and records what is written in it', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     await stream.since();

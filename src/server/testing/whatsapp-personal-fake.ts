@@ -23,6 +23,13 @@ export class FakeWaSocket implements WaSocket {
   readonly media = new Map<string, Buffer>();
   /** How the next send answers: its message back (as the library), or an error. */
   sendFails: Error | null = null;
+  /**
+   * Whether a sent image comes back at once as an upsert of the account's own (the library's `emitOwnEvents`, on by
+   * default), before the send resolves: its file then downloadable, as the library could.
+   */
+  echoesImages = false;
+  /** Holds the sends' answers until it settles (the library's copy of a send is reported meanwhile). */
+  sendGate: Promise<void> | null = null;
 
   constructor(state: SessionState) {
     this.state = state;
@@ -40,6 +47,13 @@ export class FakeWaSocket implements WaSocket {
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
     if (this.sendFails) throw this.sendFails;
     this.sent.push({ jid, content, options });
+    const image = (content as { image?: Buffer }).image;
+    if (this.echoesImages && image) {
+      const id = options?.messageId ?? 'generated';
+      this.media.set(id, image);
+      this.emit('messages.upsert', { type: 'append', messages: [{ key: { remoteJid: jid, fromMe: true, id }, message: mediaContent.image(image), messageTimestamp: 1_795_704_700, status: 1 }] });
+    }
+    await this.sendGate;
     // What the library answers for a text (as it did against the fake WhatsApp server): the key it sent under.
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'generated' }, message: { extendedTextMessage: { text: (content as { text?: string }).text ?? '' } }, messageTimestamp: 1_795_704_700, status: 1 } as WAMessage;
   }

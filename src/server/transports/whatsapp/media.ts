@@ -1,4 +1,5 @@
 import type { AnyMessageContent } from 'baileys';
+import { LRUCache } from 'lru-cache';
 import type { Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { Store } from '../../core/ports.ts';
@@ -18,10 +19,19 @@ import type { WaSocket } from './wa-socket.ts';
 export const WHATSAPP_FILE_LIMIT_BYTES = 50 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;
 
+/**
+ * The ids of the files this process is sending or sent lately. The library reports each message it sends as an
+ * upsert of the account's own, at once, before the send's answer is recorded: its file is the gateway's already, and
+ * is not downloaded back (the send records the message).
+ */
+export const ownFileSends = () => new LRUCache<string, true>({ max: 10_000, ttl: 10 * 60_000 });
+export type OwnFileSends = ReturnType<typeof ownFileSends>;
+
 export interface InboundFileDeps {
   store: Pick<Store, 'channels' | 'chats' | 'messages'>;
   /** Where customers' files are kept (the uploads of the chat frame; not under the agents' daily quota). */
   uploads: UploadDeps;
+  ownSends: OwnFileSends;
   log(err: unknown, message: string): void;
 }
 
@@ -29,6 +39,7 @@ export interface InboundFileDeps {
 export function inboundFiles(deps: InboundFileDeps, channelId: string, socket: WaSocket): KeepFile {
   let accountId: string | null = null;
   return async (message, chat, media) => {
+    if (message.key.fromMe && deps.ownSends.has(message.key.id!)) return 'recorded';
     // A message WhatsApp delivers again (history after a reconnect) is not downloaded again.
     const known = await deps.store.chats.findByMessengerId(channelId, chat.chatType, chat.chatId);
     if (known && (await deps.store.messages.findByMessengerId(known.id, message.key.id!))) return 'recorded';
@@ -51,6 +62,7 @@ export function inboundFiles(deps: InboundFileDeps, channelId: string, socket: W
 export interface OutboundFileDeps {
   filesAgent: Dispatcher;
   allowLoopbackFiles: boolean;
+  ownSends: OwnFileSends;
 }
 
 /** The file a send names, fetched through the guarded agent, read up to the limit. */

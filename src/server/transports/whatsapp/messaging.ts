@@ -59,6 +59,7 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
       if (!content) return { kind: 'failed', reason: 'bad_content' };
       const id = whatsappMessageId(m.requestId);
+      if (m.attachment) files.ownSends.set(id, true);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
       try {

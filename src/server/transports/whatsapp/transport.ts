@@ -8,7 +8,7 @@ import type { Store } from '../../core/ports.ts';
 import type { Clock } from '../../core/ports.ts';
 import type { UploadDeps } from '../../core/uploads/uploads.ts';
 import type { LiveTransport } from '../live-transport.ts';
-import { inboundFiles } from './media.ts';
+import { inboundFiles, ownFileSends } from './media.ts';
 import { whatsappMessaging, type KnownNumbers } from './messaging.ts';
 import { whatsappSessionDriver, type Backoff, type LiveSockets } from './session.ts';
 import type { WaLibrary } from './wa-socket.ts';
@@ -39,6 +39,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
   const sockets: LiveSockets = new Map();
   const opened: LiveSockets = new Map();
   const known: KnownNumbers = new Set();
+  const ownSends = ownFileSends();
   let messages: MessageDeps | null = null;
   const channels: SessionChannelDeps = { store: deps.store, clock: deps.clock, renderQr: deps.renderQr };
   const session = whatsappSessionDriver(
@@ -49,7 +50,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
       messages: () => messages,
       leases: deps.sessions.leases,
       known,
-      files: (channelId, socket) => inboundFiles({ store: deps.store, uploads: deps.uploads, log: deps.log }, channelId, socket),
+      files: (channelId, socket) => inboundFiles({ store: deps.store, uploads: deps.uploads, ownSends, log: deps.log }, channelId, socket),
       async group(channelId, report) {
         const channel = await deps.store.channels.getById(channelId);
         if (messages && channel) await groupReported(messages, channel.accountId, channelId, report);
@@ -74,7 +75,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
       await sockets.get(channel.id)?.logout().catch(() => {});
       await deps.sessions.leases.remove(channel.id);
     },
-    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles }),
+    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }),
     hooks(bound) {
       messages = bound;
       return {};
