@@ -138,6 +138,17 @@ describe(`live personal WhatsApp accounts through the library's adapter (${datab
     expect(await settled(t, unknown.json().data.request_id, ['failed'])).toMatchObject({ reason: 'bad_contact' });
   });
 
+  it('writes to the number WhatsApp knows a mobile by, and moves the chat there (Brazil’s ninth digit)', async () => {
+    const socket = library.last();
+    socket.registered.set('5511987654321', '551187654321@s.whatsapp.net');
+    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: '5511987654321' }, text: 'Olá' } });
+    expect(res.statusCode, res.body).toBe(201);
+    await settled(t, res.json().data.request_id, ['sent']);
+    expect(socket.sent.at(-1)).toMatchObject({ jid: '551187654321@s.whatsapp.net', content: { text: 'Olá' } });
+    const chats = await t.gateway.database.db.selectFrom('chats').select('chat_id').where('channel_id', '=', channelId).where('chat_id', 'like', '5511%').execute();
+    expect(chats).toEqual([{ chat_id: '551187654321' }]);
+  });
+
   it('fails what WhatsApp refuses with the interface’s reasons: a group not joined, a restricted account', async () => {
     const socket = library.last();
     const send = async (chat: { chat_type: string; chat_id: string }) => {

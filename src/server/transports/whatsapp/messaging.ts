@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
 import { disconnectCode } from './wa-socket.ts';
 import { FileTooLarge, SourceRefused, TransferFailed } from '../file-source.ts';
-import { isGroupChatId, jidOf } from './addresses.ts';
+import { isGroupChatId, jidOf, userOf } from './addresses.ts';
 import { outboundContent, type OutboundFileDeps } from './media.ts';
 import { isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import type { LiveSockets } from './session.ts';
@@ -46,14 +46,16 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
   return {
     async send(m): Promise<SendOutcome> {
       const socket = socketOf(sockets, m.channelId);
-      const chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
       // A number the gateway has not heard from is asked about first: WhatsApp takes messages to numbers without an
       // account and never delivers them.
-      const key = `${m.channelId}:${chatId}`;
-      if (!isGroupChatId(chatId) && !known.has(key)) {
+      let chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
+      if (!isGroupChatId(chatId) && !known.has(`${m.channelId}:${chatId}`)) {
         const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
         if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
-        known.add(key);
+        // WhatsApp's own number for it, where it differs from the one written (a Brazilian mobile registered
+        // without its ninth digit): the chat is WhatsApp's, and moves there.
+        if (found.jid.endsWith('@s.whatsapp.net')) chatId = userOf(found.jid);
+        known.add(`${m.channelId}:${chatId}`);
       }
       if (!m.attachment && !m.text) return { kind: 'failed', reason: 'message_empty' };
       const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
@@ -64,7 +66,7 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
       try {
         const sent = await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
-        return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false };
+        return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
       } catch (err) {
         const reason = sendRefusal(err);
         if (reason) return { kind: 'failed', reason };
