@@ -315,7 +315,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
           store: personal.store,
           clock: options.clock ?? systemClock,
           renderQr,
-          // Customers' files are kept as uploads, outside the agents' daily quota: what customers send is never refused.
+          // Customers' files are kept as uploads, never refused for the daily quota: what customers send is kept.
           uploads: { store: personal.store, clock: options.clock ?? systemClock, links: uploadLinks(options.secretKey, options.publicUrl), dailyLimitBytes: Number.POSITIVE_INFINITY },
           filesAgent,
           allowLoopbackFiles: options.allowLoopbackFiles ?? false,

@@ -29,7 +29,7 @@ export type OwnFileSends = ReturnType<typeof ownFileSends>;
 
 export interface InboundFileDeps {
   store: Pick<Store, 'channels' | 'chats' | 'messages'>;
-  /** Where customers' files are kept (the uploads of the chat frame; not under the agents' daily quota). */
+  /** Where customers' files are kept (the uploads of the chat frame, never refused for the daily quota). */
   uploads: UploadDeps;
   ownSends: OwnFileSends;
   log(err: unknown, message: string): void;
