@@ -34,6 +34,7 @@ const benches: Bench[] = [
   { row: 'export', script: 'export-memory.ts', flags: ['--expose-gc'], args: ['1000000'], databases: ['PGlite'] },
   { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
   { row: 'footprint', script: 'footprint.ts', databases: ['PGlite'] },
+  { row: 'whatsapp-sessions', script: 'whatsapp-sessions.ts', flags: ['--expose-gc'], args: ['100'], databases: ['PGlite'] },
 ];
 
 const here = fileURLToPath(new URL('.', import.meta.url));

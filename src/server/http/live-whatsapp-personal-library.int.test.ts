@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startWhatsAppServer, type StartedWhatsAppServer } from '@openclaw/crabline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialsCipher } from '../storage/credentials-cipher.ts';
@@ -33,7 +35,8 @@ describe(`live personal WhatsApp through the real library (${databaseKind()})`, 
     t.gateway.database.db.selectFrom('messages').select(['id', 'messenger_message_id']).where('text', '=', text).where('direction', '=', 'inbound').execute();
 
   beforeAll(async () => {
-    server = await startWhatsAppServer({ host: '127.0.0.1', port: 0 });
+    // What the server records of its traffic goes to a temporary file, not into the checkout.
+    server = await startWhatsAppServer({ host: '127.0.0.1', port: 0, recorderPath: join(tmpdir(), `whatsapp-server-${process.pid}.jsonl`) });
     database = await createTestDatabase();
     t = await start();
     ({ token, accountId } = await t.newAccount());

@@ -4,7 +4,7 @@ import { eventually } from '../testing/eventually.ts';
 import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
 import { settled, statusTrail } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
-import { closedWith, customerText, FakeWaLibrary, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
+import { closedWith, customerText, FakeWaLibrary, refusedWith, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 import { reconnectDelayMs } from '../transports/whatsapp/session.ts';
 
@@ -138,6 +138,34 @@ describe(`live personal WhatsApp accounts through the library's adapter (${datab
     expect(await settled(t, unknown.json().data.request_id, ['failed'])).toMatchObject({ reason: 'bad_contact' });
   });
 
+  it('writes to the number WhatsApp knows a mobile by, and moves the chat there (Brazil’s ninth digit)', async () => {
+    const socket = library.last();
+    socket.registered.set('5511987654321', '551187654321@s.whatsapp.net');
+    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: '5511987654321' }, text: 'Olá' } });
+    expect(res.statusCode, res.body).toBe(201);
+    await settled(t, res.json().data.request_id, ['sent']);
+    expect(socket.sent.at(-1)).toMatchObject({ jid: '551187654321@s.whatsapp.net', content: { text: 'Olá' } });
+    const chats = await t.gateway.database.db.selectFrom('chats').select('chat_id').where('channel_id', '=', channelId).where('chat_id', 'like', '5511%').execute();
+    expect(chats).toEqual([{ chat_id: '551187654321' }]);
+  });
+
+  it('fails what WhatsApp refuses with the interface’s reasons: a group not joined, a restricted account', async () => {
+    const socket = library.last();
+    const send = async (chat: { chat_type: string; chat_id: string }) => {
+      const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: chat, text: 'Hello' } });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.request_id as string;
+    };
+    socket.sendFails = refusedWith(403, 'forbidden');
+    expect(await settled(t, await send({ chat_type: 'whatsgroup', chat_id: '120363025246125486' }), ['failed'])).toMatchObject({ reason: 'no_user_permissions' });
+    socket.sendFails = null;
+    // Taken, then refused in its acknowledgement (463: WhatsApp does not let the account start chats now).
+    const requestId = await send({ chat_type: 'whatsapp', chat_id: '15551234567' });
+    await settled(t, requestId, ['sent']);
+    socket.emit('messages.update', [{ key: { remoteJid: '15551234567@s.whatsapp.net', fromMe: true, id: whatsappMessageId(requestId) }, update: { status: 0, messageStubParameters: ['463'] } }]);
+    expect(await settled(t, requestId, ['failed'])).toMatchObject({ reason: 'is_spam' });
+  });
+
   it('reconnects a lost connection with growing waits and no change of status, and never twice at once', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     await stream.since();
@@ -157,6 +185,18 @@ describe(`live personal WhatsApp accounts through the library's adapter (${datab
     expect(socketCount()).toBe(before + 3);
     expect((await stream.names()).filter((n) => n === 'channel.status_update')).toEqual([]);
     expect((await channel()).status).toBe('active');
+  });
+
+  it('waits its turn when WhatsApp asks for a restart again before the connection opened (never a loop)', async () => {
+    const before = socketCount();
+    library.last().emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(515), date: new Date() } });
+    const restarted = await newSocket(before);
+    const again = performance.now();
+    restarted.emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(515), date: new Date() } });
+    const third = await newSocket(before + 1);
+    expect(library.openedAt[before + 1]! - again).toBeGreaterThanOrEqual(reconnectDelayMs(backoff, 1, () => 0) - 5);
+    third.link('79005554433', 'Acme Shop');
+    await eventually(async () => (third.user() ? true : undefined));
   });
 
   it('goes disabled/openelsewhere when the session is taken elsewhere, and disabled/unauthorized when logged out on the phone', async () => {

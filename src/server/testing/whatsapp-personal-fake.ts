@@ -1,9 +1,13 @@
-import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from 'baileys';
+import { createHash } from 'node:crypto';
+import type { AnyMessageContent, MiscMessageGenerationOptions, proto, WAMessage } from 'baileys';
 import type { SessionState } from '../core/sessions/ports.ts';
 import type { WaEvents, WaLibrary, WaSocket } from '../transports/whatsapp/wa-socket.ts';
 
 /** A Boom error as the library closes connections with (only its status code is read). */
 export const closedWith = (statusCode: number) => Object.assign(new Error(`closed ${statusCode}`), { isBoom: true, output: { statusCode, payload: {} } });
+
+/** An error in WhatsApp's answer to a call, as the library throws it (`<error code="403" text="forbidden"/>`). */
+export const refusedWith = (code: number, text: string) => Object.assign(new Error(text), { isBoom: true, data: code, output: { statusCode: 500, payload: {} } });
 
 /** One socket the driver opened: the test emits what WhatsApp's library would, and reads what the driver called. */
 export class FakeWaSocket implements WaSocket {
@@ -15,8 +19,17 @@ export class FakeWaSocket implements WaSocket {
   loggedOut = false;
   pairingCodes: string[] = [];
   registered = new Map<string, string>();
+  /** The files of the media messages the test delivers, by message id: what the library would download and decrypt. */
+  readonly media = new Map<string, Buffer>();
   /** How the next send answers: its message back (as the library), or an error. */
   sendFails: Error | null = null;
+  /**
+   * Whether a sent image comes back at once as an upsert of the account's own (the library's `emitOwnEvents`, on by
+   * default), before the send resolves: its file then downloadable, as the library could.
+   */
+  echoesImages = false;
+  /** Holds the sends' answers until it settles (the library's copy of a send is reported meanwhile). */
+  sendGate: Promise<void> | null = null;
 
   constructor(state: SessionState) {
     this.state = state;
@@ -34,6 +47,13 @@ export class FakeWaSocket implements WaSocket {
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
     if (this.sendFails) throw this.sendFails;
     this.sent.push({ jid, content, options });
+    const image = (content as { image?: Buffer }).image;
+    if (this.echoesImages && image) {
+      const id = options?.messageId ?? 'generated';
+      this.media.set(id, image);
+      this.emit('messages.upsert', { type: 'append', messages: [{ key: { remoteJid: jid, fromMe: true, id }, message: mediaContent.image(image), messageTimestamp: 1_795_704_700, status: 1 }] });
+    }
+    await this.sendGate;
     // What the library answers for a text (as it did against the fake WhatsApp server): the key it sent under.
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'generated' }, message: { extendedTextMessage: { text: (content as { text?: string }).text ?? '' } }, messageTimestamp: 1_795_704_700, status: 1 } as WAMessage;
   }
@@ -44,6 +64,14 @@ export class FakeWaSocket implements WaSocket {
   async onWhatsApp(...phones: string[]) {
     return phones.map((p) => ({ exists: this.registered.has(p), jid: this.registered.get(p) ?? `${p}@s.whatsapp.net` }));
   }
+  async downloadMedia(message: WAMessage): Promise<Buffer> {
+    const bytes = this.media.get(message.key.id ?? '');
+    // What the library throws when WhatsApp's media server answers 404 and the phone cannot upload the file again.
+    if (!bytes) throw Object.assign(new Error('Failed to fetch stream from https://mmg.whatsapp.net/v/t62.7118-24/gone.enc'), { isBoom: true, output: { statusCode: 404, payload: {} } });
+    this.downloads.push(message.key.id!);
+    return bytes;
+  }
+  readonly downloads: string[] = [];
   async logout(): Promise<void> {
     this.loggedOut = true;
     this.emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(401), date: new Date() } });
@@ -90,3 +118,49 @@ export const customerText = (phone: string, id: string, text: string, name = 'Te
     broadcast: false,
     message: { conversation: text },
   }) as WAMessage;
+
+const sha256 = (bytes: Buffer) => new Uint8Array(createHash('sha256').update(bytes).digest());
+
+/**
+ * What every media message carries (typed by the library's protobuf interfaces): where WhatsApp's media server keeps
+ * the encrypted file, the key that opens it, the file's hashes and length.
+ */
+const mediaFields = (bytes: Buffer, mimetype: string) => ({
+  url: 'https://mmg.whatsapp.net/v/t62.7118-24/29518463_1054236859936227_2301735066155871834_n.enc?ccb=11-4&oh=01_Q5Aa1wF&oe=69A1C2B4&_nc_sid=5e03e0&mms3=true',
+  mimetype,
+  fileSha256: sha256(bytes),
+  fileLength: bytes.length,
+  mediaKey: new Uint8Array(32).fill(7),
+  fileEncSha256: sha256(Buffer.concat([bytes, Buffer.from('enc')])),
+  directPath: '/v/t62.7118-24/29518463_1054236859936227_2301735066155871834_n.enc?ccb=11-4&oh=01_Q5Aa1wF&oe=69A1C2B4&_nc_sid=5e03e0',
+  mediaKeyTimestamp: 1_795_704_690,
+});
+
+/** The content of media messages as WhatsApp's clients send them (a document with a caption comes wrapped). */
+export const mediaContent = {
+  image: (bytes: Buffer, caption?: string): proto.IMessage => ({
+    imageMessage: { ...mediaFields(bytes, 'image/jpeg'), height: 1280, width: 960, jpegThumbnail: new Uint8Array(16), ...(caption ? { caption } : {}) } satisfies proto.Message.IImageMessage,
+  }),
+  video: (bytes: Buffer, caption?: string): proto.IMessage => ({
+    videoMessage: { ...mediaFields(bytes, 'video/mp4'), seconds: 12, height: 720, width: 1280, gifPlayback: false, ...(caption ? { caption } : {}) } satisfies proto.Message.IVideoMessage,
+  }),
+  audio: (bytes: Buffer): proto.IMessage => ({ audioMessage: { ...mediaFields(bytes, 'audio/mpeg'), seconds: 185, ptt: false } satisfies proto.Message.IAudioMessage }),
+  voice: (bytes: Buffer): proto.IMessage => ({
+    audioMessage: { ...mediaFields(bytes, 'audio/ogg; codecs=opus'), seconds: 4, ptt: true, waveform: new Uint8Array(64) } satisfies proto.Message.IAudioMessage,
+  }),
+  document: (bytes: Buffer, fileName: string, caption?: string): proto.IMessage => {
+    const documentMessage = { ...mediaFields(bytes, 'application/pdf'), fileName, title: fileName, pageCount: 2, ...(caption ? { caption } : {}) } satisfies proto.Message.IDocumentMessage;
+    return caption ? { documentWithCaptionMessage: { message: { documentMessage } } } : { documentMessage };
+  },
+};
+
+/** A customer's message of any content, in a chat with them or in a group (`groupJid`, then the customer writes in it). */
+export const customerMessage = (phone: string, id: string, message: proto.IMessage, groupJid?: string, name = 'Test User'): WAMessage => ({
+  key: groupJid
+    ? { remoteJid: groupJid, fromMe: false, id, participant: `${phone}@s.whatsapp.net`, addressingMode: 'pn' }
+    : { remoteJid: `${phone}@s.whatsapp.net`, fromMe: false, id, participant: '', addressingMode: 'pn' },
+  messageTimestamp: 1_795_704_697,
+  pushName: name,
+  broadcast: false,
+  message,
+});

@@ -32,6 +32,7 @@ import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
 import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
 import QRCode from 'qrcode';
+import { uploadLinks } from '../core/uploads/uploads.ts';
 import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
 import type { Backoff } from './whatsapp/session.ts';
 import { whatsappPersonalTransport } from './whatsapp/transport.ts';
@@ -325,6 +326,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
           store: personal.store,
           clock: options.clock ?? systemClock,
           renderQr,
+          // Customers' files are kept as uploads, never refused for the daily quota: what customers send is kept.
+          uploads: { store: personal.store, clock: options.clock ?? systemClock, links: uploadLinks(options.secretKey, options.publicUrl), dailyLimitBytes: Number.POSITIVE_INFINITY },
+          filesAgent,
+          allowLoopbackFiles: options.allowLoopbackFiles ?? false,
           sessions: options.sessions,
           ...(personal.backoff ? { backoff: personal.backoff } : {}),
           ...(personal.random ? { random: personal.random } : {}),

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { TransientSendError, type MessagingDriver, type SendOutcome } from '../../core/messages/ports.ts';
 import { disconnectCode } from './wa-socket.ts';
-import { isGroupChatId, jidOf } from './addresses.ts';
+import { FileTooLarge, SourceRefused, TransferFailed } from '../file-source.ts';
+import { isGroupChatId, jidOf, userOf } from './addresses.ts';
+import { outboundContent, type OutboundFileDeps } from './media.ts';
+import { isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import type { LiveSockets } from './session.ts';
 
 /**
@@ -27,26 +30,49 @@ const transient = (err: unknown): never => {
 /** Numbers known to have WhatsApp (`<channel id>:<number>`): they wrote, or WhatsApp said so. */
 export type KnownNumbers = Set<string>;
 
-/** Sends, edits and deletes through the channel's live session. Only text: WhatsApp's media need the library's uploads. */
-export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers): MessagingDriver {
+/** The file a send names as WhatsApp's content; a file that cannot be had for good fails the send as `bad_content`. */
+async function fileContent(files: OutboundFileDeps, m: Parameters<MessagingDriver['send']>[0]) {
+  try {
+    return await outboundContent(files, m.attachment!, m.text);
+  } catch (err) {
+    if (err instanceof SourceRefused || err instanceof FileTooLarge) return null;
+    if (err instanceof TransferFailed) throw new TransientSendError(err.message);
+    throw err;
+  }
+}
+
+/** Sends (text, or a file the library encrypts and uploads), edits and deletes through the channel's live session. */
+export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, files: OutboundFileDeps): MessagingDriver {
   return {
     async send(m): Promise<SendOutcome> {
       const socket = socketOf(sockets, m.channelId);
-      const chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
       // A number the gateway has not heard from is asked about first: WhatsApp takes messages to numbers without an
       // account and never delivers them.
-      const key = `${m.channelId}:${chatId}`;
-      if (!isGroupChatId(chatId) && !known.has(key)) {
+      let chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
+      if (!isGroupChatId(chatId) && !known.has(`${m.channelId}:${chatId}`)) {
         const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
         if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
-        known.add(key);
+        // WhatsApp's own number for it, where it differs from the one written (a Brazilian mobile registered
+        // without its ninth digit): the chat is WhatsApp's, and moves there.
+        if (found.jid.endsWith('@s.whatsapp.net')) chatId = userOf(found.jid);
+        known.add(`${m.channelId}:${chatId}`);
       }
-      if (m.text === null || m.text === '') return { kind: 'failed', reason: m.attachment ? 'bad_content' : 'message_empty' };
+      if (!m.attachment && !m.text) return { kind: 'failed', reason: 'message_empty' };
+      const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
+      if (!content) return { kind: 'failed', reason: 'bad_content' };
       const id = whatsappMessageId(m.requestId);
+      if (m.attachment) files.ownSends.set(id, true);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
-      const sent = await socket.sendMessage(jid, { text: m.text }, { messageId: id, ...(quoted ? { quoted } : {}) }).catch(transient);
-      return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false };
+      try {
+        const sent = await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
+        return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
+      } catch (err) {
+        const reason = sendRefusal(err);
+        if (reason) return { kind: 'failed', reason };
+        if (isRateLimited(err)) throw new TransientSendError('WhatsApp asked to slow down (rate-overlimit)', RATE_LIMITED_WAIT_MS);
+        return transient(err);
+      }
     },
     async edit(ref) {
       if (!ref.chatId) return;

@@ -3,7 +3,8 @@ import { platformReports, type PlatformReport } from '../../core/messages/platfo
 import type { RunningSession, SessionContext, SessionDriver, SessionLeases } from '../../core/sessions/ports.ts';
 import { sessionEnded, sessionLinked, sessionQrIssued, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
 import { userOf } from './addresses.ts';
-import { reportsOfMessages, reportsOfUpdates } from './inbound.ts';
+import type { GroupReport } from '../../core/groups/group-changes.ts';
+import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
 import { disconnectCode, WaDisconnect, type WaEvents, type WaLibrary, type WaSocket } from './wa-socket.ts';
 
 /** How a lost connection is tried again: from `baseMs`, doubling, at most `maxMs`, each wait drawn in its upper half. */
@@ -22,6 +23,10 @@ export interface WhatsAppSessionDeps {
   /** The message use-cases, once the gateway has built them. */
   messages(): MessageDeps | null;
   leases: Pick<SessionLeases, 'remove'>;
+  /** Keeps the files of a channel's messages, downloaded through the socket that heard them. */
+  files?(channelId: string, socket: WaSocket): KeepFile;
+  /** Records a group's change (members in or out, a new subject). */
+  group?(channelId: string, report: GroupReport): Promise<void>;
   /** Numbers that wrote to a channel (`<channel id>:<number>`): they have WhatsApp. */
   known?: Set<string>;
   backoff?: Backoff;
@@ -32,6 +37,15 @@ export interface WhatsAppSessionDeps {
 
 /** Sockets of the sessions this process runs, by channel: the linked ones (sends go through them), or every open one. */
 export type LiveSockets = Map<string, WaSocket>;
+
+/** How far back the files of the history WhatsApp sends (on linking) are kept; older ones are their captions only. */
+export const HISTORY_FILES_MS = 24 * 60 * 60 * 1000;
+
+/** Keeps only the files of messages sent in the last day: a linked account's history would otherwise be downloaded whole. */
+const recentFilesOnly =
+  (keep: KeepFile, now: Date): KeepFile =>
+  (message, chat, media) =>
+    (numberOf(message.messageTimestamp) ?? 0) * 1000 >= now.getTime() - HISTORY_FILES_MS ? keep(message, chat, media) : Promise.resolve(null);
 
 /** The wait before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in its upper half. */
 export const reconnectDelayMs = (backoff: Backoff, attempt: number, random: () => number): number => {
@@ -102,9 +116,11 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       let updating: Promise<void> = Promise.resolve();
       /** One recording at a time, in the order WhatsApp reported them. */
       let recording: Promise<void> = Promise.resolve();
-      const record = (reports: PlatformReport[]): Promise<void> => {
+      /** Records what WhatsApp reported (made ready in turn: a file is downloaded when its message's turn comes). */
+      const record = (given: PlatformReport[] | (() => Promise<PlatformReport[]>)): Promise<void> => {
         const next = recording.then(async () => {
           const messages = deps.messages();
+          const reports = typeof given === 'function' ? await given() : given;
           if (!messages || reports.length + held.length === 0) return;
           const all = [...held, ...reports];
           held = [];
@@ -130,12 +146,20 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         fresh.on('connection.update', (update) => {
           updating = updating.then(() => onUpdate(fresh, update)).catch((err: unknown) => deps.log(err, 'a WhatsApp connection update failed'));
         });
-        fresh.on('messages.upsert', ({ messages }) => void record(remember(reportsOfMessages(messages))).catch(reportsFailed));
+        const keep = deps.files?.(channelId, fresh) ?? null;
+        fresh.on('messages.upsert', ({ messages }) => void record(async () => remember(await reportsOfMessages(messages, keep))).catch(reportsFailed));
         fresh.on('messages.update', (updates) => void record(reportsOfUpdates(updates)).catch(reportsFailed));
         fresh.on('messaging-history.set', ({ messages, isLatest, progress }) => {
-          void record(reportsOfMessages(messages)).catch(reportsFailed);
+          void record(() => reportsOfMessages(messages, keep && recentFilesOnly(keep, deps.channels.clock.now()))).catch(reportsFailed);
           if (isLatest || progress === 100) void synced();
         });
+        const group = (report: GroupReport | null) => {
+          if (!report || !deps.group) return;
+          const next = recording.then(() => deps.group!(channelId, report));
+          recording = next.catch((err: unknown) => deps.log(err, 'recording a WhatsApp group change failed'));
+        };
+        fresh.on('group-participants.update', (update) => group(groupOfParticipants(update)));
+        fresh.on('groups.update', (updates) => groupsOfUpdates(updates).forEach(group));
       };
       const reconnect = (delayMs: number) => {
         close();
@@ -179,8 +203,11 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           const code = disconnectCode(u.lastDisconnect?.error);
           const end = endOf(code, linked || !showedQr);
           if (end) return finish(end, end === 'logged_out' || end === 'qr_exhausted');
-          // A restart WhatsApp asks for (right after a scan) is made at once; any other loss waits its turn.
-          reconnect(code === WaDisconnect.restartRequired ? 0 : reconnectDelayMs(backoff, attempt++, random));
+          // A restart WhatsApp asks for (right after a scan) is made at once, the first time; asked again before the
+          // connection opened, or any other loss, it waits its turn (never a loop).
+          const delayMs = code === WaDisconnect.restartRequired && attempt === 0 ? 0 : reconnectDelayMs(backoff, attempt, random);
+          attempt++;
+          reconnect(delayMs);
         }
       };
 

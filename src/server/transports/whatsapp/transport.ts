@@ -1,10 +1,14 @@
+import type { Dispatcher } from 'undici';
 import { AppError } from '../../core/errors.ts';
+import { groupReported } from '../../core/groups/group-changes.ts';
 import type { MessageDeps } from '../../core/messages/ports.ts';
 import type { SessionLeases } from '../../core/sessions/ports.ts';
 import type { SessionChannelDeps } from '../../core/sessions/session-channel.ts';
 import type { Store } from '../../core/ports.ts';
 import type { Clock } from '../../core/ports.ts';
+import type { UploadDeps } from '../../core/uploads/uploads.ts';
 import type { LiveTransport } from '../live-transport.ts';
+import { inboundFiles, ownFileSends } from './media.ts';
 import { whatsappMessaging, type KnownNumbers } from './messaging.ts';
 import { whatsappSessionDriver, type Backoff, type LiveSockets } from './session.ts';
 import type { WaLibrary } from './wa-socket.ts';
@@ -15,6 +19,11 @@ export interface WhatsAppPersonalDeps {
   store: Store;
   clock: Clock;
   renderQr(payload: string): Promise<string>;
+  /** Where customers' files are kept, behind the gateway's signed links. */
+  uploads: UploadDeps;
+  /** The guarded agent the files sends name are fetched through. */
+  filesAgent: Dispatcher;
+  allowLoopbackFiles: boolean;
   sessions: { leases: SessionLeases; wake(): void };
   backoff?: Backoff;
   random?: () => number;
@@ -30,6 +39,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
   const sockets: LiveSockets = new Map();
   const opened: LiveSockets = new Map();
   const known: KnownNumbers = new Set();
+  const ownSends = ownFileSends();
   let messages: MessageDeps | null = null;
   const channels: SessionChannelDeps = { store: deps.store, clock: deps.clock, renderQr: deps.renderQr };
   const session = whatsappSessionDriver(
@@ -40,6 +50,11 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
       messages: () => messages,
       leases: deps.sessions.leases,
       known,
+      files: (channelId, socket) => inboundFiles({ store: deps.store, uploads: deps.uploads, ownSends, log: deps.log }, channelId, socket),
+      async group(channelId, report) {
+        const channel = await deps.store.channels.getById(channelId);
+        if (messages && channel) await groupReported(messages, channel.accountId, channelId, report);
+      },
       ...(deps.backoff ? { backoff: deps.backoff } : {}),
       ...(deps.random ? { random: deps.random } : {}),
       log: deps.log,
@@ -60,7 +75,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
       await sockets.get(channel.id)?.logout().catch(() => {});
       await deps.sessions.leases.remove(channel.id);
     },
-    messaging: whatsappMessaging(sockets, known),
+    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }),
     hooks(bound) {
       messages = bound;
       return {};

@@ -20,6 +20,11 @@ export interface WaSocket {
   /** WhatsApp's 8-character code for linking by phone number instead of the QR (only while the QR is shown). */
   requestPairingCode(phone: string): Promise<string>;
   onWhatsApp(...phones: string[]): Promise<{ exists: boolean; jid: string }[] | undefined>;
+  /**
+   * The decrypted bytes of a media message's file (image, video, audio, document, sticker), fetched from WhatsApp's
+   * media servers; a file those no longer hold is asked of the phone again.
+   */
+  downloadMedia(message: WAMessage): Promise<Buffer>;
   logout(): Promise<void>;
   /** Closes the connection without logging out. */
   end(): void;
