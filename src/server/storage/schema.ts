@@ -281,6 +281,8 @@ export interface UploadsTable {
   /** Null where the bytes are kept on disk (the embedded database). */
   content: Uint8Array | null;
   created_at: Date;
+  /** A customer's file from a messenger (migration 0031): not counted in the daily quota. */
+  received: ColumnType<boolean, boolean | undefined, never>;
 }
 
 /** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */

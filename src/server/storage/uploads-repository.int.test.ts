@@ -21,7 +21,16 @@ describe(`uploads kept within an account's quota, and bytes left without a recor
     await database.db.insertInto('accounts').values({ id, name: 'A', created_at: at }).execute();
     return id;
   };
-  const record = (accountId: string, size: number): UploadRecord => ({ id: randomUUID(), accountId, name: 'f.bin', mimetype: 'application/octet-stream', size, sha1: '0'.repeat(40), createdAt: at });
+  const record = (accountId: string, size: number, received = false): UploadRecord => ({
+    id: randomUUID(),
+    accountId,
+    name: 'f.bin',
+    mimetype: 'application/octet-stream',
+    size,
+    sha1: '0'.repeat(40),
+    createdAt: at,
+    received,
+  });
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
@@ -57,6 +66,17 @@ describe(`uploads kept within an account's quota, and bytes left without a recor
       expect(await uploads.insertWithinQuota(record(accountId, 1_000), Buffer.alloc(1_000), dayLater)).toEqual({ stored: true, usedBytes: 0 });
     });
   }
+
+  it('keeps the files customers sent whatever the quota, and counts none of them against the agents’ uploads', async () => {
+    const uploads = uploadRepository(database.db, null);
+    const accountId = await newAccount();
+    const quota = { since, limitBytes: 1_000 };
+    const customers = [record(accountId, 900, true), record(accountId, 900, true)];
+    for (const file of customers) expect((await uploads.insertWithinQuota(file, Buffer.alloc(900), quota)).stored).toBe(true);
+    for (const file of customers) expect((await uploads.open(file.id))?.upload.received).toBe(true);
+    expect(await uploads.insertWithinQuota(record(accountId, 1_000), Buffer.alloc(1_000), quota)).toEqual({ stored: true, usedBytes: 0 });
+    expect(await uploads.insertWithinQuota(record(accountId, 1), Buffer.alloc(1), quota)).toEqual({ stored: false, usedBytes: 1_000 });
+  });
 
   it('takes the record back when the bytes cannot be kept, so the failed file takes no room', async () => {
     const disk = uploadFiles(join(dir, 'failing'));

@@ -8,6 +8,11 @@ export interface UploadRecord {
   /** Hex SHA-1 of the bytes (the interface's `attachment.sha1`). */
   sha1: string;
   createdAt: Date;
+  /**
+   * A file a customer sent, downloaded from the messenger: kept whatever the quota and not counted in it (the quota
+   * bounds what the account's agents upload, not what their customers send).
+   */
+  received: boolean;
 }
 
 /** What an account may upload: at most `limitBytes` in the uploads made since `since`. */
@@ -18,8 +23,8 @@ export interface UploadQuota {
 
 export interface UploadRepository {
   /**
-   * Keeps the upload unless it would take its account past the quota; answers the bytes the account had used and
-   * whether this one was kept. Two uploads of one account are weighed one after the other, never both against the
+   * Keeps the upload unless it would take its account past the quota (a received file is kept whatever the quota);
+   * answers the bytes the account's agents had uploaded and whether this one was kept. Two uploads of one account are weighed one after the other, never both against the
    * same room.
    */
   insertWithinQuota(upload: UploadRecord, content: Buffer, quota: UploadQuota): Promise<{ stored: boolean; usedBytes: number }>;

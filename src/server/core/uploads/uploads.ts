@@ -53,6 +53,19 @@ const mediaType = (given: string | undefined): string => {
  * one that would take the account past its bytes of the last 24 hours.
  */
 export async function storeUpload(deps: UploadDeps, accountId: string, file: { name: string; type: string | undefined; content: Buffer }): Promise<Attachment> {
+  return keep(deps, accountId, file, false);
+}
+
+/**
+ * Keeps a file a customer sent, downloaded from their messenger, behind a link of the gateway like an agent's
+ * upload. It is never refused for the quota and does not count in it: the quota bounds what agents upload, and a
+ * burst of customers' files must not stop an agent's upload for a day.
+ */
+export async function keepReceivedFile(deps: UploadDeps, accountId: string, file: { name: string; type: string | undefined; content: Buffer }): Promise<Attachment> {
+  return keep(deps, accountId, file, true);
+}
+
+async function keep(deps: UploadDeps, accountId: string, file: { name: string; type: string | undefined; content: Buffer }, received: boolean): Promise<Attachment> {
   if (file.content.length === 0) throw validationError([{ field: 'body', message: 'must not be empty' }], 'The file is empty');
   const upload: UploadRecord = {
     id: randomUUID(),
@@ -62,6 +75,7 @@ export async function storeUpload(deps: UploadDeps, accountId: string, file: { n
     size: file.content.length,
     sha1: createHash('sha1').update(file.content).digest('hex'),
     createdAt: deps.clock.now(),
+    received,
   };
   const quota = { since: new Date(upload.createdAt.getTime() - DAY_MS), limitBytes: deps.dailyLimitBytes };
   const { stored, usedBytes } = await deps.store.uploads.insertWithinQuota(upload, file.content, quota);

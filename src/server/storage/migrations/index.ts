@@ -27,6 +27,7 @@ import * as accountProfiles from './0027_account_profiles.ts';
 import * as crmRights from './0028_crm_rights.ts';
 import * as crmEntities from './0029_crm_entities.ts';
 import * as sessionHeldSince from './0030_session_held_since.ts';
+import * as receivedUploads from './0031_received_uploads.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0028_crm_rights': crmRights,
   '0029_crm_entities': crmEntities,
   '0030_session_held_since': sessionHeldSince,
+  '0031_received_uploads': receivedUploads,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -28,12 +28,13 @@ export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles 
           .select((e) => e.fn.coalesce(e.fn.sum<string>('size'), e.val('0')).as('bytes'))
           .where('account_id', '=', u.accountId)
           .where('created_at', '>=', quota.since)
+          .where('received', '=', false)
           .executeTakeFirstOrThrow();
         const usedBytes = Number(row.bytes);
-        if (usedBytes + u.size > quota.limitBytes) return { stored: false, usedBytes };
+        if (!u.received && usedBytes + u.size > quota.limitBytes) return { stored: false, usedBytes };
         await trx
           .insertInto('uploads')
-          .values({ id: u.id, account_id: u.accountId, name: u.name, mimetype: u.mimetype, size: u.size, sha1: u.sha1, content: null, created_at: u.createdAt })
+          .values({ id: u.id, account_id: u.accountId, name: u.name, mimetype: u.mimetype, size: u.size, sha1: u.sha1, content: null, created_at: u.createdAt, received: u.received })
           .execute();
         return { stored: true, usedBytes };
       });
@@ -53,7 +54,7 @@ export function uploadRepository(db: Kysely<DatabaseSchema>, files: UploadFiles 
       if (!r) return undefined;
       const content = r.content ? Buffer.from(r.content) : await files?.read(id);
       if (!content) return undefined;
-      const upload: UploadRecord = { id: r.id, accountId: r.account_id, name: r.name, mimetype: r.mimetype, size: r.size, sha1: r.sha1, createdAt: r.created_at };
+      const upload: UploadRecord = { id: r.id, accountId: r.account_id, name: r.name, mimetype: r.mimetype, size: r.size, sha1: r.sha1, createdAt: r.created_at, received: r.received };
       return { upload, content };
     },
     async prune(before, limit) {

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { Store } from '../../core/ports.ts';
-import { storeUpload, type UploadDeps } from '../../core/uploads/uploads.ts';
+import { keepReceivedFile, type UploadDeps } from '../../core/uploads/uploads.ts';
 import { fetchSource, FileTooLarge, sourceTypeOf, uploadNameOf } from '../file-source.ts';
 import type { KeepFile } from './inbound.ts';
 import type { WaSocket } from './wa-socket.ts';
@@ -29,7 +29,7 @@ export type OwnFileSends = ReturnType<typeof ownFileSends>;
 
 export interface InboundFileDeps {
   store: Pick<Store, 'channels' | 'chats' | 'messages'>;
-  /** Where customers' files are kept (the uploads of the chat frame, never refused for the daily quota). */
+  /** Where customers' files are kept (beside the chat frame's uploads, outside the daily quota). */
   uploads: UploadDeps;
   ownSends: OwnFileSends;
   log(err: unknown, message: string): void;
@@ -51,7 +51,7 @@ export function inboundFiles(deps: InboundFileDeps, channelId: string, socket: W
       accountId ??= (await deps.store.channels.getById(channelId))?.accountId ?? null;
       if (!accountId) return null;
       const content = await socket.downloadMedia(message);
-      return await storeUpload(deps.uploads, accountId, { name: media.name, type: media.mimetype, content });
+      return await keepReceivedFile(deps.uploads, accountId, { name: media.name, type: media.mimetype, content });
     } catch (err) {
       deps.log(err, `a WhatsApp ${media.kind} could not be downloaded; its caption alone is recorded`);
       return null;
