@@ -143,7 +143,7 @@ test.describe('channel-connect screen', () => {
 
     await password.fill('wrong horse');
     await frame.getByRole('button', { name: 'Confirm password' }).click();
-    await expect(panel(frame).getByRole('alert')).toHaveText('Two-factor code is invalid. Check the password and try again.');
+    await expect(panel(frame).getByRole('alert')).toHaveText('Wrong password. Check the password and try again.');
     await expect(password).toHaveValue('');
     await expect(password).toBeFocused();
     await shot(page, '06-two-factor-wrong');

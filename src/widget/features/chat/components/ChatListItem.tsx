@@ -1,9 +1,11 @@
 import { memo } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
-import { useLang } from '../../../lib/i18n.ts';
+import { Badge } from '@/components/ui/Badge.tsx';
+import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
-import { chatTitle, previewParts, shortWhen, transportName } from './format.ts';
+import { chatTitle, previewParts, shortWhen } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
+import { MessengerMark } from './MessengerMark.tsx';
 
 interface Props {
   chat: BffChat;
@@ -11,7 +13,7 @@ interface Props {
   onOpen(chat: BffChat): void;
 }
 
-/** One row of the chat list: who, through which channel, the last message, when, and how many wait for an answer. */
+/** One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait. */
 export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen }: Props) {
   const lang = useLang();
   const w = words[lang].row;
@@ -20,33 +22,35 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const preview = last ? previewParts(last, lang) : null;
   return (
     <li className="gw-chat-row">
-      <button type="button" className="gw-chat-row__button" aria-current={selected ? 'true' : undefined} onClick={() => onOpen(chat)}>
-        <span className="gw-chat-row__top">
-          <span className="gw-chat-row__name">{chatTitle(chat, lang)}</span>
-          <time className="gw-chat-row__time" dateTime={chat.last_activity_at}>
+      <button
+        type="button"
+        data-row
+        className="gw-chat-row__button grid w-full cursor-pointer gap-0.5 border-b border-line px-3 py-2.5 text-left hover:bg-bg aria-[current=true]:bg-selected"
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onOpen(chat)}
+      >
+        <span className="flex min-w-0 items-center gap-2">
+          <span className="gw-chat-row__name flex-1 truncate font-semibold">{chatTitle(chat, lang)}</span>
+          <time className="text-xs text-muted" dateTime={chat.last_activity_at}>
             {shortWhen(chat.last_activity_at, lang)}
           </time>
         </span>
-        <span className="gw-chat-row__bottom">
-          <span className={`gw-chat-row__preview${last?.deleted ? ' gw-chat-row__preview--deleted' : ''}`}>
+        <span className="flex min-w-0 items-center gap-2">
+          <span className={`flex-1 truncate text-muted ${last?.deleted ? 'italic' : ''}`}>
             {last?.deleted ? w.deleted : ''}
             {preview ? (
               <>
                 {preview.by}
-                {preview.file && <PaperclipIcon />}
+                {preview.file && <PaperclipIcon className="mr-0.5 inline size-3.5 align-[-2px]" />}
                 {preview.text}
               </>
             ) : (
               <em>{w.noMessages}</em>
             )}
           </span>
-          {unanswered > 0 && (
-            <span className="gw-badge" aria-label={w.unanswered(unanswered)}>
-              {unanswered}
-            </span>
-          )}
+          {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
         </span>
-        <span className="gw-chat-row__channel">{chat.channel_name ?? transportName(chat.transport, lang)}</span>
+        <MessengerMark transport={chat.transport} channel={chat.channel_name} />
       </button>
     </li>
   );
