@@ -157,6 +157,8 @@ test.describe('the agent workspace', () => {
   });
 
   test('writes first to a card’s contact without a channel named: through the one channel that can reach them', async ({ page, request, token }) => {
+    // The spec file shares one gateway: only this test's channel is left to reach the contact.
+    for (const c of await api<{ channel_id: string }[]>(request, token, 'GET', '/v2/channels')) await api(request, token, 'DELETE', `/v2/channels/${c.channel_id}`);
     await whatsappChannel(request, token);
     const frame = await openFrame(page, request, token, { scope: 'card', chats: [{ chat_type: 'whatsapp', chat_id: '79001230099', contact_name: 'Hana Lee' }] });
     const box = frame.getByRole('textbox', { name: 'Message' });
@@ -170,18 +172,19 @@ test.describe('the agent workspace', () => {
     await shot(page, 'card-first');
   });
 
+  // The spec file shares one gateway: each look has a customer of its own.
   for (const look of [
-    { lang: 'ru', theme: 'dark', width: 320 },
-    { lang: 'en', theme: 'dark', width: 960 },
-    { lang: 'ru', theme: 'light', width: 960 },
+    { lang: 'ru', theme: 'dark', width: 320, customer: 'Фёдор Ильин' },
+    { lang: 'en', theme: 'dark', width: 960, customer: 'Фёдор Орлов' },
+    { lang: 'ru', theme: 'light', width: 960, customer: 'Фёдор Зуев' },
   ] as const) {
     test(`reads well in ${look.lang}, ${look.theme}, ${look.width} px`, async ({ page, request, token }) => {
       const channelId = await telegramChannel(request, token);
-      await customerWrites(request, token, channelId, 'fedor', 'Фёдор Ильин', 'Здравствуйте! Заказ уже отправлен? https://shop.example/orders/1042');
+      await customerWrites(request, token, channelId, `fedor-${look.width}-${look.theme}`, look.customer, 'Здравствуйте! Заказ уже отправлен? https://shop.example/orders/1042');
       const frame = await openFrame(page, request, token, { options: { lang: look.lang, theme: look.theme } }, { width: look.width, height: 640 });
       const ru = look.lang === 'ru';
       const list = ru ? 'Список чатов' : 'Chat list';
-      const fedor = rows(frame, list).filter({ hasText: 'Фёдор Ильин' });
+      const fedor = rows(frame, list).filter({ hasText: look.customer });
       await expect(fedor).toHaveCount(1);
       await expect(frame.locator('.gw-screen')).toHaveAttribute('data-theme', look.theme);
       await axe(page, `the list (${look.lang}, ${look.theme}, ${look.width})`);

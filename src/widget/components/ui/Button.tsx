@@ -11,7 +11,7 @@ const variants: Record<ButtonVariant, string> = {
 
 /** The frames' button look, for a button or a link that acts as one; `small` for buttons on a row. */
 export const buttonClass = (variant: ButtonVariant = 'plain', size: 'normal' | 'small' = 'normal'): string =>
-  `inline-flex cursor-pointer items-center justify-center gap-1.5 rounded-lg border text-inherit no-underline disabled:cursor-default disabled:opacity-55 ${
+  `inline-flex cursor-pointer items-center justify-center gap-1.5 rounded-lg border no-underline disabled:cursor-default disabled:opacity-55 ${
     size === 'small' ? 'min-h-8 px-2.5 py-1' : 'min-h-9 px-3.5 py-1.5'
   } ${variants[variant]}`;
 

@@ -126,7 +126,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply }
             <p className="gw-history__edge absolute top-0 m-0 w-full p-2 text-center text-xs text-muted" role={loadingOlder ? 'status' : undefined}>
               {loadingOlder ? w.loadingOlder : olderCursor ? '' : w.start}
             </p>
-            <ol className="gw-history__items" aria-label={w.items} data-count={messages.length}>
+            <ol className="gw-history__items h-full" aria-label={w.items} data-count={messages.length}>
               {items.map((item) => {
                 const m = messages[item.index]!;
                 const before = messages[item.index - 1];

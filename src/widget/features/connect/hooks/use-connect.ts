@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import type { ApiTransport } from '../../../../contract/channel-api.ts';
 import type { Transport } from '../../../../contract/channels.ts';
@@ -7,7 +8,7 @@ import { useLang } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
 import { useCreateChannel } from '../api/create-channel.ts';
 import { useDeleteChannel } from '../api/delete-channel.ts';
-import { useChannelList } from '../api/get-channels.ts';
+import { channelKeys, getChannel, useChannelList, withChannel } from '../api/get-channels.ts';
 import { useQr } from '../api/get-qr.ts';
 import { usePairingCode } from '../api/pairing-code.ts';
 import { useReinitChannel } from '../api/reinit-channel.ts';
@@ -21,7 +22,7 @@ import { connectStep, qrView, reconnectPlan, reconnectsWithCredentials, wantsQr 
  * inputs; those of calls made from a button land in the panel.
  */
 export function useConnect() {
-  const { session } = useEmbed();
+  const { session, client } = useEmbed();
   const lang = useLang();
   const channels = useChannelList();
   const panel = useConnectUi((s) => s.panel);
@@ -45,13 +46,16 @@ export function useConnect() {
   }, [linkTransport, ui]);
 
   // The admin comes back from the platform's page in another tab: the channel's link may have moved on meanwhile (VK
-  // gives each step taken a link of its own, and the one used before is refused), so the list is read again.
+  // gives each step taken a link of its own, and the one used before is refused), so that channel is read again.
   const atPlatform = followed?.status === 'init' && followed.url ? followed.channel_id : null;
-  const { refetch } = channels;
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!atPlatform) return;
     const back = () => {
-      if (document.visibilityState === 'visible') void refetch();
+      if (document.visibilityState !== 'visible') return;
+      void getChannel(client, atPlatform)
+        .then((channel) => channel && queryClient.setQueryData(channelKeys.all, (list: BffChannel[] | undefined) => withChannel(list, channel)))
+        .catch(() => undefined);
     };
     document.addEventListener('visibilitychange', back);
     window.addEventListener('focus', back);
@@ -59,7 +63,7 @@ export function useConnect() {
       document.removeEventListener('visibilitychange', back);
       window.removeEventListener('focus', back);
     };
-  }, [atPlatform, refetch]);
+  }, [atPlatform, client, queryClient]);
 
   const { reset: resetPairing } = pairingCall;
   const { mutate: reinitMutate, reset: resetReinit } = reinitCall;
