@@ -121,6 +121,7 @@ export const words = catalog(
       deleted: 'Deleted',
       edited: 'edited',
       failed: (reason: string | null) => `Not delivered${reason ? `: ${reason}` : ''}`,
+      retry: 'Send again',
       reasons: spacedCodes,
     },
   },
@@ -239,6 +240,7 @@ export const words = catalog(
         deleted: 'Удалено',
         edited: 'изменено',
         failed: (reason) => `Не доставлено${reason ? `: ${reason}` : ''}`,
+        retry: 'Отправить снова',
         reasons: {
           network_error: 'ошибка сети',
           bad_contact: 'неверный контакт',

@@ -81,13 +81,14 @@ describe('the chat list in the query cache', () => {
     expect(chatsOf(data)[0]!.last_message).toMatchObject({ status: 'read', text: 'hi there', deleted: true });
   });
 
-  it("asks for the list again when it cannot place an event: a new chat, or a message no row shows got its first status", () => {
+  it("asks for the list again when it cannot place an event: a new chat, or a message no row shows got its first status (a refused one maybe only `failed`)", () => {
     const data = list([chat(1, 50)]);
     const newcomer = event('message.add', { message_id: ref(88), channel_id: CHANNEL, direction: 'inbound', timestamp: Date.parse(at(59)), status: 'delivered', recipient: { chat_type: 'telegram', chat_id: '9' }, text: 'new customer' });
     expect(applyToList(data, newcomer, fresh()).placed).toBe(false);
     expect(applyToList(data, event('message.status_update', { message_id: ref(1001), request_id: null, status: 'read', reason: null }), fresh()).placed).toBe(true);
     expect(applyToList(data, event('message.status_update', { message_id: ref(555), request_id: 'r', status: 'delivered', reason: null }), fresh()).placed).toBe(true);
     expect(applyToList(data, event('message.status_update', { message_id: ref(556), request_id: 'r2', status: 'sent', reason: null }), fresh()).placed).toBe(false);
+    expect(applyToList(data, event('message.status_update', { message_id: ref(557), request_id: 'r3', status: 'failed', reason: 'chat_is_blocked' }), fresh()).placed).toBe(false);
   });
 });
 

@@ -71,8 +71,9 @@ export function applyToList(data: ChatListData, event: StreamEvent, isNewer: (ch
       const { message_id: id, status } = event.payload;
       if (!id) return { data, placed: true };
       // The first status of a message no row shows: a send (here or elsewhere) that is now some chat's last message.
+      // A refused send may have no status before `failed`, and the list flags it: that is read again too.
       const shown = has(data, (c) => c.last_message?.message_id === id);
-      if (!shown) return { data, placed: status !== 'accepted' && status !== 'sent' };
+      if (!shown) return { data, placed: status === 'delivered' || status === 'read' };
       return {
         placed: true,
         data: updateLast(data, id, (m) => {

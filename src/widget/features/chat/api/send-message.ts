@@ -22,10 +22,11 @@ export interface SendTarget extends NamedChat {
 }
 
 /**
- * What the agent sends: words, a template with the words it fills in, or a file to upload first (a message carries
- * text or a file, not both: a caption goes as the text message after it); maybe quoting another message.
+ * What the agent sends: words, a template with the words it fills in, a file to upload first (a message carries
+ * text or a file, not both: a caption goes as the text message after it), or a file uploaded before (sending a failed
+ * message again); maybe quoting another message.
  */
-export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string }) & {
+export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string } | { attachment: Attachment }) & {
   quote?: ChatMessage['quoted_message'];
 };
 
@@ -61,6 +62,7 @@ export function useSendMessage(target: SendTarget) {
       const base = { channel_id: target.channel_id, recipient: recipientOf(target), ...(quoted_message_id ? { quoted_message_id } : {}) };
       if ('text' in content) return { result: await sendMessage(client, { ...base, text: content.text }) };
       if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };
+      if ('attachment' in content) return { result: await sendMessage(client, { ...base, attachment: content.attachment }) };
       if (content.file.size > uploadLimits.maxBytes) throw new FileTooLarge(content.file);
       const attachment: Attachment = await uploadFile(client, content.file);
       return { result: await sendMessage(client, { ...base, attachment }), attachment };
@@ -72,6 +74,7 @@ export function useSendMessage(target: SendTarget) {
       let shown: ChatMessage;
       if ('text' in content) shown = sending(content.key, content.text, now);
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
+      else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
       else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
       update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null }));
     },

@@ -5,6 +5,7 @@ import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 import { chatTitle, previewParts, shortWhen } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
+import { StatusTicks } from './MessageBubble.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
 
 interface Props {
@@ -48,6 +49,7 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
               <em>{w.noMessages}</em>
             )}
           </span>
+          {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
           {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
         </span>
         <MessengerMark transport={chat.transport} channel={chat.channel_name} />

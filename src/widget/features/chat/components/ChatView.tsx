@@ -95,6 +95,16 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       reply({ message_id: m.message_id, direction: m.direction, text: m.text ?? m.template?.text ?? null, attachment_name: m.attachment?.name ?? null, deleted: m.deleted }),
     [reply],
   );
+  const [retryError, setRetryError] = useState<string | null>(null);
+  const onRetry = useCallback(
+    (m: ChatMessage) => {
+      setRetryError(null);
+      const quote = m.quoted_message ?? undefined;
+      const again: Outgoing | null = m.text !== null ? { text: m.text, quote } : m.attachment ? { attachment: m.attachment, quote } : null;
+      if (again) void post(again).then(setRetryError);
+    },
+    [post],
+  );
   const onDelete = useCallback(
     (m: ChatMessage) => {
       if (!m.message_id) return;
@@ -118,10 +128,15 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           </p>
         </div>
       </header>
-      <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} />
+      <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
           <strong>{w.view.notDeleted}</strong> {actionError}
+        </ErrorNote>
+      )}
+      {retryError && (
+        <ErrorNote className="mx-3 mb-2" onDismiss={() => setRetryError(null)} dismissLabel={w.dismissError}>
+          <strong>{w.composer.notSent}</strong> {retryError}
         </ErrorNote>
       )}
       {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}

@@ -52,7 +52,12 @@ interface BubbleProps {
   onDelete(message: ChatMessage): void;
   onReply(message: ChatMessage): void;
   onJump(messageId: string): void;
+  /** Sends a message the messenger did not deliver once more, as a new message. */
+  onRetry(message: ChatMessage): void;
 }
+
+/** A failed message can be sent again when this frame has all it carried: its words, or a file already uploaded. */
+const retryable = (m: ChatMessage) => m.direction === 'outbound' && m.status === 'failed' && !m.deleted && m.template === null && (m.text !== null || Boolean(m.attachment?.url));
 
 /**
  * What the agent can do with a message: reply to it and copy it (any message), edit and delete (their side's,
@@ -151,7 +156,12 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
         {m.direction === 'outbound' && <StatusTicks status={m.status} />}
       </span>
       <Actions {...props} />
-      {m.status === 'failed' && <span className="text-xs text-danger">{w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}</span>}
+      {m.status === 'failed' && (
+        <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-danger">
+          {w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}
+          {retryable(m) && <LinkButton onClick={() => props.onRetry(m)}>{w.retry}</LinkButton>}
+        </span>
+      )}
     </div>
   );
 });

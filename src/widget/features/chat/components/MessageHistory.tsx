@@ -17,6 +17,7 @@ interface Props {
   onEdit(message: ChatMessage): void;
   onDelete(message: ChatMessage): void;
   onReply(message: ChatMessage): void;
+  onRetry(message: ChatMessage): void;
 }
 
 /** Room above the first message for "loading earlier messages" or "start of the conversation". */
@@ -35,7 +36,7 @@ const EMPTY: ChatMessage[] = [];
  * the newest message, follows new ones while the agent is at the end, and keeps the message in view in place
  * when older pages are prepended. A new day starts with its date; a side's messages close together are grouped.
  */
-export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply }: Props) {
+export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry }: Props) {
   const lang = useLang();
   const w = useWords(words).history;
   const messages = history.data?.messages ?? EMPTY;
@@ -153,7 +154,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply }
                       </p>
                     )}
                     <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && marked === m.message_id ? '*:ring-2 *:ring-accent' : ''}`}>
-                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onJump={jumpTo} />
+                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpTo} />
                     </div>
                   </li>
                 );
