@@ -6,7 +6,8 @@ import { expect, test } from './fixtures.ts';
 
 /**
  * The agent's workspace when things go wrong: a message the messenger refuses is flagged in the chat and in the
- * list and sent again in one click, and a frame that loses its connection says so and catches up when it is back.
+ * list and sent again in one click, a frame that loses its connection says so and catches up when it is back, and
+ * a page reloaded with the frame's single-use link keeps the frame working.
  */
 let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
@@ -15,6 +16,7 @@ test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   crm = await startCrmPage(
     (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
+       <script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>
        <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
   );
 });
@@ -81,6 +83,39 @@ test.describe('the agent workspace when things go wrong', () => {
     await expect(again.getByRole('img', { name: 'Delivered' })).toBeVisible();
     await expect(rows(frame).filter({ hasText: 'Ivan Petrov' }).getByRole('img', { name: 'Not delivered' })).toHaveCount(0);
     await shot(page, 'retried');
+  });
+
+  test('tells the host the server’s unanswered totals, and opens again when the page reloads with the same link', async ({ page, request, token }) => {
+    // The spec file shares one gateway: only this test's chats wait.
+    for (const c of await api<{ channel_id: string }[]>(request, token, 'GET', '/v2/channels')) await api(request, token, 'DELETE', `/v2/channels/${c.channel_id}?delete_chats=true`);
+    const channelId = await whatsappChannel(request, token);
+    await customerWrites(request, token, channelId, '79001230103', 'Pavel Orlov', 'Hello?');
+    await customerWrites(request, token, channelId, '79001230103', 'Pavel Orlov', 'Anyone there?');
+    await customerWrites(request, token, channelId, '79001230104', 'Rita Gold', 'Do you deliver on Sundays?');
+    const frame = await openFrame(page, request, token);
+    await expect(frame.getByRole('status').filter({ hasText: '2 chats wait for an answer' })).toBeVisible();
+    const totals = () =>
+      page.evaluate(() =>
+        (window as unknown as { received: { type?: string; payload?: { total?: number } }[] }).received.filter((m) => m.type === 'unanswered_count_changed').map((m) => m.payload?.total),
+      );
+    await expect.poll(totals).toEqual([3]);
+
+    // The host page reloads and embeds the link it used before (single-use): the frame carries on in its session.
+    await page.reload();
+    await expect(rows(frame)).toHaveCount(2);
+    await expect(frame.getByText('This link is not valid')).toHaveCount(0);
+    await expect.poll(totals).toEqual([3]);
+    // The frame alone reloads: it carries on too, and tells the host its total again.
+    await frame.locator('body').evaluate(() => location.reload());
+    await expect(rows(frame)).toHaveCount(2);
+    await expect.poll(totals).toEqual([3, 3]);
+    await rows(frame).filter({ hasText: 'Rita Gold' }).getByRole('button').click();
+    await frame.getByRole('textbox', { name: 'Message' }).fill('Yes, we do.');
+    await frame.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await expect(messages(frame).filter({ hasText: 'Yes, we do.' }).getByRole('img', { name: 'Delivered' })).toBeVisible();
+    await expect(frame.getByRole('status').filter({ hasText: '1 chat waits for an answer' })).toBeVisible();
+    await expect.poll(totals).toEqual([3, 3, 2]);
+    await shot(page, 'reloaded');
   });
 
   test('says it is offline, and catches up with what came meanwhile once it is back', async ({ page, context, request, token }) => {

@@ -3,56 +3,19 @@ import type { StreamEvent } from '../../contract/realtime.ts';
 import { createBffClient } from '@/lib/bff-client.ts';
 import type { Connection, EmbedContext } from '@/lib/embed-context.tsx';
 import { createHostBridge, resolveHostOrigin, type HostBridge } from '@/lib/host-bridge.ts';
+import { frameKey, savedSessions, tabStorage } from '@/lib/saved-session.ts';
 import { connectRealtime } from '@/lib/socket.ts';
 
 export type { EmbedContext };
 
-const SAVED_SESSION = 'gw-frame-session';
-
-/** Where the frame keeps its session across a reload: this tab's session storage (gone with the tab), if allowed. */
-function sessionStore(win: Window) {
-  const storage = (() => {
-    try {
-      return win.sessionStorage;
-    } catch {
-      return null;
-    }
-  })();
-  return {
-    read(): { token: string; expires_at: string } | null {
-      try {
-        const saved = JSON.parse(storage?.getItem(SAVED_SESSION) ?? 'null') as { token?: unknown; expires_at?: unknown } | null;
-        return typeof saved?.token === 'string' && typeof saved.expires_at === 'string' && Date.parse(saved.expires_at) > Date.now() ? { token: saved.token, expires_at: saved.expires_at } : null;
-      } catch {
-        return null;
-      }
-    },
-    write(saved: { token: string; expires_at: string }): void {
-      try {
-        storage?.setItem(SAVED_SESSION, JSON.stringify(saved));
-      } catch {
-        // Storage full or refused: a reload then needs a new link, as before.
-      }
-    },
-    clear(): void {
-      try {
-        storage?.removeItem(SAVED_SESSION);
-      } catch {
-        // Nothing kept.
-      }
-    },
-  };
-}
-
 /**
- * Starts a frame opened at /embed/<screen>?link=…: takes the link out of the address bar, trades it for a
- * session, finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
+ * Starts a frame opened at /embed/<screen>?link=…: trades the link for a session (or takes up the one it was
+ * traded for before), finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
  */
 export async function startEmbed(win: Window): Promise<EmbedContext | null> {
-  const url = new URL(win.location.href);
-  const link = url.searchParams.get('link');
-  url.searchParams.delete('link');
-  win.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  // The link stays in the frame's address (pages send no referrer): it is good for one session only, and a reload
+  // of the frame needs it to be served the frame page and to find the session it was traded for.
+  const link = new URL(win.location.href).searchParams.get('link');
 
   const eventListeners = new Set<(event: StreamEvent) => void>();
   const hostListeners = new Set<(message: HostToFrameMessage) => void>();
@@ -68,7 +31,7 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
   let early: HostToFrameMessage[] = [];
   let bridge: HostBridge | null = null;
   const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
-  const store = sessionStore(win);
+  const store = savedSessions(tabStorage(win), link ? frameKey(link) : null);
   const sessionLost = () => {
     store.clear();
     setConnection('ended');
@@ -78,13 +41,13 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
     else if (host) win.parent.postMessage({ protocol: bridgeProtocol, type: 'session_expired', payload: {} }, host);
   };
   const client = createBffClient({ onSessionLost: sessionLost });
-  // A reload of the frame has no link any more (it was taken out of the address and is good once): the session it
-  // held is taken up again, kept for this tab only, and renewed as before.
-  const saved = link ? null : store.read();
-  if (!link && !saved) return null;
+  // A link is good once. Reloaded, the frame or the host page (the same link again) takes up the session that link
+  // was traded for, kept for this tab only, and renews it as before; a new link is traded anew.
+  if (!link) return null;
+  const saved = store.read();
   try {
-    if (link) await client.exchange(link);
-    else client.resume(saved!);
+    if (saved) client.resume(saved);
+    else await client.exchange(link);
   } catch {
     sessionLost();
     return null;
