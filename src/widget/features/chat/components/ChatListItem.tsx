@@ -14,6 +14,21 @@ interface Props {
   onOpen(chat: BffChat): void;
 }
 
+/** The contact's initials in a circle, where a messenger would show their picture (the name is said beside it). */
+function Initials({ name }: { name: string }) {
+  const letters = name
+    .split(/[\s@+]+/u)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((word) => [...word][0]!.toUpperCase())
+    .join('');
+  return (
+    <span className="mt-0.5 grid size-9 flex-none place-items-center rounded-full bg-selected text-[13px] font-semibold text-accent" aria-hidden="true">
+      {letters || '?'}
+    </span>
+  );
+}
+
 /** One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait. */
 export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen }: Props) {
   const lang = useLang();
@@ -21,38 +36,42 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const last = chat.last_message;
   const unanswered = chat.unanswered_count;
   const preview = last ? previewParts(last, lang) : null;
+  const title = chatTitle(chat, lang);
   return (
     <li className="gw-chat-row">
       <button
         type="button"
         data-row
-        className="gw-chat-row__button grid w-full cursor-pointer gap-0.5 border-b border-line px-3 py-2.5 text-left hover:bg-bg aria-[current=true]:bg-selected"
+        className="gw-chat-row__button flex w-full cursor-pointer items-start gap-2.5 border-b border-line px-3 py-2.5 text-left hover:bg-bg aria-[current=true]:bg-selected"
         aria-current={selected ? 'true' : undefined}
         onClick={() => onOpen(chat)}
       >
-        <span className="flex min-w-0 items-center gap-2">
-          <span className="gw-chat-row__name flex-1 truncate font-semibold">{chatTitle(chat, lang)}</span>
-          <time className="text-xs text-muted" dateTime={chat.last_activity_at}>
-            {shortWhen(chat.last_activity_at, lang)}
-          </time>
-        </span>
-        <span className="flex min-w-0 items-center gap-2">
-          <span className={`flex-1 truncate text-muted ${last?.deleted ? 'italic' : ''}`}>
-            {last?.deleted ? w.deleted : ''}
-            {preview ? (
-              <>
-                {preview.by}
-                {preview.file && <PaperclipIcon className="mr-0.5 inline size-3.5 align-[-2px]" />}
-                {preview.text}
-              </>
-            ) : (
-              <em>{w.noMessages}</em>
-            )}
+        <Initials name={title} />
+        <span className="grid min-w-0 flex-1 gap-0.5">
+          <span className="flex min-w-0 items-center gap-2">
+            <span className="gw-chat-row__name flex-1 truncate font-semibold">{title}</span>
+            <time className="text-xs text-muted" dateTime={chat.last_activity_at}>
+              {shortWhen(chat.last_activity_at, lang)}
+            </time>
           </span>
-          {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
-          {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
+          <span className="flex min-w-0 items-center gap-2">
+            <span className={`flex-1 truncate text-muted ${last?.deleted ? 'italic' : ''}`}>
+              {last?.deleted ? w.deleted : ''}
+              {preview ? (
+                <>
+                  {preview.by}
+                  {preview.file && <PaperclipIcon className="mr-0.5 inline size-3.5 align-[-2px]" />}
+                  {preview.text}
+                </>
+              ) : (
+                <em>{w.noMessages}</em>
+              )}
+            </span>
+            {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
+            {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
+          </span>
+          <MessengerMark transport={chat.transport} channel={chat.channel_name} />
         </span>
-        <MessengerMark transport={chat.transport} channel={chat.channel_name} />
       </button>
     </li>
   );

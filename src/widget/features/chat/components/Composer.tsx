@@ -8,7 +8,7 @@ import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { FilePreview } from './FilePreview.tsx';
-import { PaperclipIcon, TemplateIcon } from './icons.tsx';
+import { PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 
 interface Props {
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
@@ -195,8 +195,10 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
-        <Button type="submit" variant="primary" disabled={!canSend}>
-          {editingId ? w.save : w.send}
+        {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
+        <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
+          <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
+          <SendIcon className="xs:hidden" />
         </Button>
       </div>
     </form>

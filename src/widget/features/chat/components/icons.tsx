@@ -31,6 +31,13 @@ export const TemplateIcon = ({ className = '' }: IconProps) => (
   </Drawing>
 );
 
+/** A paper plane: the send button's mark, in place of its word in a narrow frame. */
+export const SendIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={className} size={18}>
+    <path d="M4 12 20 4l-6 16-3-7zM11 13l9-9" {...drawn} />
+  </Drawing>
+);
+
 /** A message on its way: accepted, not yet sent. */
 export const ClockIcon = ({ className = '' }: IconProps) => (
   <Drawing className={`inline-block align-[-1px] ${className}`} size={12}>
