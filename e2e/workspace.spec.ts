@@ -172,6 +172,22 @@ test.describe('the agent workspace', () => {
     await shot(page, 'card-first');
   });
 
+  test('keeps a chat just answered in view when it moves down the list', async ({ page, request, token }) => {
+    const channelId = await telegramChannel(request, token);
+    for (let i = 1; i <= 12; i++) await customerWrites(request, token, channelId, `waiting${i}`, `Waiting ${String(i).padStart(2, '0')}`, `Question ${i}`);
+    const frame = await openFrame(page, request, token, {});
+    const first = rows(frame).filter({ hasText: 'Waiting 12' });
+    await first.getByRole('button').click();
+    const box = frame.getByRole('textbox', { name: 'Message' });
+    await box.fill('Answered.');
+    await box.press('Enter');
+    // Answered, the chat goes below every chat that still waits: the list follows it there.
+    await expect(first).toContainText('You: Answered.');
+    await expect(rows(frame).nth(0)).not.toContainText('Waiting 12');
+    await expect(first).toBeInViewport();
+    await shot(page, 'answered-moved');
+  });
+
   // The spec file shares one gateway: each look has a customer of its own.
   for (const look of [
     { lang: 'ru', theme: 'dark', width: 320, customer: 'Фёдор Ильин' },

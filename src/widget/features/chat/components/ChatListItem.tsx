@@ -16,9 +16,10 @@ interface Props {
 
 /** The contact's initials in a circle, where a messenger would show their picture (the name is said beside it). */
 function Initials({ name }: { name: string }) {
+  // Words that start with a letter: a number or a handle's digits say little in a circle this small.
   const letters = name
     .split(/[\s@+]+/u)
-    .filter(Boolean)
+    .filter((word) => /^\p{L}/u.test(word))
     .slice(0, 2)
     .map((word) => [...word][0]!.toUpperCase())
     .join('');
