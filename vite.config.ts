@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 
 /** The integration suite, run once per database: PGlite always, PostgreSQL when TEST_DATABASE_URL names a server. */
@@ -18,7 +20,20 @@ const integration = (database: string, env: Record<string, string>, groupOrder: 
 // The widget is built from index.html into dist/, which the gateway serves. Vitest shares this file:
 // unit tests are pure and fast; integration tests boot a gateway on a fresh database per file.
 export default defineConfig({
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      // TanStack Query marks its modules "use client" for server-rendering frameworks; a plain client bundle has no use for it.
+      onwarn(warning, warn) {
+        if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+      },
+    },
+  },
+  // The widget's own imports start at its root (`@/lib/…`) rather than climbing folders.
+  resolve: { alias: { '@/': fileURLToPath(new URL('./src/widget/', import.meta.url)) } },
+  plugins: [tailwindcss()],
   // public/ holds the demo CRM and the sandbox phone, which the gateway serves itself: not part of the widget.
   publicDir: false,
   test: {

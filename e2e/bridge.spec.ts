@@ -99,9 +99,9 @@ test.describe('host bridge', () => {
     });
     // Nothing the widget says reaches the foreign page.
     expect(await foreign.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
-    // The link left the address bar of the frame once it was read.
+    // The frame keeps its link (good for one session only): reloaded, it finds the session the link was traded for.
     const widget = page.frame({ url: (u) => u.pathname === '/embed/chats' })!;
-    expect(new URL(widget.url()).searchParams.has('link')).toBe(false);
+    expect(new URL(widget.url()).searchParams.has('link')).toBe(true);
   });
 
   test('takes the host\'s set_options while open: the theme and language change in place', async ({ page, request, token, baseURL }) => {

@@ -136,13 +136,16 @@ test.describe('chat composer on a business-API channel', () => {
     await expect(form).toBeHidden();
   });
 
-  test('attaches a file: shown at once, uploaded, sent, and opened from the history', async ({ page, request, token }) => {
+  test('attaches a file: waits in the composer, then shown at once, uploaded, sent, and opened from the history', async ({ page, request, token }) => {
     const channelId = await wapiChannel(request, token);
     await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79001110009', name: 'Fay', text: 'Send me the invoice' });
     const frame = await openChat(page, request, token, 'en', 'Fay');
     const picker = frame.locator('input[type=file]');
     const pdf = Buffer.from('%PDF-1.7 invoice 42');
     await picker.setInputFiles({ name: 'invoice-42.pdf', mimeType: 'application/pdf', buffer: pdf });
+    // The file waits beside the text box, which now takes its caption, until the agent sends it.
+    await expect(frame.getByRole('group', { name: 'File to send: invoice-42.pdf' })).toBeVisible();
+    await frame.getByRole('button', { name: 'Send', exact: true }).click();
     const sent = frame.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'invoice-42.pdf' });
     await expect(sent.getByRole('img', { name: 'Delivered' })).toBeVisible();
     const link = sent.getByRole('link', { name: /invoice-42\.pdf/ });
@@ -157,6 +160,7 @@ test.describe('chat composer on a business-API channel', () => {
 
     // A file larger than a message may carry is refused in the frame, before anything is uploaded.
     await picker.setInputFiles({ name: 'huge.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(20 * 1024 * 1024 + 1) });
+    await frame.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(frame.getByRole('alert')).toContainText('huge.bin is larger than 20 MB');
     await expect(frame.getByRole('list', { name: 'Messages' }).getByRole('listitem')).toHaveCount(2);
   });

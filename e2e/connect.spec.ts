@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
@@ -50,12 +51,18 @@ async function connect(page: Page, frame: FrameLocator, button: string): Promise
   return ((await (await created).json()) as { data: { channel_id: string }[] }).data[0]!.channel_id;
 }
 
-/** The step as it looks in a narrow side panel (400 px) and in a wide settings page (1000 px). */
+/**
+ * The step as it looks in a narrow side panel (400 px) and in a wide settings page (1000 px), each with no axe-core
+ * violation of impact serious or critical inside the frame.
+ */
 async function shot(page: Page, name: string): Promise<void> {
   for (const width of [400, 1000]) {
     await page.setViewportSize({ width, height: 760 });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+    const results = await new AxeBuilder({ page }).include('#widget').analyze();
+    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${name} at ${width} px`).toEqual([]);
   }
 }
 
@@ -143,7 +150,7 @@ test.describe('channel-connect screen', () => {
 
     await password.fill('wrong horse');
     await frame.getByRole('button', { name: 'Confirm password' }).click();
-    await expect(panel(frame).getByRole('alert')).toHaveText('Two-factor code is invalid. Check the password and try again.');
+    await expect(panel(frame).getByRole('alert')).toHaveText('Wrong password. Check the password and try again.');
     await expect(password).toHaveValue('');
     await expect(password).toBeFocused();
     await shot(page, '06-two-factor-wrong');

@@ -12,8 +12,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // E2E_TIMEOUT_MS / E2E_EXPECT_TIMEOUT_MS: more time on a machine shared with other heavy work.
+  timeout: Number(process.env.E2E_TIMEOUT_MS ?? 30_000),
+  expect: { timeout: Number(process.env.E2E_EXPECT_TIMEOUT_MS ?? 10_000) },
   use: {
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

@@ -56,6 +56,14 @@ describe(`sending messages through the sandbox (${databaseKind()})`, () => {
     expect(events.find((e) => e.payload.status === 'read')?.payload).toEqual({ message_id: message.id, request_id, status: 'read', reason: null });
   });
 
+  it('a whatsapp customer who writes by phone has their number as the chat id, which an answer reaches', async () => {
+    const wrote = await inbound(channels.whatsapp!, { chat_type: 'whatsapp', phone: '79005550102', name: 'By phone', text: 'Hi' });
+    expect(wrote.statusCode).toBe(201);
+    expect(wrote.json().data.chat_id).toBe('79005550102');
+    const answer = await sendOk({ channel_id: channels.whatsapp!, recipient: { chat_type: 'whatsapp', chat_id: '79005550102' }, text: 'Hello' });
+    expect((await settled(t, answer.request_id)).status).toBe('delivered');
+  });
+
   it('refuses text with an attachment in the interface’s words, and a message with no content', async () => {
     const both = await send({ channel_id: channels.whatsapp, recipient: { chat_type: 'whatsapp', chat_id: '79001112233' }, text: 'a', attachment: { url: 'https://x.test/a.png' } });
     expect(both.statusCode).toBe(400);

@@ -1,19 +1,23 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { ChatScreen } from '../features/chat/index.ts';
-import { FrameOptionsProvider } from '../lib/frame-options.tsx';
-import { browserLang, catalog, langOf } from '../lib/i18n.ts';
+import { ChatScreen } from '@/features/chat/index.ts';
+import { browserLang, catalog, langOf } from '@/lib/i18n.ts';
 import type { EmbedContext } from './embed.ts';
-import './theme.css';
+import { Providers } from './providers.tsx';
+import './styles.css';
 
 /** What the page became: the gateway's own start page, or a frame waiting for, or holding, its session. */
 type Frame = { state: 'starting' } | { state: 'ready'; ctx: EmbedContext } | { state: 'refused' };
 
 function Shell() {
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem', color: '#1f2933' }}>
-      <h1 style={{ fontSize: '1.5rem', margin: 0 }}>Messaging gateway</h1>
-      <p>
-        The gateway is running. The REST reference is at <a href="/docs">/docs</a>.
+    <main className="p-8 font-sans text-[#1f2933]">
+      <h1 className="m-0 text-2xl font-bold">Messaging gateway</h1>
+      <p className="my-4">
+        The gateway is running. The REST reference is at{' '}
+        <a className="text-[#1d4ed8] underline" href="/docs">
+          /docs
+        </a>
+        .
       </p>
     </main>
   );
@@ -23,7 +27,7 @@ function Shell() {
  * The connect screen is an admin's, opened now and then: its code is a chunk of its own, loaded only by a
  * channels frame, so the chat frame (the one agents keep open) downloads no more than its own screen.
  */
-const ConnectScreen = lazy(() => import('../features/connect/index.ts').then((m) => ({ default: m.ConnectScreen })));
+const ConnectScreen = lazy(() => import('@/features/connect/index.ts').then((m) => ({ default: m.ConnectScreen })));
 
 /** What the frame says before its session tells the language: in the browser's. */
 const words = catalog(
@@ -41,7 +45,7 @@ const words = catalog(
   },
 );
 
-const note = { fontFamily: 'system-ui, sans-serif', padding: '1.5rem', color: '#52606d', margin: 0 } as const;
+const note = 'm-0 p-6 font-sans text-[#4f5b68]';
 
 /**
  * The iframe app. A frame opened from an iframe link (`embed`) shows its screen once its session is ready:
@@ -65,32 +69,32 @@ export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
   const early = words[browserLang()];
   if (frame.state === 'starting')
     return (
-      <p style={note} role="status">
+      <p className={note} role="status">
         {early.connecting}
       </p>
     );
   if (frame.state === 'refused')
     return (
-      <p style={note} role="alert">
+      <p className={note} role="alert">
         {early.refused}
       </p>
     );
   const { ctx } = frame;
   return (
-    <FrameOptionsProvider ctx={ctx}>
+    <Providers ctx={ctx}>
       {ctx.session.kind === 'chats' ? (
-        <ChatScreen ctx={ctx} />
+        <ChatScreen />
       ) : (
         <Suspense
           fallback={
-            <p style={note} role="status">
+            <p className={note} role="status">
               {words[langOf(ctx.session.options.lang)].loading}
             </p>
           }
         >
-          <ConnectScreen ctx={ctx} />
+          <ConnectScreen />
         </Suspense>
       )}
-    </FrameOptionsProvider>
+    </Providers>
   );
 }

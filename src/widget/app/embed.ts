@@ -1,45 +1,68 @@
 import { bridgeProtocol, type HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
-import { createBffClient } from '../lib/bff-client.ts';
-import { createHostBridge, resolveHostOrigin, type HostBridge } from '../lib/host-bridge.ts';
-import { connectRealtime } from '../lib/socket.ts';
-import { unansweredCounts } from '../lib/unanswered-counts.ts';
-import type { EmbedContext } from '../lib/embed-context.ts';
+import { createBffClient } from '@/lib/bff-client.ts';
+import type { Connection, EmbedContext } from '@/lib/embed-context.tsx';
+import { createHostBridge, resolveHostOrigin, type HostBridge } from '@/lib/host-bridge.ts';
+import { frameKey, savedSessions, tabStorage } from '@/lib/saved-session.ts';
+import { connectRealtime } from '@/lib/socket.ts';
 
 export type { EmbedContext };
 
 /**
- * Starts a frame opened at /embed/<screen>?link=…: takes the link out of the address bar, trades it for a
- * session, finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
+ * Starts a frame opened at /embed/<screen>?link=…: trades the link for a session (or takes up the one it was
+ * traded for before), finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
  */
 export async function startEmbed(win: Window): Promise<EmbedContext | null> {
-  const url = new URL(win.location.href);
-  const link = url.searchParams.get('link');
-  url.searchParams.delete('link');
-  win.history.replaceState(null, '', url.pathname + url.search + url.hash);
+  // The link stays in the frame's address (pages send no referrer): it is good for one session only, and a reload
+  // of the frame needs it to be served the frame page and to find the session it was traded for.
+  const link = new URL(win.location.href).searchParams.get('link');
 
   const eventListeners = new Set<(event: StreamEvent) => void>();
   const hostListeners = new Set<(message: HostToFrameMessage) => void>();
   const resyncListeners = new Set<() => void>();
+  const connectionListeners = new Set<(state: Connection) => void>();
+  let connection: Connection = 'online';
+  const setConnection = (state: Connection) => {
+    if (state === connection || connection === 'ended') return;
+    connection = state;
+    connectionListeners.forEach((l) => l(state));
+  };
   // The host may say `open_chat` right after `ready`, before the screen has mounted and listens.
   let early: HostToFrameMessage[] = [];
   let bridge: HostBridge | null = null;
   const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
+  const store = savedSessions(tabStorage(win), link ? frameKey(link) : null);
   const sessionLost = () => {
+    store.clear();
+    setConnection('ended');
     // Without a session the allowed origins are unknown; the parent is trusted only as the browser names it.
     const host = bridge ? null : resolveHostOrigin({ allowed: null, ancestorOrigins, referrer: win.document.referrer });
     if (bridge) bridge.post({ type: 'session_expired', payload: {} });
     else if (host) win.parent.postMessage({ protocol: bridgeProtocol, type: 'session_expired', payload: {} }, host);
   };
   const client = createBffClient({ onSessionLost: sessionLost });
+  // A link is good once. Reloaded, the frame or the host page (the same link again) takes up the session that link
+  // was traded for, kept for this tab only, and renews it as before; a new link is traded anew.
   if (!link) return null;
+  const saved = store.read();
   try {
-    await client.exchange(link);
+    if (saved) client.resume(saved);
+    else await client.exchange(link);
   } catch {
     sessionLost();
     return null;
   }
-  const session = await client.session();
+  const session = await client.session().catch(() => null);
+  if (!session) {
+    store.clear();
+    sessionLost();
+    return null;
+  }
+  const keep = () => {
+    const current = client.saved();
+    if (current) store.write(current);
+  };
+  keep();
 
   const hostOrigin = resolveHostOrigin({ allowed: session.allowed_origins, ancestorOrigins, referrer: win.document.referrer });
   if (hostOrigin && win.parent !== win) {
@@ -54,32 +77,19 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
     bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
   }
 
-  const unanswered = unansweredCounts();
-  connectRealtime({
+  const realtime = connectRealtime({
     token: client.token,
-    onEvent: (event) => {
-      eventListeners.forEach((l) => l(event));
-      if (event.name === 'chat.unanswered_update') {
-        if (unanswered.take(event)) bridge?.post({ type: 'unanswered_count_changed', payload: { total: unanswered.total() } });
-      }
-      if (event.name === 'channel.status_update' && session.kind === 'channels' && event.payload.status === 'active') {
-        const channelId = event.payload.channel_id;
-        client.channels().then(
-          (channels) => {
-            const channel = channels.find((c) => c.channel_id === channelId);
-            if (channel) bridge?.post({ type: 'channel_connected', payload: { channel_id: channelId, transport: channel.transport } });
-          },
-          () => {},
-        );
-      }
-    },
+    onEvent: (event) => eventListeners.forEach((l) => l(event)),
     onResync: () => resyncListeners.forEach((l) => l()),
     onSessionEnded: sessionLost,
   });
+  realtime.socket.on('connect', () => setConnection('online'));
+  realtime.socket.on('disconnect', () => setConnection('offline'));
+  realtime.socket.io.on('reconnect_error', () => setConnection('offline'));
 
   const renew = () => {
     win.setTimeout(() => {
-      client.renew().then(renew, () => {});
+      client.renew().then(() => (keep(), renew()), () => {});
     }, client.renewalDelay());
   };
   renew();
@@ -97,5 +107,7 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
       return () => hostListeners.delete(l);
     },
     onResync: (l) => (resyncListeners.add(l), () => resyncListeners.delete(l)),
+    onConnection: (l) => (connectionListeners.add(l), () => connectionListeners.delete(l)),
+    connection: () => connection,
   };
 }

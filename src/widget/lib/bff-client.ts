@@ -67,6 +67,13 @@ export function createBffClient(options: BffClientOptions = {}) {
       expiresAt = Date.parse(session.expires_at);
       return session;
     },
+    /** Takes up a session this frame held before a reload (the link was used once); the next call tells if it still holds. */
+    resume(saved: { token: string; expires_at: string }): void {
+      token = saved.token;
+      expiresAt = Date.parse(saved.expires_at);
+    },
+    /** The session as it can be taken up again after a reload. */
+    saved: (): { token: string; expires_at: string } | null => (token ? { token, expires_at: new Date(expiresAt).toISOString() } : null),
     session: () => request<SessionInfo>('GET', '/session'),
     async renew(): Promise<void> {
       expiresAt = Date.parse((await request<{ expires_at: string }>('POST', '/session/renew')).expires_at);

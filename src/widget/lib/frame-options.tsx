@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { EmbedOptions } from '../../contract/iframe-links.ts';
-import type { EmbedContext } from './embed-context.ts';
+import type { EmbedContext } from './embed-context.tsx';
 import { langOf, LangProvider, type Lang } from './i18n.ts';
 
 /** How the frame looks and speaks: the link's options, as the host page may change them later. */

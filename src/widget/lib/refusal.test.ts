@@ -39,7 +39,7 @@ describe('refusals', () => {
 });
 
 describe('refusals in Russian', () => {
-  it('say the code and the field details they know in Russian, keep the gateway’s words for others, and say when it could not be reached', () => {
+  it('say the code and the field details they know in Russian, leave out English words of inputs not shown, and say when it could not be reached', () => {
     const refused = new BffError(400, {
       error: 'VALIDATION_ERROR',
       description: 'The messenger refused the credentials',
@@ -47,12 +47,19 @@ describe('refusals in Russian', () => {
     });
     expect(refusalOf(refused, { telegram_token: 'Токен бота' }, 'ru')).toEqual({
       code: 'VALIDATION_ERROR',
-      message: 'Данные не приняты: transport is odd.',
+      message: 'Данные не приняты',
       fields: { telegram_token: 'Токен бота: отозван.' },
     });
     const unknownDetail = new BffError(400, { error: 'VALIDATION_ERROR', description: 'x', data: { fields: [{ field: 'credentials.code', message: 'is odd' }] } });
     expect(refusalOf(unknownDetail, { code: 'Код авторизации' }, 'ru').fields).toEqual({ code: 'Код авторизации: is odd.' });
     expect(refusalOf(new TypeError('fetch failed'), {}, 'ru').message).toMatch(/Не удалось связаться/);
+    // A send the gateway refused for its recipient, as the chat frame meets it: no English left in the Russian screen.
+    const recipient = new BffError(400, {
+      error: 'VALIDATION_ERROR',
+      description: 'x',
+      data: { fields: [{ field: 'body.recipient.chat_id', message: 'must be an international number: digits only, no plus, with a valid country code' }] },
+    });
+    expect(refusalOf(recipient, {}, 'ru').message).toBe('Данные не приняты: номер получателя должен быть международным: только цифры, без плюса, с верным кодом страны.');
   });
 
   it('say every refusal of a credential the gateway can give in Russian', () => {

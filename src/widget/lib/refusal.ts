@@ -32,6 +32,16 @@ const ruDetails: Readonly<Record<CredentialRefusal, string>> = {
   'is not the Instagram account linked to this page': 'это не аккаунт Instagram, привязанный к этой странице',
   'is not the name of this Instagram account': 'это не имя этого аккаунта Instagram',
 };
+/** What the gateway says of a message's recipient, in Russian: the refusals an agent can meet in the chat frame. */
+const ruElsewhere: Readonly<Record<string, string>> = {
+  'recipient.chat_id must be an international number: digits only, no plus, with a valid country code':
+    'номер получателя должен быть международным: только цифры, без плюса, с верным кодом страны',
+  'recipient.phone must be an international number: digits only, no plus, with a valid country code':
+    'телефон получателя должен быть международным: только цифры, без плюса, с верным кодом страны',
+  'recipient.chat_id is required': 'не указан получатель',
+  'recipient.chat_type is not a chat type of this channel': 'этот канал не пишет в такие чаты',
+};
+
 const isKnownRefusal = (message: string): message is CredentialRefusal => Object.hasOwn(ruDetails, message);
 
 /**
@@ -46,12 +56,15 @@ const words = catalog<{
   detail: (message: string) => string;
   /** A field's details, already said, after its label. */
   field: (label: string, details: string) => string;
+  /** What the gateway said of an input the screen does not show; null where the language cannot say it. */
+  elsewhere: (field: string, message: string) => string | null;
 }>(
   {
     unreachable: 'The gateway could not be reached. Check the connection and try again.',
     codes: {},
     detail: (message) => message,
     field: (label, details) => `${label} ${details}.`,
+    elsewhere: (field, message) => `${field} ${message}`,
   },
   {
     ru: {
@@ -84,6 +97,8 @@ const words = catalog<{
       // The gateway's detail for a field is English: said in Russian where the frames know it, else as it is.
       detail: (message) => (isKnownRefusal(message) ? ruDetails[message] : message),
       field: (label, details) => `${label}: ${details}.`,
+      // The gateway's words for inputs the screen does not show are English: said in Russian where known, else left out.
+      elsewhere: (field, message) => ruElsewhere[`${field} ${message}`] ?? null,
     },
   },
 );
@@ -102,7 +117,10 @@ export function refusalOf(err: unknown, labels: Readonly<Record<string, string>>
   for (const f of (err.data?.fields ?? []) as FieldError[]) {
     const name = inputName(f.field);
     if (labels[name] !== undefined) details.set(name, [...(details.get(name) ?? []), w.detail(f.message)]);
-    else elsewhere.push(`${name} ${f.message}`);
+    else {
+      const said = w.elsewhere(name, f.message);
+      if (said) elsewhere.push(said);
+    }
   }
   const fields = Object.fromEntries([...details].map(([name, said]) => [name, w.field(labels[name]!, said.join('; '))]));
   const said = w.codes[err.code as ErrorCode] ?? err.message;

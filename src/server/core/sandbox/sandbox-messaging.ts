@@ -14,6 +14,9 @@ import { quotedOnPhone } from './sandbox-phone.ts';
 
 /** The customer side of the sandbox network: writing to a channel, blocking it, not existing, reading. */
 
+/** Messengers that name a chat by the customer's number: a customer known by phone has it as the chat id. */
+const numbered = new Set(['whatsapp', 'viber']);
+
 async function counterpart(deps: MessageDeps, accountId: string, channelId: string, to: Pick<InboundBody, 'chat_type' | 'chat_id' | 'username' | 'phone'>) {
   const channel = await deps.store.channels.get(accountId, channelId);
   if (!channel) throw channelNotFound(channelId);
@@ -24,7 +27,8 @@ async function counterpart(deps: MessageDeps, accountId: string, channelId: stri
   if (to.chat_id === undefined && to.username === undefined && to.phone === undefined) {
     throw validationError([{ field: 'chat_id', message: 'one of chat_id, username or phone is required' }]);
   }
-  return { channel, chatId: to.chat_id !== undefined ? chatIdAsKept(to.chat_type, to.chat_id) : sandboxChatIdFor(to) };
+  const byNumber = to.chat_id === undefined && to.phone !== undefined && numbered.has(to.chat_type) ? to.phone : null;
+  return { channel, chatId: to.chat_id !== undefined ? chatIdAsKept(to.chat_type, to.chat_id) : (byNumber ?? sandboxChatIdFor(to)) };
 }
 
 /** `POST /v2/sandbox/channels/{id}/inbound`: a customer writes to the channel (or, as `outbound`, the owner from the phone). */

@@ -1,3 +1,2 @@
 /** The chat screen of the chat frame (/embed/chats). */
 export { ChatScreen } from './components/ChatScreen.tsx';
-export type { ChatContext } from './context.ts';

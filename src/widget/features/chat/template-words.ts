@@ -1,5 +1,5 @@
 import type { TemplateCategory } from '../../../contract/templates.ts';
-import { catalog, plural } from '../../lib/i18n.ts';
+import { catalog, plural } from '@/lib/i18n.ts';
 
 /** What the chat screen says of keyboards on messages and of the template form. */
 export const templateWords = catalog(

@@ -1,5 +1,5 @@
 import type { FailureReason } from '../../../contract/messages.ts';
-import { catalog, plural } from '../../lib/i18n.ts';
+import { catalog, plural } from '@/lib/i18n.ts';
 import type { ShownStatus } from './store/message.ts';
 
 /** The English words for failure reasons are the gateway's codes, spaced (`bad contact`). */
@@ -47,12 +47,15 @@ export const words = catalog(
         vk: 'VK',
       } as Record<string, string>,
     },
-    screen: { empty: 'Choose a chat to read and answer it.' },
+    screen: { title: 'Chats', empty: 'Choose a chat to read and answer it.' },
     view: {
       label: (title: string) => `Chat with ${title}`,
       back: 'Back to the chat list',
       notDeleted: 'Not deleted.',
-      noChannel: 'Open this chat from the list to write to it.',
+      noChannel: 'No connected channel can reach this contact.',
+      sendThrough: 'Send through',
+      chooseChannel: 'Choose a channel…',
+      chooseChannelFirst: 'Choose the channel to write through.',
       noChannelToSend: 'This chat has no channel to send through.',
     },
     dismissError: 'Dismiss the error',
@@ -69,6 +72,12 @@ export const words = catalog(
       send: 'Send',
       save: 'Save',
       attach: 'Attach a file',
+      replyingLabel: 'Replying to',
+      cancelReply: 'Cancel the reply',
+      captionLabel: 'Caption',
+      captionPlaceholder: 'Add a caption…',
+      fileLabel: (name: string) => `File to send: ${name}`,
+      removeFile: (name: string) => `Cancel ${name}`,
       fileTooLarge: (name: string, mb: number) => `${name} is larger than ${mb} MB, the most a message can carry here.`,
     },
     history: {
@@ -80,6 +89,8 @@ export const words = catalog(
       loadingOlder: 'Loading earlier messages…',
       start: 'Start of the conversation',
       latest: '↓ Latest messages',
+      today: 'Today',
+      yesterday: 'Yesterday',
     },
     message: {
       status: {
@@ -101,10 +112,16 @@ export const words = catalog(
       editLabel: 'Edit message',
       edit: 'Edit',
       deleteLabel: 'Delete message',
+      reply: 'Reply',
+      replyLabel: 'Reply to this message',
+      copy: 'Copy',
+      copyLabel: 'Copy the text',
+      toQuoted: 'Go to the quoted message',
       template: 'Template message',
       deleted: 'Deleted',
       edited: 'edited',
       failed: (reason: string | null) => `Not delivered${reason ? `: ${reason}` : ''}`,
+      retry: 'Send again',
       reasons: spacedCodes,
     },
   },
@@ -147,13 +164,16 @@ export const words = catalog(
           vk: 'ВКонтакте',
         },
       },
-      screen: { empty: 'Выберите чат, чтобы прочитать его и ответить.' },
+      screen: { title: 'Чаты', empty: 'Выберите чат, чтобы прочитать его и ответить.' },
       view: {
         // «Чат с» would want the name declined; a colon does not.
         label: (title) => `Чат: ${title}`,
         back: 'Назад к списку чатов',
         notDeleted: 'Не удалено.',
-        noChannel: 'Чтобы написать в этот чат, откройте его из списка.',
+        noChannel: 'Ни один подключённый канал не может написать этому контакту.',
+        sendThrough: 'Отправить через',
+        chooseChannel: 'Выберите канал…',
+        chooseChannelFirst: 'Выберите канал, через который написать.',
         noChannelToSend: 'У этого чата нет канала для отправки.',
       },
       dismissError: 'Скрыть ошибку',
@@ -171,6 +191,12 @@ export const words = catalog(
         send: 'Отправить',
         save: 'Сохранить',
         attach: 'Прикрепить файл',
+        replyingLabel: 'Ответ на сообщение',
+        cancelReply: 'Отмена ответа',
+        captionLabel: 'Подпись',
+        captionPlaceholder: 'Добавьте подпись…',
+        fileLabel: (name) => `Файл к отправке: ${name}`,
+        removeFile: (name) => `Отмена: ${name}`,
         fileTooLarge: (name, mb) => `Файл ${name} больше ${mb} МБ — это предел для сообщения здесь.`,
       },
       history: {
@@ -182,6 +208,8 @@ export const words = catalog(
         loadingOlder: 'Загрузка предыдущих сообщений…',
         start: 'Начало переписки',
         latest: '↓ К новым сообщениям',
+        today: 'Сегодня',
+        yesterday: 'Вчера',
       },
       message: {
         status: {
@@ -203,10 +231,16 @@ export const words = catalog(
         editLabel: 'Изменить сообщение',
         edit: 'Изменить',
         deleteLabel: 'Удалить сообщение',
+        reply: 'Ответить',
+        replyLabel: 'Ответить на это сообщение',
+        copy: 'Копировать',
+        copyLabel: 'Скопировать текст',
+        toQuoted: 'Перейти к цитируемому сообщению',
         template: 'Сообщение по шаблону',
         deleted: 'Удалено',
         edited: 'изменено',
         failed: (reason) => `Не доставлено${reason ? `: ${reason}` : ''}`,
+        retry: 'Отправить снова',
         reasons: {
           network_error: 'ошибка сети',
           bad_contact: 'неверный контакт',

@@ -1,3 +1,2 @@
 /** The channel-connect screen of the channels frame (/embed/channels). */
 export { ConnectScreen } from './components/ConnectScreen.tsx';
-export type { ConnectContext } from './context.ts';

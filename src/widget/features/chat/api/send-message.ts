@@ -1,6 +1,101 @@
-import type { SendMessageBody, SendMessageResult } from '../../../../contract/messages.ts';
-import type { BffClient } from '../../../lib/bff-client.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ChatType } from '../../../../contract/channels.ts';
+import type { Attachment, Recipient, SendMessageBody, SendMessageResult, TemplateRef } from '../../../../contract/messages.ts';
+import { uploadLimits } from '../../../../contract/uploads.ts';
+import type { BffClient } from '@/lib/bff-client.ts';
+import { useEmbed } from '@/lib/embed-context.tsx';
+import { sending, type ChatMessage } from '../store/message.ts';
+import type { NamedChat } from '../store/scope.ts';
+import { historyKeys } from './get-messages.ts';
+import { appendMessage, keysOf, pendingPatches, removeMessage, updateMessages, type HistoryData } from './history-cache.ts';
+import { uploadFile } from './upload-file.ts';
 
 /** POST /bff/messages: sends as the session's user (the server sets the author). */
 export const sendMessage = (client: BffClient, body: Omit<SendMessageBody, 'crm_user_id'>): Promise<SendMessageResult> =>
   client.request<SendMessageResult>('POST', '/messages', body);
+
+/** The chat a send goes to: its history in the cache, and how the messenger names the recipient. */
+export interface SendTarget extends NamedChat {
+  chat_type: ChatType;
+  chat_ref: string | null;
+  channel_id: string | null;
+}
+
+/**
+ * What the agent sends: words, a template with the words it fills in, a file to upload first (a message carries
+ * text or a file, not both: a caption goes as the text message after it), or a file uploaded before (sending a failed
+ * message again); maybe quoting another message.
+ */
+export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string } | { attachment: Attachment }) & {
+  quote?: ChatMessage['quoted_message'];
+};
+
+/** A file too large for an upload: refused before any byte is sent. */
+export class FileTooLarge extends Error {
+  readonly file: File;
+  constructor(file: File) {
+    super('file too large');
+    this.file = file;
+  }
+}
+
+export const recipientOf = (t: SendTarget): Recipient =>
+  t.chat_id ? { chat_type: t.chat_type, chat_id: t.chat_id } : t.username ? { chat_type: t.chat_type, username: t.username } : { chat_type: t.chat_type, phone: t.phone ?? '' };
+
+let sends = 0;
+
+/**
+ * Sends a text, a template or a file to the chat. The message shows at once (status `sending`) and is matched
+ * later by the request id the gateway answers with: its statuses come over the stream, maybe before the answer
+ * (they wait for it). A refused send takes the message back out; the composer gives its text back.
+ */
+export function useSendMessage(target: SendTarget) {
+  const { client } = useEmbed();
+  const queryClient = useQueryClient();
+  const key = target.chat_ref ? historyKeys.chat(target.chat_ref) : historyKeys.draft(target);
+  const update = (change: (data: HistoryData) => HistoryData) => queryClient.setQueryData<HistoryData>(key, (data) => (data ? change(data) : data));
+
+  return useMutation({
+    mutationFn: async (content: Outgoing & { key: string }) => {
+      if (!target.channel_id) throw new Error('no channel');
+      const quoted_message_id = content.quote?.message_id;
+      const base = { channel_id: target.channel_id, recipient: recipientOf(target), ...(quoted_message_id ? { quoted_message_id } : {}) };
+      if ('text' in content) return { result: await sendMessage(client, { ...base, text: content.text }) };
+      if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };
+      if ('attachment' in content) return { result: await sendMessage(client, { ...base, attachment: content.attachment }) };
+      if (content.file.size > uploadLimits.maxBytes) throw new FileTooLarge(content.file);
+      const attachment: Attachment = await uploadFile(client, content.file);
+      return { result: await sendMessage(client, { ...base, attachment }), attachment };
+    },
+    // No read of the history is cancelled for this: a first read still on its way would be left without data, and
+    // a newest page read meanwhile keeps this frame's unsent messages (keepUnsent).
+    onMutate: (content) => {
+      const now = new Date();
+      let shown: ChatMessage;
+      if ('text' in content) shown = sending(content.key, content.text, now);
+      else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
+      else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
+      else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
+      update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null }));
+    },
+    onSuccess: ({ result, attachment }, content) => {
+      update((data) => {
+        // A read of the newest page may have brought the message before the answer to the send did.
+        const already = data.pages.some((p) => p.messages.some((m) => m.request_id === result.request_id && m.key !== content.key));
+        if (already) return removeMessage(data, content.key);
+        return updateMessages(
+          data,
+          (m) => m.key === content.key,
+          (m) => {
+            const sent: ChatMessage = { ...m, request_id: result.request_id, status: 'accepted', ...(attachment ? { attachment } : {}) };
+            return keysOf(sent).length ? pendingPatches(queryClient).apply(sent) : sent;
+          },
+        );
+      });
+    },
+    onError: (_err, content) => update((data) => removeMessage(data, content.key)),
+  });
+}
+
+/** A key for a message this frame sends, fixed for its row before the gateway names it. */
+export const newSendKey = (): string => `local-${++sends}`;

@@ -1,75 +1,89 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
-import { useWords } from '../../../lib/i18n.ts';
-import type { ChatListState } from '../store/chat-list.ts';
+import { Button } from '@/components/ui/Button.tsx';
+import { inputClass } from '@/components/ui/Input.tsx';
+import { useLang, useWords } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
+import type { useChatList } from '../api/get-chats.ts';
+import { useUnanswered } from '../api/get-unanswered.ts';
+import { useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
 import { ChatListItem } from './ChatListItem.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 
 interface Props {
-  state: ChatListState;
+  list: ReturnType<typeof useChatList>;
   openRef: string | null;
   onOpen(chat: BffChat): void;
-  onSearch(q: string): void;
-  onLoadMore(): void;
-  onRetry(): void;
+  /** In a narrow frame the list gives way to the open chat. */
+  hidden: boolean;
 }
 
 /** Waits for a pause in typing before searching, so a search is not sent per key. */
 const SEARCH_DELAY_MS = 250;
 
-export function ChatList({ state, openRef, onOpen, onSearch, onLoadMore, onRetry }: Props) {
-  const w = useWords(words).list;
-  const [text, setText] = useState(state.query);
-  useEffect(() => {
-    const t = setTimeout(() => onSearch(text), SEARCH_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [text, onSearch]);
+/** Up and down move between rows, Home and End to the first and last. */
+function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+  const rows = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button[data-row]')];
+  const at = rows.indexOf(document.activeElement as HTMLButtonElement);
+  const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[e.key];
+  if (next === undefined || at < 0 || !rows[next]) return;
+  e.preventDefault();
+  rows[next].focus();
+}
 
-  const waiting = state.chats.reduce((n, c) => n + (c.unanswered_count > 0 ? 1 : 0), 0);
+export function ChatList({ list, openRef, onOpen, hidden }: Props) {
+  const lang = useLang();
+  const w = useWords(words).list;
+  const search = useChatUi((s) => s.search);
+  const setSearch = useChatUi((s) => s.setSearch);
+  const [text, setText] = useState(search);
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [text, setSearch]);
+
+  // The open chat stays in view when the list reorders (answered, it moves down among the chats that do not wait).
+  const items = useRef<HTMLUListElement>(null);
+  const chats = list.data;
+  useEffect(() => {
+    items.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [chats, openRef]);
+
+  // The server's count over all chats, not only the loaded rows; a search shows its own rows' count.
+  const waitingAll = useUnanswered().data?.chats;
+  const waiting = search ? (chats ?? []).filter((c) => c.unanswered_count > 0).length : (waitingAll ?? 0);
+  const failedMore = list.isFetchNextPageError ? refusalOf(list.error, {}, lang).message : null;
   return (
-    <section className="gw-list" aria-label={w.label}>
-      <div className="gw-list__search">
-        <input
-          type="search"
-          className="gw-input"
-          aria-label={w.search}
-          placeholder={w.searchPlaceholder}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
+    <section className={`gw-list flex min-h-0 flex-col border-r border-line bg-panel max-sm:border-r-0 ${hidden ? 'max-sm:hidden' : ''}`} aria-label={w.label}>
+      <div className="border-b border-line p-2.5">
+        <input type="search" className={inputClass} aria-label={w.search} placeholder={w.searchPlaceholder} value={text} onChange={(e) => setText(e.target.value)} />
       </div>
-      {state.phase === 'ready' && waiting > 0 && (
-        <p className="gw-list__summary" role="status">
+      {chats && waiting > 0 && (
+        <p className="px-3 py-2 text-[13px] text-muted" role="status">
           {w.waiting(waiting)}
         </p>
       )}
-      {state.phase === 'loading' && (
-        <p className="gw-list__note" role="status">
+      {list.isPending && (
+        <p className="px-3 py-2 text-[13px] text-muted" role="status">
           {w.loading}
         </p>
       )}
-      {state.phase === 'failed' && (
-        <LoadFailed what={w.loadFailed} error={state.error} className="gw-list__note" onRetry={onRetry} />
-      )}
-      {state.phase === 'ready' && state.chats.length === 0 && (
-        <p className="gw-list__note">{state.query ? w.noMatch(state.query) : w.empty}</p>
-      )}
-      <ul className="gw-list__items" aria-label={w.items}>
-        {state.chats.map((chat) => (
-          <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />
-        ))}
-        {state.nextCursor && (
-          <li className="gw-list__more">
-            <button type="button" className="gw-button gw-button--quiet" onClick={onLoadMore} disabled={state.loadingMore}>
-              {state.loadingMore ? w.loadingMore : w.loadMore}
-            </button>
+      {list.isLoadingError && <LoadFailed what={w.loadFailed} error={refusalOf(list.error, {}, lang).message} className="px-3 py-2 text-[13px]" onRetry={() => void list.refetch()} />}
+      {chats?.length === 0 && <p className="px-3 py-2 text-[13px] text-muted">{search ? w.noMatch(search) : w.empty}</p>}
+      <ul ref={items} className="min-h-0 flex-1 overflow-y-auto" aria-label={w.items} onKeyDown={moveFocus}>
+        {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />)}
+        {list.hasNextPage && (
+          <li className="p-2 text-center">
+            <Button variant="quiet" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              {list.isFetchingNextPage ? w.loadingMore : w.loadMore}
+            </Button>
           </li>
         )}
       </ul>
-      {state.phase === 'ready' && state.error && (
-        <p className="gw-list__note gw-error" role="alert">
-          {state.error}
+      {failedMore && (
+        <p className="px-3 py-2 text-[13px] text-danger" role="alert">
+          {failedMore}
         </p>
       )}
     </section>

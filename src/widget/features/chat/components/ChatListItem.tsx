@@ -1,9 +1,12 @@
 import { memo } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
-import { useLang } from '../../../lib/i18n.ts';
+import { Badge } from '@/components/ui/Badge.tsx';
+import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
-import { chatTitle, previewParts, shortWhen, transportName } from './format.ts';
+import { chatTitle, previewParts, shortWhen } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
+import { StatusTicks } from './MessageBubble.tsx';
+import { MessengerMark } from './MessengerMark.tsx';
 
 interface Props {
   chat: BffChat;
@@ -11,42 +14,65 @@ interface Props {
   onOpen(chat: BffChat): void;
 }
 
-/** One row of the chat list: who, through which channel, the last message, when, and how many wait for an answer. */
+/** The contact's initials in a circle, where a messenger would show their picture (the name is said beside it). */
+function Initials({ name }: { name: string }) {
+  // Words that start with a letter: a number or a handle's digits say little in a circle this small.
+  const letters = name
+    .split(/[\s@+]+/u)
+    .filter((word) => /^\p{L}/u.test(word))
+    .slice(0, 2)
+    .map((word) => [...word][0]!.toUpperCase())
+    .join('');
+  return (
+    <span className="mt-0.5 grid size-9 flex-none place-items-center rounded-full bg-selected text-[13px] font-semibold text-accent" aria-hidden="true">
+      {letters || '?'}
+    </span>
+  );
+}
+
+/** One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait. */
 export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen }: Props) {
   const lang = useLang();
   const w = words[lang].row;
   const last = chat.last_message;
   const unanswered = chat.unanswered_count;
   const preview = last ? previewParts(last, lang) : null;
+  const title = chatTitle(chat, lang);
   return (
     <li className="gw-chat-row">
-      <button type="button" className="gw-chat-row__button" aria-current={selected ? 'true' : undefined} onClick={() => onOpen(chat)}>
-        <span className="gw-chat-row__top">
-          <span className="gw-chat-row__name">{chatTitle(chat, lang)}</span>
-          <time className="gw-chat-row__time" dateTime={chat.last_activity_at}>
-            {shortWhen(chat.last_activity_at, lang)}
-          </time>
-        </span>
-        <span className="gw-chat-row__bottom">
-          <span className={`gw-chat-row__preview${last?.deleted ? ' gw-chat-row__preview--deleted' : ''}`}>
-            {last?.deleted ? w.deleted : ''}
-            {preview ? (
-              <>
-                {preview.by}
-                {preview.file && <PaperclipIcon />}
-                {preview.text}
-              </>
-            ) : (
-              <em>{w.noMessages}</em>
-            )}
+      <button
+        type="button"
+        data-row
+        className="gw-chat-row__button flex w-full cursor-pointer items-start gap-2.5 border-b border-line px-3 py-2.5 text-left hover:bg-bg aria-[current=true]:bg-selected"
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onOpen(chat)}
+      >
+        <Initials name={title} />
+        <span className="grid min-w-0 flex-1 gap-0.5">
+          <span className="flex min-w-0 items-center gap-2">
+            <span className="gw-chat-row__name flex-1 truncate font-semibold">{title}</span>
+            <time className="text-xs text-muted" dateTime={chat.last_activity_at}>
+              {shortWhen(chat.last_activity_at, lang)}
+            </time>
           </span>
-          {unanswered > 0 && (
-            <span className="gw-badge" aria-label={w.unanswered(unanswered)}>
-              {unanswered}
+          <span className="flex min-w-0 items-center gap-2">
+            <span className={`flex-1 truncate text-muted ${last?.deleted ? 'italic' : ''}`}>
+              {last?.deleted ? w.deleted : ''}
+              {preview ? (
+                <>
+                  {preview.by}
+                  {preview.file && <PaperclipIcon className="mr-0.5 inline size-3.5 align-[-2px]" />}
+                  {preview.text}
+                </>
+              ) : (
+                <em>{w.noMessages}</em>
+              )}
             </span>
-          )}
+            {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
+            {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
+          </span>
+          <MessengerMark transport={chat.transport} channel={chat.channel_name} />
         </span>
-        <span className="gw-chat-row__channel">{chat.channel_name ?? transportName(chat.transport, lang)}</span>
       </button>
     </li>
   );

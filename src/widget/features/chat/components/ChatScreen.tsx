@@ -1,47 +1,49 @@
-import { useMemo } from 'react';
-import { useFrameOptions } from '../../../lib/frame-options.tsx';
-import { useWords } from '../../../lib/i18n.ts';
-import type { ChatContext } from '../context.ts';
-import { useCapabilities } from '../hooks/use-capabilities.ts';
-import { useChatScreen } from '../hooks/use-chat-screen.ts';
+import { ConnectionBanner } from '@/components/ui/ConnectionBanner.tsx';
+import { useFrameOptions } from '@/lib/frame-options.tsx';
+import { useWords } from '@/lib/i18n.ts';
+import { useChatList } from '../api/get-chats.ts';
+import { useCapabilities } from '../api/get-channels.ts';
+import { useChatOpening } from '../hooks/use-chat-screen.ts';
+import { useChatStream } from '../hooks/use-chat-stream.ts';
+import { useUnansweredBadge } from '../hooks/use-unanswered-badge.ts';
+import { openedKey, useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
 import { ChatList } from './ChatList.tsx';
 import { ChatView } from './ChatView.tsx';
-import './chat.css';
-import './chat-view.css';
-import './chat-composer.css';
 
 /**
  * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
  */
-export function ChatScreen({ ctx }: { ctx: ChatContext }) {
-  const { list, opened, openChat, close } = useChatScreen(ctx);
-  const capabilities = useCapabilities(ctx);
+export function ChatScreen() {
+  useChatStream();
+  useUnansweredBadge();
+  const search = useChatUi((s) => s.search);
+  const list = useChatList(search);
+  const { openChat } = useChatOpening(list.data);
+  const opened = useChatUi((s) => s.opened);
+  const close = useChatUi((s) => s.close);
+  const capabilities = useCapabilities();
   const openRef = opened?.kind === 'chat' ? opened.chat.chat_ref : null;
-  const listed = useMemo(() => (openRef ? list.state.chats.find((c) => c.chat_ref === openRef) : undefined), [openRef, list.state.chats]);
-  const viewKey = opened ? (opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`) : null;
+  const listed = openRef ? list.data?.find((c) => c.chat_ref === openRef) : undefined;
+  const viewKey = openedKey(opened);
   // The host may change them while the frame is open (`set_options`).
   const { theme, lang } = useFrameOptions();
   const w = useWords(words).screen;
 
   return (
-    <div className={`gw-theme gw-screen${opened ? ' gw-screen--open' : ''}`} data-theme={theme} lang={lang}>
-      <ChatList state={list.state} openRef={openRef} onOpen={openChat} onSearch={list.search} onLoadMore={list.loadMore} onRetry={list.retry} />
-      <main className="gw-screen__main">
-        {opened && viewKey ? (
-          <ChatView
-            key={viewKey}
-            ctx={ctx}
-            opened={opened}
-            listed={listed}
-            caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined}
-            onBack={close}
-            onSent={list.refreshSoon}
-          />
-        ) : (
-          <p className="gw-screen__empty">{w.empty}</p>
-        )}
-      </main>
+    <div className="gw-theme gw-screen flex h-full min-h-0 flex-col" data-theme={theme} lang={lang}>
+      <ConnectionBanner />
+      <div className="grid min-h-0 flex-1 grid-cols-[minmax(240px,320px)_1fr] max-sm:grid-cols-1">
+        <h1 className="sr-only">{w.title}</h1>
+        <ChatList list={list} openRef={openRef} onOpen={openChat} hidden={!!opened} />
+        <main className={`flex min-h-0 min-w-0 ${opened ? '' : 'max-sm:hidden'}`}>
+          {opened && viewKey ? (
+            <ChatView key={viewKey} opened={opened} listed={listed} caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined} onBack={close} />
+          ) : (
+            <p className="m-auto p-4 text-muted">{w.empty}</p>
+          )}
+        </main>
+      </div>
     </div>
   );
 }

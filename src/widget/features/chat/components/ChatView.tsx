@@ -1,106 +1,171 @@
 import { useCallback, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
-import { useLang } from '../../../lib/i18n.ts';
-import type { ChatContext } from '../context.ts';
-import type { Opened } from '../hooks/use-chat-screen.ts';
-import { useHistory, type HistoryTarget } from '../hooks/use-history.ts';
+import type { TemplateRef } from '../../../../contract/messages.ts';
+import { uploadLimits } from '../../../../contract/uploads.ts';
+import { Button } from '@/components/ui/Button.tsx';
+import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
+import { useLang } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
+import { useDeleteMessage } from '../api/delete-message.ts';
+import { useEditMessage } from '../api/edit-message.ts';
+import { historyKeys, useHistory } from '../api/get-messages.ts';
+import { FileTooLarge, newSendKey, useSendMessage, type Outgoing, type SendTarget } from '../api/send-message.ts';
 import { useMinuteClock } from '../hooks/use-minute-clock.ts';
+import { useSendChannel } from '../hooks/use-send-channel.ts';
 import { messageActions } from '../store/actions.ts';
-import { replyWindow } from '../store/reply-window.ts';
-import { templateWords } from '../template-words.ts';
 import type { ChatMessage } from '../store/message.ts';
+import { replyWindow } from '../store/reply-window.ts';
+import { useChatUi, type Opened } from '../store/ui.ts';
+import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
-import { Composer, type Editing } from './Composer.tsx';
+import { Composer } from './Composer.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
+import { MessengerMark } from './MessengerMark.tsx';
 import { TemplateComposer } from './TemplateComposer.tsx';
 
 interface Props {
-  ctx: ChatContext;
   opened: Opened;
   /** The listed chat's latest state, when it is listed. */
   listed: BffChat | undefined;
   /** What the chat's channel can do, once known. */
   caps: TransportCapabilities | undefined;
   onBack(): void;
-  onSent(): void;
 }
 
-const targetOf = (opened: Opened): HistoryTarget =>
-  opened.kind === 'chat'
-    ? opened.chat
-    : { chat_ref: null, channel_id: opened.chat.channel_id ?? null, chat_type: opened.chat.chat_type, chat_id: opened.chat.chat_id };
+const targetOf = (opened: Opened): SendTarget =>
+  opened.kind === 'chat' ? opened.chat : { chat_ref: null, channel_id: opened.chat.channel_id ?? null, chat_type: opened.chat.chat_type, chat_id: opened.chat.chat_id };
 
 /** One open conversation: who it is with, its history, and the composer. Keyed by the chat where it is used. */
-export function ChatView({ ctx, opened, listed, caps, onBack, onSent }: Props) {
+export function ChatView({ opened, listed, caps, onBack }: Props) {
   const lang = useLang();
   const w = words[lang];
-  const target = targetOf(opened);
-  const { state, loadOlder, send, sendTemplate, sendFile, edit, remove, retry } = useHistory(ctx, target, onSent);
-  const [editing, setEditing] = useState<Editing | null>(null);
+  const via = useSendChannel(opened.kind === 'new' ? opened.chat : null);
+  const target: SendTarget = { ...targetOf(opened), ...(via.open ? { channel_id: via.chosen } : {}) };
+  const history = useHistory(target);
+  const key = target.chat_ref ? historyKeys.chat(target.chat_ref) : historyKeys.draft(target);
+  const send = useSendMessage(target);
+  const edit = useEditMessage(key);
+  const remove = useDeleteMessage();
   const [actionError, setActionError] = useState<string | null>(null);
-  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const templatesOpen = useChatUi((s) => s.templatesOpen);
+  const showTemplates = useChatUi((s) => s.showTemplates);
+  const startEdit = useChatUi((s) => s.edit);
+  const reply = useChatUi((s) => s.reply);
   const templatesChannel = caps?.templates ? target.channel_id : null;
   const windowHours = caps?.reply_window_hours ?? null;
   const now = useMinuteClock(windowHours !== null);
-  const windowClosed = windowHours !== null && replyWindow(state, windowHours, now) === 'closed';
+  const shown = history.data;
+  const windowClosed =
+    windowHours !== null && replyWindow({ messages: shown?.messages ?? [], olderCursor: shown?.olderCursor ?? null, phase: shown ? 'ready' : 'loading' }, windowHours, now) === 'closed';
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
   const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
-  const via = chat ? (chat.channel_name ?? transportName(chat.transport, lang)) : transportName(opened.chat.chat_type, lang);
   const handle = chat?.username ? `@${chat.username}` : chat?.phone ? `+${chat.phone}` : null;
 
+  /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
+  const post = useCallback(
+    async function post(content: Outgoing): Promise<string | null> {
+      if (!target.channel_id) return w.view.noChannelToSend;
+      if ('file' in content && content.caption?.trim()) {
+        const { caption, ...file } = content;
+        return (await post(file)) ?? post({ text: caption.trim() });
+      }
+      try {
+        await send.mutateAsync({ ...content, key: newSendKey() });
+        return null;
+      } catch (err) {
+        if (err instanceof FileTooLarge) return w.composer.fileTooLarge(err.file.name, uploadLimits.maxBytes / 1024 / 1024);
+        return refusalOf(err, {}, lang).message;
+      }
+    },
+    [send, target.channel_id, w, lang],
+  );
+  const sendTemplate = useCallback((template: TemplateRef, preview: string) => post({ template, preview }), [post]);
+  const onEdit = useCallback(
+    (messageId: string, text: string, before: string | null) => edit.mutateAsync({ messageId, text, before }).then(() => null, (err: unknown) => refusalOf(err, {}, lang).message),
+    [edit, lang],
+  );
+
   const actionsOf = useCallback((m: ChatMessage) => messageActions(m, caps, Date.now()), [caps]);
-  const onEdit = useCallback((m: ChatMessage) => m.message_id && setEditing({ messageId: m.message_id, text: m.text ?? '' }), []);
+  const onStartEdit = useCallback((m: ChatMessage) => m.message_id && startEdit({ messageId: m.message_id, text: m.text ?? '' }), [startEdit]);
+  const onReply = useCallback(
+    (m: ChatMessage) =>
+      m.message_id &&
+      reply({ message_id: m.message_id, direction: m.direction, text: m.text ?? m.template?.text ?? null, attachment_name: m.attachment?.name ?? null, deleted: m.deleted }),
+    [reply],
+  );
+  const [retryError, setRetryError] = useState<string | null>(null);
+  const onRetry = useCallback(
+    (m: ChatMessage) => {
+      setRetryError(null);
+      const quote = m.quoted_message ?? undefined;
+      const again: Outgoing | null = m.text !== null ? { text: m.text, quote } : m.attachment ? { attachment: m.attachment, quote } : null;
+      if (again) void post(again).then(setRetryError);
+    },
+    [post],
+  );
   const onDelete = useCallback(
     (m: ChatMessage) => {
       if (!m.message_id) return;
       setActionError(null);
-      void remove(m.message_id).then(setActionError);
+      remove.mutate(m.message_id, { onError: (err) => setActionError(refusalOf(err, {}, lang).message) });
     },
-    [remove],
+    [remove, lang],
   );
 
   return (
-    <section className="gw-chat" aria-label={w.view.label(title)}>
-      <header className="gw-chat__header">
-        <button type="button" className="gw-button gw-button--quiet gw-chat__back" onClick={onBack} aria-label={w.view.back}>
+    <section className="gw-chat flex min-h-0 min-w-0 flex-1 flex-col" aria-label={w.view.label(title)}>
+      <header className="flex items-center gap-2 border-b border-line bg-panel px-3 py-2">
+        <Button variant="quiet" className="px-2 py-1 text-lg sm:hidden" onClick={onBack} aria-label={w.view.back}>
           ←
-        </button>
-        <div className="gw-chat__who">
-          <h2 className="gw-chat__title">{title}</h2>
-          <p className="gw-chat__via">
-            {handle ? `${handle} · ` : ''}
-            {via}
+        </Button>
+        <div className="min-w-0">
+          <h2 className="m-0 truncate text-[15px] font-semibold">{title}</h2>
+          <p className="m-0 flex min-w-0 items-center gap-1 text-xs text-muted">
+            {handle ? <span className="flex-none">{handle} ·</span> : null}
+            <MessengerMark transport={chat?.transport ?? opened.chat.chat_type} channel={chat?.channel_name} />
           </p>
         </div>
       </header>
-      <MessageHistory history={state} onLoadOlder={loadOlder} onRetry={retry} actionsOf={actionsOf} onEdit={onEdit} onDelete={onDelete} />
+      <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
       {actionError && (
-        <div className="gw-chat__error gw-error" role="alert">
-          <span>
-            <strong>{w.view.notDeleted}</strong> {actionError}
-          </span>
-          <button type="button" className="gw-link-button" aria-label={w.dismissError} onClick={() => setActionError(null)}>
-            ✕
-          </button>
-        </div>
+        <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
+          <strong>{w.view.notDeleted}</strong> {actionError}
+        </ErrorNote>
       )}
-      {templatesOpen && templatesChannel && (
-        <TemplateComposer client={ctx.client} channelId={templatesChannel} onSend={sendTemplate} onClose={() => setTemplatesOpen(false)} />
+      {retryError && (
+        <ErrorNote className="mx-3 mb-2" onDismiss={() => setRetryError(null)} dismissLabel={w.dismissError}>
+          <strong>{w.composer.notSent}</strong> {retryError}
+        </ErrorNote>
+      )}
+      {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
+      {via.open && via.reachable.length > 0 && (
+        <label className="flex items-center gap-2 border-t border-line bg-panel px-3 pt-2 text-xs text-muted">
+          {w.view.sendThrough}
+          <select
+            className="min-w-0 flex-1 rounded-md border border-line bg-panel px-2 py-1 text-sm text-text"
+            value={via.chosen ?? ''}
+            onChange={(e) => via.pick(e.target.value || null)}
+          >
+            {!via.chosen && <option value="">{w.view.chooseChannel}</option>}
+            {via.reachable.map((c) => (
+              <option key={c.channel_id} value={c.channel_id}>
+                {[transportName(c.transport, lang), c.name ?? c.username ?? (c.phone ? `+${c.phone}` : null)].filter(Boolean).join(' · ')}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
       {/* Kept while the template form is open, so that a text being written stays. */}
       <div hidden={templatesOpen && !!templatesChannel}>
         <Composer
-          onSend={send}
-          onEdit={edit}
-          editing={editing}
-          onCancelEdit={() => setEditing(null)}
+          onSend={post}
+          onEdit={onEdit}
           limit={caps?.text_limit ?? null}
-          disabledReason={target.channel_id ? null : w.view.noChannel}
-          onOpenTemplates={templatesChannel ? () => setTemplatesOpen(true) : null}
+          disabledReason={target.channel_id ? null : via.open && via.reachable.length > 0 ? w.view.chooseChannelFirst : w.view.noChannel}
+          onOpenTemplates={templatesChannel ? () => showTemplates(true) : null}
           notice={windowClosed ? (caps?.templates ? templateWords[lang].templates.windowClosed(windowHours) : templateWords[lang].templates.windowClosedUntilTheyWrite(windowHours)) : null}
-          onSendFile={sendFile}
         />
       </div>
     </section>

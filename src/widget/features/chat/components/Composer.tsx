@@ -1,22 +1,19 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useWords } from '../../../lib/i18n.ts';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { Button, LinkButton } from '@/components/ui/Button.tsx';
+import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
+import { inputClass } from '@/components/ui/Input.tsx';
+import { useWords } from '@/lib/i18n.ts';
+import type { Outgoing } from '../api/send-message.ts';
+import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
-import './composer.css';
-import { PaperclipIcon, TemplateIcon } from './icons.tsx';
-
-/** A message being edited: the composer holds its text until it is saved or the edit is cancelled. */
-export interface Editing {
-  messageId: string;
-  text: string;
-}
+import { FilePreview } from './FilePreview.tsx';
+import { PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 
 interface Props {
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
-  onSend(text: string): Promise<string | null>;
-  onEdit(messageId: string, text: string): Promise<string | null>;
-  editing: Editing | null;
-  onCancelEdit(): void;
+  onSend(content: Outgoing): Promise<string | null>;
+  onEdit(messageId: string, text: string, before: string | null): Promise<string | null>;
   /** The longest text the chat's messenger accepts, when known. */
   limit: number | null;
   disabledReason?: string | null;
@@ -24,23 +21,31 @@ interface Props {
   onOpenTemplates?: (() => void) | null;
   /** What the agent should know before writing (the text is still sent: the gateway decides). */
   notice?: string | null;
-  /** Sends a file the agent picks; resolves like onSend. */
-  onSendFile?: ((file: File) => Promise<string | null>) | null;
 }
 
-/** Grows the box with its text up to the CSS max-height, then it scrolls. */
+/** Grows the box with its text up to its max-height, then it scrolls. */
 function fit(box: HTMLTextAreaElement | null) {
   if (!box) return;
   box.style.height = 'auto';
   box.style.height = `${box.scrollHeight}px`;
 }
 
-/** The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept. */
-export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disabledReason, onOpenTemplates, notice, onSendFile }: Props) {
+/**
+ * The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept.
+ * A file comes by the picker, by dropping it here or by pasting it: it waits, shown, with the text as its
+ * caption, until the agent sends or cancels it. A reply shows the message it quotes above the box.
+ */
+export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
+  const editing = useChatUi((s) => s.editing);
+  const cancelEdit = useChatUi((s) => s.edit);
+  const replyTo = useChatUi((s) => s.replyTo);
+  const reply = useChatUi((s) => s.reply);
   const [text, setText] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
@@ -54,106 +59,147 @@ export function Composer({ onSend, onEdit, editing, onCancelEdit, limit, disable
     setError(null);
     if (editingId) box.current?.focus();
   }, [editingId, editingText]);
+  useEffect(() => {
+    if (replyTo) box.current?.focus();
+  }, [replyTo]);
+  // The open chat's composer takes the focus: the agent opened it to write.
+  useEffect(() => {
+    if (!disabledReason) box.current?.focus({ preventScroll: true });
+  }, [disabledReason]);
   useEffect(() => fit(box.current), [text]);
 
   const tooLong = limit !== null && text.length > limit;
+  const canSend = !disabledReason && !tooLong && (file !== null || text.trim() !== '');
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
-    if (!body || disabledReason || tooLong) return;
+    if (!canSend) return;
     setError(null);
     if (editingId) {
-      const refused = await onEdit(editingId, body);
+      if (!body) return;
+      const refused = await onEdit(editingId, body, editingText);
       if (refused) setError(refused);
-      else onCancelEdit();
+      else cancelEdit(null);
       return;
     }
+    const quote = replyTo ?? undefined;
+    const sending = file;
     setText('');
-    const refused = await onSend(body);
+    setFile(null);
+    reply(null);
+    const refused = await onSend(sending ? { file: sending, caption: body, quote } : { text: body, quote });
     if (refused) {
       setError(refused);
-      // Give the text back, unless the agent has started another one meanwhile.
+      // Give the text (and file) back, unless the agent has started another one meanwhile.
       setText((now) => (now === '' ? body : now));
+      if (sending) setFile((now) => now ?? sending);
     }
     box.current?.focus();
   };
 
-  const attach = async (file: File | undefined) => {
+  const take = (picked: File | null | undefined) => {
     if (picker.current) picker.current.value = '';
-    if (!file || !onSendFile) return;
+    if (!picked || editingId || disabledReason) return;
     setError(null);
-    const refused = await onSendFile(file);
-    if (refused) setError(refused);
+    setFile(picked);
     box.current?.focus();
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = [...e.clipboardData.files][0];
+    if (!pasted) return;
+    e.preventDefault();
+    take(pasted);
+  };
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    take(e.dataTransfer.files[0]);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
-    } else if (e.key === 'Escape' && editingId) {
-      onCancelEdit();
+    } else if (e.key === 'Escape') {
+      if (editingId) cancelEdit(null);
+      else if (file) setFile(null);
+      else if (replyTo) reply(null);
     }
   };
 
+  const offerMore = !editingId && !disabledReason;
   return (
-    <form className="gw-composer" onSubmit={(e) => void submit(e)}>
+    <form
+      className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
+      onSubmit={(e) => void submit(e)}
+      onDragOver={(e) => {
+        if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
       {error && (
-        <div className="gw-composer__error gw-error" role="alert" id={errorId}>
-          <span>
-            <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
-          </span>
-          <button type="button" className="gw-link-button" aria-label={all.dismissError} onClick={() => setError(null)}>
-            ✕
-          </button>
-        </div>
+        <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
+          <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
+        </ErrorNote>
       )}
       {editingId && (
-        <div className="gw-composer__editing">
+        <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
           <span>{w.editing}</span>
-          <button type="button" className="gw-link-button" onClick={onCancelEdit}>
-            {w.cancel}
-          </button>
+          <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
         </div>
       )}
-      {disabledReason && <p className="gw-composer__note">{disabledReason}</p>}
-      {notice && !editingId && !disabledReason && <p className="gw-composer__note gw-composer__notice">{notice}</p>}
-      {tooLong && (
-        <p className="gw-composer__note gw-error">
-          {w.tooLong(text.length, limit)}
-        </p>
+      {replyTo && !editingId && (
+        <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
+          <span className="min-w-0">
+            <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
+            <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
+          </span>
+          <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
+            {w.cancel}
+          </LinkButton>
+        </div>
       )}
-      <div className="gw-composer__row">
-        {onSendFile && !editingId && !disabledReason && (
+      {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
+      {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
+      {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
+      {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
+      <div className="flex items-end gap-2">
+        {offerMore && (
           <>
-            <button type="button" className="gw-button gw-composer__attach" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
-              <PaperclipIcon />
-            </button>
-            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => void attach(e.target.files?.[0])} />
+            <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
+              <PaperclipIcon className="block size-[18px]" />
+            </Button>
+            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
           </>
         )}
-        {onOpenTemplates && !editingId && !disabledReason && (
-          <button type="button" className="gw-button gw-composer__template" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
+        {onOpenTemplates && offerMore && (
+          <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
             <TemplateIcon />
-            <span className="gw-composer__template-label">{t.open}</span>
-          </button>
+            <span className="max-xs:hidden">{t.open}</span>
+          </Button>
         )}
         <textarea
           ref={box}
-          className="gw-input gw-composer__text"
-          aria-label={editingId ? w.editedLabel : w.label}
+          className={`${inputClass} max-h-[140px] resize-none`}
+          aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
           aria-describedby={error ? errorId : undefined}
           aria-invalid={tooLong || undefined}
-          placeholder={w.placeholder}
+          placeholder={file ? w.captionPlaceholder : w.placeholder}
           rows={1}
           value={text}
           disabled={!!disabledReason}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
-        <button type="submit" className="gw-button gw-button--primary" disabled={!text.trim() || !!disabledReason || tooLong}>
-          {editingId ? w.save : w.send}
-        </button>
+        {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
+        <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
+          <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
+          <SendIcon className="xs:hidden" />
+        </Button>
       </div>
     </form>
   );

@@ -1,15 +1,14 @@
-import { useWords } from '../../../lib/i18n.ts';
+import { LinkButton } from '@/components/ui/Button.tsx';
+import { useWords } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 
 /** A read that failed, said in the list or history it left empty, with a way to try again. */
 export function LoadFailed({ what, error, className, onRetry }: { what: string; error: string | null; className: string; onRetry: () => void }) {
   const w = useWords(words);
   return (
-    <div className={`${className} gw-error`} role="alert">
+    <div className={`text-danger ${className}`} role="alert">
       {what}: {error}{' '}
-      <button type="button" className="gw-link-button" onClick={onRetry}>
-        {w.tryAgain}
-      </button>
+      <LinkButton onClick={onRetry}>{w.tryAgain}</LinkButton>
     </div>
   );
 }

@@ -1,37 +1,47 @@
-import { memo, useState } from 'react';
-import { useLang, useWords } from '../../../lib/i18n.ts';
+import { memo, useEffect, useRef, useState } from 'react';
+import { Tag } from '@/components/ui/Badge.tsx';
+import { IconButton, LinkButton } from '@/components/ui/Button.tsx';
+import { useLang, useWords } from '@/lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
 import { shownKeyboard } from '../store/keyboard.ts';
 import type { ChatMessage, ShownStatus } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
+import { ClockIcon, CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
-import { ClockIcon, PaperclipIcon, PencilIcon, TrashIcon } from './icons.tsx';
+import { Attachment } from './Attachment.tsx';
+import { Linkified } from './Linkified.tsx';
 
 const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
+const tickColours: Partial<Record<ShownStatus, string>> = { read: 'text-read', failed: 'font-bold tracking-normal text-danger' };
 
 export function StatusTicks({ status }: { status: ShownStatus }) {
   const label = useWords(words).message.status[status];
   return (
-    <span className={`gw-ticks gw-ticks--${status}`} role="img" aria-label={label} title={label}>
+    <span className={`text-[11px] tracking-[-2px] ${tickColours[status] ?? ''}`} role="img" aria-label={label} title={label}>
       {ticks[status] ?? <ClockIcon />}
     </span>
   );
 }
 
-function Quote({ quoted }: { quoted: NonNullable<ChatMessage['quoted_message']> }) {
+function Quote({ quoted, onJump }: { quoted: NonNullable<ChatMessage['quoted_message']>; onJump(messageId: string): void }) {
   const w = useWords(words).message;
   const file = quoted.text === null && Boolean(quoted.attachment_name);
   const text = quoted.text ?? (file ? quoted.attachment_name : w.earlier);
   return (
-    <blockquote className="gw-bubble__quote">
-      {quoted.direction && <span className="gw-bubble__quote-who">{quoted.direction === 'outbound' ? w.you : w.contact}</span>}
-      <span className="gw-bubble__quote-text">
-        {file && <PaperclipIcon />}
+    <button
+      type="button"
+      className="mb-1 flex cursor-pointer flex-col border-0 border-l-[3px] border-solid border-accent bg-transparent px-2 py-0.5 text-left text-[13px] text-muted"
+      title={w.toQuoted}
+      onClick={() => onJump(quoted.message_id)}
+    >
+      {quoted.direction && <span className="font-semibold">{quoted.direction === 'outbound' ? w.you : w.contact}</span>}
+      <span className="truncate">
+        {file && <PaperclipIcon className="mr-0.5 inline size-3.5 align-[-2px]" />}
         {text}
       </span>
-      {quoted.deleted && <span className="gw-tag">{w.quoteDeleted}</span>}
-    </blockquote>
+      {quoted.deleted && <Tag>{w.quoteDeleted}</Tag>}
+    </button>
   );
 }
 
@@ -40,36 +50,75 @@ interface BubbleProps {
   actions: MessageActions;
   onEdit(message: ChatMessage): void;
   onDelete(message: ChatMessage): void;
+  onReply(message: ChatMessage): void;
+  onJump(messageId: string): void;
+  /** Sends a message the messenger did not deliver once more, as a new message. */
+  onRetry(message: ChatMessage): void;
 }
 
-/** Edit and delete, where the messenger allows them; deleting asks once more, in place. */
-function Actions({ message, actions, onEdit, onDelete }: BubbleProps) {
+/** A failed message can be sent again when this frame has all it carried: its words, or a file already uploaded. */
+const retryable = (m: ChatMessage) => m.direction === 'outbound' && m.status === 'failed' && !m.deleted && m.template === null && (m.text !== null || Boolean(m.attachment?.url));
+
+/**
+ * What the agent can do with a message: reply to it and copy it (any message), edit and delete (their side's,
+ * where the messenger allows). Deleting asks once more, in place; Escape keeps the message.
+ */
+function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps) {
   const w = useWords(words).message;
   const [confirming, setConfirming] = useState(false);
-  if (!actions.edit && !actions.delete) return null;
+  const confirm = useRef<HTMLButtonElement>(null);
+  const trash = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirm.current?.focus();
+  }, [confirming]);
+  const keep = () => {
+    setConfirming(false);
+    requestAnimationFrame(() => trash.current?.focus());
+  };
+  const side = message.direction === 'outbound' ? 'right-full mr-1' : 'left-full ml-1';
   if (confirming)
     return (
-      <span className="gw-bubble__confirm" role="group" aria-label={w.confirmLabel}>
+      <span
+        className="mt-0.5 flex items-center gap-1.5 self-end text-xs"
+        role="group"
+        aria-label={w.confirmLabel}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            keep();
+          }
+        }}
+      >
         {w.confirm}
-        <button type="button" className="gw-link-button gw-error" onClick={() => (setConfirming(false), onDelete(message))}>
+        <LinkButton ref={confirm} className="text-danger" onClick={() => (setConfirming(false), onDelete(message))}>
           {w.delete}
-        </button>
-        <button type="button" className="gw-link-button" onClick={() => setConfirming(false)}>
-          {w.keep}
-        </button>
+        </LinkButton>
+        <LinkButton onClick={keep}>{w.keep}</LinkButton>
       </span>
     );
+  const copyable = message.text ?? message.template?.text ?? null;
+  if (!message.message_id) return null;
   return (
-    <span className="gw-bubble__actions">
+    <span
+      className={`gw-bubble__actions absolute top-1/2 flex -translate-y-1/2 items-center gap-0.5 opacity-0 group-hover:opacity-100 focus-within:opacity-100 [@media(hover:none)]:opacity-100 ${side}`}
+    >
+      <IconButton aria-label={w.replyLabel} title={w.reply} onClick={() => onReply(message)}>
+        <ReplyIcon />
+      </IconButton>
+      {copyable !== null && (
+        <IconButton aria-label={w.copyLabel} title={w.copy} onClick={() => void navigator.clipboard?.writeText(copyable).catch(() => {})}>
+          <CopyIcon />
+        </IconButton>
+      )}
       {actions.edit && (
-        <button type="button" className="gw-icon-button" aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
+        <IconButton aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
           <PencilIcon />
-        </button>
+        </IconButton>
       )}
       {actions.delete && (
-        <button type="button" className="gw-icon-button" aria-label={w.deleteLabel} title={w.delete} onClick={() => setConfirming(true)}>
+        <IconButton ref={trash} aria-label={w.deleteLabel} title={w.delete} onClick={() => setConfirming(true)}>
           <TrashIcon />
-        </button>
+        </IconButton>
       )}
     </span>
   );
@@ -82,31 +131,25 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
   const w = words[lang].message;
   const text = m.text ?? m.template?.text ?? null;
   const keyboard = shownKeyboard(m.keyboard);
-  const classes = ['gw-bubble', `gw-bubble--${m.direction}`, m.deleted ? 'gw-bubble--deleted' : '', m.status === 'failed' ? 'gw-bubble--failed' : '']
-    .filter(Boolean)
-    .join(' ');
+  const tone = m.direction === 'outbound' ? 'bg-out' : 'bg-in';
   return (
-    <div className={classes}>
-      {m.quoted_message && <Quote quoted={m.quoted_message} />}
-      {m.direction === 'outbound' && m.author?.name && <span className="gw-bubble__author">{m.author.name}</span>}
-      {text !== null && <p className="gw-bubble__text">{text}</p>}
-      {m.template && text === null && <p className="gw-bubble__text gw-bubble__text--muted">{w.template}</p>}
-      {m.attachment &&
-        // A file still uploading has no address yet: its name alone.
-        (m.attachment.url ? (
-          <a className="gw-bubble__file" href={m.attachment.url} target="_blank" rel="noreferrer noopener">
-            <PaperclipIcon /> {m.attachment.name ?? words[lang].chat.attachment}
-          </a>
-        ) : (
-          <span className="gw-bubble__file gw-bubble__file--uploading">
-            <PaperclipIcon /> {m.attachment.name ?? words[lang].chat.attachment}
-          </span>
-        ))}
+    <div
+      className={`gw-bubble relative flex max-w-[min(75%,560px)] flex-col rounded-[10px] px-2.5 py-1.5 shadow-xs [overflow-wrap:anywhere] max-xs:max-w-[85%] ${tone} ${m.status === 'failed' ? 'ring-1 ring-danger' : ''}`}
+    >
+      {m.quoted_message && <Quote quoted={m.quoted_message} onJump={props.onJump} />}
+      {m.direction === 'outbound' && m.author?.name && <span className="text-xs font-semibold text-muted">{m.author.name}</span>}
+      {m.attachment && <Attachment attachment={m.attachment} />}
+      {text !== null && (
+        <p className={`m-0 whitespace-pre-wrap ${m.deleted ? 'text-muted line-through' : ''}`}>
+          <Linkified text={text} />
+        </p>
+      )}
+      {m.template && text === null && <p className="m-0 text-muted italic">{w.template}</p>}
       {keyboard && <MessageKeyboard keyboard={keyboard} />}
-      <span className="gw-bubble__meta">
-        {m.template && !m.deleted && <span className="gw-tag">{words[lang].chat.template}</span>}
-        {m.deleted && <span className="gw-tag gw-tag--deleted">{w.deleted}</span>}
-        {m.edited_at && !m.deleted && <span className="gw-bubble__edited">{w.edited}</span>}
+      <span className="flex items-center gap-1.5 self-end text-[11px] text-muted">
+        {m.template && !m.deleted && <Tag>{words[lang].chat.template}</Tag>}
+        {m.deleted && <Tag tone="danger">{w.deleted}</Tag>}
+        {m.edited_at && !m.deleted && <span className="italic">{w.edited}</span>}
         <time dateTime={m.created_at} title={fullWhen(m.created_at, lang)}>
           {messageWhen(m.created_at, lang)}
         </time>
@@ -114,7 +157,10 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
       </span>
       <Actions {...props} />
       {m.status === 'failed' && (
-        <span className="gw-bubble__failure">{w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}</span>
+        <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-danger">
+          {w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}
+          {retryable(m) && <LinkButton onClick={() => props.onRetry(m)}>{w.retry}</LinkButton>}
+        </span>
       )}
     </div>
   );

@@ -1,15 +1,17 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { TemplateRef } from '../../../../contract/messages.ts';
 import type { Template } from '../../../../contract/templates.ts';
-import type { BffClient } from '../../../lib/bff-client.ts';
-import { useWords } from '../../../lib/i18n.ts';
-import { useTemplates } from '../hooks/use-templates.ts';
+import { Button, IconButton, LinkButton } from '@/components/ui/Button.tsx';
+import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
+import { inputClass } from '@/components/ui/Input.tsx';
+import { useLang, useWords } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
+import { useTemplates } from '../api/get-templates.ts';
 import { templateBody, templateButtons, templatePreview, valueCount, valuesComplete } from '../store/template-form.ts';
 import { templateWords } from '../template-words.ts';
-import './templates.css';
+import { KeyboardButton, KeyboardRow } from './MessageKeyboard.tsx';
 
 interface Props {
-  client: BffClient;
   channelId: string;
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
   onSend(template: TemplateRef, preview: string): Promise<string | null>;
@@ -18,17 +20,17 @@ interface Props {
 
 function TemplateList({ templates, onChoose }: { templates: Template[]; onChoose(t: Template): void }) {
   const w = useWords(templateWords).templates;
-  if (templates.length === 0) return <p className="gw-templates__note">{w.none}</p>;
+  if (templates.length === 0) return <p className="m-0 p-3 text-[13px] text-muted">{w.none}</p>;
   return (
-    <ul className="gw-templates__list" aria-label={w.list}>
+    <ul className="overflow-y-auto" aria-label={w.list}>
       {templates.map((t) => (
         <li key={t.id}>
-          <button type="button" className="gw-templates__item" onClick={() => onChoose(t)}>
-            <span className="gw-templates__item-name">{t.name}</span>
-            <span className="gw-templates__meta">
+          <button type="button" data-template className="grid w-full cursor-pointer grid-cols-[1fr_auto] gap-x-2 gap-y-0.5 border-b border-line px-3 py-2 text-left hover:bg-bg" onClick={() => onChoose(t)}>
+            <span className="font-semibold">{t.name}</span>
+            <span className="text-xs text-muted">
               {t.language} · {w.categories[t.category]}
             </span>
-            <span className="gw-templates__body">{templateBody(t)}</span>
+            <span className="col-span-full line-clamp-2 text-[13px] text-muted">{templateBody(t)}</span>
           </button>
         </li>
       ))}
@@ -62,22 +64,22 @@ function TemplateForm({ template, onSend, onSent }: { template: Template; onSend
   };
 
   return (
-    <form className="gw-templates__form" onSubmit={(e) => void submit(e)} aria-describedby={previewId}>
-      <div className="gw-templates__scroll">
-        <p className="gw-templates__chosen">
-          <span className="gw-templates__item-name">{template.name}</span>
-          <span className="gw-templates__meta">
+    <form className="flex min-h-0 flex-col" onSubmit={(e) => void submit(e)} aria-describedby={previewId}>
+      <div className="flex min-h-0 flex-col gap-2 overflow-y-auto px-3 py-2">
+        <p className="m-0 flex items-baseline gap-2">
+          <span className="font-semibold">{template.name}</span>
+          <span className="text-xs text-muted">
             {template.language} · {w.categories[template.category]}
           </span>
         </p>
         {values.length > 0 && (
-          <div className="gw-templates__values">
+          <div className="grid grid-cols-[repeat(auto-fill,minmax(180px,1fr))] gap-x-2.5 gap-y-1.5">
             {values.map((value, i) => (
-              <label className="gw-templates__value" key={i}>
+              <label className="flex flex-col gap-0.5 text-xs text-muted" key={i}>
                 <span>{w.value(i + 1)}</span>
                 <input
                   ref={i === 0 ? first : undefined}
-                  className="gw-input"
+                  className={`${inputClass} text-sm text-text`}
                   value={value}
                   maxLength={1024}
                   onChange={(e) => setValues((now) => now.map((v, j) => (j === i ? e.target.value : v)))}
@@ -86,32 +88,28 @@ function TemplateForm({ template, onSend, onSent }: { template: Template; onSend
             ))}
           </div>
         )}
-        <figure className="gw-templates__preview" id={previewId}>
-          <figcaption>{w.preview}</figcaption>
-          <p className="gw-templates__preview-text">{preview}</p>
+        <figure className="m-0 rounded-[10px] bg-out px-2.5 py-2" id={previewId}>
+          <figcaption className="text-[11px] text-muted">{w.preview}</figcaption>
+          <p className="mt-0.5 whitespace-pre-wrap [overflow-wrap:anywhere]">{preview}</p>
           {buttons.length > 0 && (
-            <div className="gw-keyboard__row" role="group" aria-label={w.buttons}>
+            <KeyboardRow className="mt-1.5" label={w.buttons}>
               {buttons.map((text, i) => (
-                <span className="gw-keyboard__button" key={i}>
-                  {text}
-                </span>
+                <KeyboardButton key={i}>{text}</KeyboardButton>
               ))}
-            </div>
+            </KeyboardRow>
           )}
         </figure>
       </div>
       {error && (
-        <div className="gw-composer__error gw-error gw-templates__error" role="alert">
-          <span>
-            <strong>{w.notSent}</strong> {error}
-          </span>
-        </div>
+        <ErrorNote className="mx-3 mb-2">
+          <strong>{w.notSent}</strong> {error}
+        </ErrorNote>
       )}
-      <div className="gw-templates__actions">
-        {!complete && <span className="gw-composer__note">{w.fillAll}</span>}
-        <button ref={sendButton} type="submit" className="gw-button gw-button--primary" disabled={!complete || busy}>
+      <div className="flex items-center justify-end gap-2.5 border-t border-line px-3 pt-2 pb-3">
+        {!complete && <span className="text-xs text-muted">{w.fillAll}</span>}
+        <Button ref={sendButton} type="submit" variant="primary" disabled={!complete || busy}>
           {w.send}
-        </button>
+        </Button>
       </div>
     </form>
   );
@@ -121,47 +119,44 @@ function TemplateForm({ template, onSend, onSent }: { template: Template; onSend
  * Sending a business-API template in the open chat, in place of the text box: the channel's approved templates,
  * then the chosen one's values with the message as the customer will read it. Escape or ✕ goes back to the text.
  */
-export function TemplateComposer({ client, channelId, onSend, onClose }: Props) {
+export function TemplateComposer({ channelId, onSend, onClose }: Props) {
+  const lang = useLang();
   const w = useWords(templateWords).templates;
-  const { state, retry } = useTemplates(client, channelId);
+  const templates = useTemplates(channelId);
   const [chosen, setChosen] = useState<Template | null>(null);
   const section = useRef<HTMLElement>(null);
   // In the list, the first template has the focus (the close button when there is none), so that the keyboard
   // starts in the form and Escape leaves it; the chosen template's form focuses its first value itself.
-  const ready = state.phase === 'ready';
+  const ready = templates.isSuccess;
   useEffect(() => {
     if (!ready || chosen) return;
-    section.current?.querySelector<HTMLButtonElement>('.gw-templates__item, .gw-templates__close')?.focus();
+    section.current?.querySelector<HTMLButtonElement>('[data-template], [data-close]')?.focus();
   }, [ready, chosen]);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape') onClose();
   };
 
   return (
-    <section ref={section} className="gw-templates" aria-label={w.title} onKeyDown={onKeyDown}>
-      <header className="gw-templates__header">
+    <section ref={section} className="flex max-h-[60%] flex-col border-t border-line bg-panel" aria-label={w.title} onKeyDown={onKeyDown}>
+      <header className="flex items-center justify-between border-b border-line px-3 py-2">
         {chosen ? (
-          <button type="button" className="gw-link-button" onClick={() => setChosen(null)}>
-            {w.back}
-          </button>
+          <LinkButton onClick={() => setChosen(null)}>{w.back}</LinkButton>
         ) : (
-          <h3 className="gw-templates__title">{w.title}</h3>
+          <h3 className="m-0 text-sm font-semibold">{w.title}</h3>
         )}
-        <button type="button" className="gw-icon-button gw-templates__close" aria-label={w.close} title={w.close} onClick={onClose}>
+        <IconButton data-close aria-label={w.close} title={w.close} onClick={onClose}>
           ✕
-        </button>
+        </IconButton>
       </header>
-      {state.phase === 'loading' && <p className="gw-templates__note">{w.loading}</p>}
-      {state.phase === 'failed' && (
-        <p className="gw-templates__note gw-error" role="alert">
-          {w.loadFailed} {state.error}{' '}
-          <button type="button" className="gw-link-button" onClick={retry}>
-            {w.tryAgain}
-          </button>
+      {templates.isPending && <p className="m-0 p-3 text-[13px] text-muted">{w.loading}</p>}
+      {templates.isError && (
+        <p className="m-0 p-3 text-[13px] text-danger" role="alert">
+          {w.loadFailed} {refusalOf(templates.error, {}, lang).message}{' '}
+          <LinkButton onClick={() => void templates.refetch()}>{w.tryAgain}</LinkButton>
         </p>
       )}
-      {state.phase === 'ready' &&
-        (chosen ? <TemplateForm key={chosen.id} template={chosen} onSend={onSend} onSent={onClose} /> : <TemplateList templates={state.templates} onChoose={setChosen} />)}
+      {templates.isSuccess &&
+        (chosen ? <TemplateForm key={chosen.id} template={chosen} onSend={onSend} onSent={onClose} /> : <TemplateList templates={templates.data} onChoose={setChosen} />)}
     </section>
   );
 }

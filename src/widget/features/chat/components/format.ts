@@ -1,5 +1,5 @@
 import type { BffChat, MessagePreview } from '../../../../contract/bff-chats.ts';
-import type { Lang } from '../../../lib/i18n.ts';
+import type { Lang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 
 interface DateFormats {
@@ -69,3 +69,22 @@ export function previewParts(m: MessagePreview, lang: Lang): { by: string; file:
 
 /** What a transport (or a chat type) is called, when there is no channel name to show. */
 export const transportName = (transport: string, lang: Lang): string => words[lang].chat.transports[transport] ?? transport;
+
+const dayFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** The calendar day a message belongs to, in the browser's time zone (for separators between days). */
+export const dayOf = (iso: string): string => {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+};
+
+/** A separator's words: today, yesterday, or the date (with the year when it is not this one). */
+export function dayLabel(iso: string, lang: Lang, now = new Date()): string {
+  const d = new Date(iso);
+  if (sameDay(d, now)) return words[lang].history.today;
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  if (sameDay(d, yesterday)) return words[lang].history.yesterday;
+  let f = dayFormats.get(lang);
+  if (!f) dayFormats.set(lang, (f = new Intl.DateTimeFormat(dateLocale(lang), { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' })));
+  return f.format(d);
+}

@@ -7,46 +7,69 @@ import type { ReactNode } from 'react';
 
 const drawn = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
 
+type IconProps = { className?: string };
+
 function Drawing({ className, size, children }: { className: string; size: number; children: ReactNode }) {
   return (
-    <svg className={className} viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
+    <svg className={`flex-none ${className}`} viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
       {children}
     </svg>
   );
 }
 
 /** A file. */
-export const PaperclipIcon = () => (
-  <Drawing className="gw-paperclip" size={16}>
+export const PaperclipIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`gw-paperclip ${className}`} size={16}>
     <path d="M16 7v9a4 4 0 0 1-8 0V6a2.5 2.5 0 0 1 5 0v9.5a1 1 0 0 1-2 0V8" {...drawn} />
   </Drawing>
 );
 
 /** A page with lines of text: the template button's mark, which stays when a narrow frame drops its word. */
-export const TemplateIcon = () => (
-  <Drawing className="gw-template-icon" size={16}>
+export const TemplateIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={className} size={16}>
     <path d="M7 3h7l4 4v14H7zM14 3v4h4M10 12h5M10 16h5" {...drawn} />
   </Drawing>
 );
 
+/** A paper plane: the send button's mark, in place of its word in a narrow frame. */
+export const SendIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={className} size={18}>
+    <path d="M4 12 20 4l-6 16-3-7zM11 13l9-9" {...drawn} />
+  </Drawing>
+);
+
 /** A message on its way: accepted, not yet sent. */
-export const ClockIcon = () => (
-  <Drawing className="gw-bubble-icon" size={12}>
+export const ClockIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`inline-block align-[-1px] ${className}`} size={12}>
     <circle cx="12" cy="12" r="8.5" {...drawn} />
     <path d="M12 7.5V12l3 2" {...drawn} />
   </Drawing>
 );
 
 /** Edit. */
-export const PencilIcon = () => (
-  <Drawing className="gw-bubble-icon" size={14}>
+export const PencilIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={14}>
     <path d="M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4" {...drawn} />
   </Drawing>
 );
 
 /** Delete. */
-export const TrashIcon = () => (
-  <Drawing className="gw-bubble-icon" size={14}>
+export const TrashIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={14}>
     <path d="M4.5 7h15M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13M10.5 11v5.5M13.5 11v5.5" {...drawn} />
+  </Drawing>
+);
+
+/** Reply: an arrow turning back. */
+export const ReplyIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={14}>
+    <path d="M10 8 5 12.5l5 4.5M5.5 12.5H14a5 5 0 0 1 5 5V19" {...drawn} />
+  </Drawing>
+);
+
+/** Copy: two sheets. */
+export const CopyIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={14}>
+    <path d="M9 9h10v11H9zM5 15V4h10" {...drawn} />
   </Drawing>
 );

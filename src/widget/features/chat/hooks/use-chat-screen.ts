@@ -1,31 +1,22 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { ChatType } from '../../../../contract/channels.ts';
+import { useEmbed } from '@/lib/embed-context.tsx';
 import { getChats } from '../api/get-chats.ts';
-import type { ChatContext } from '../context.ts';
 import { inScope, sameChat } from '../store/scope.ts';
-import { useChatList } from './use-chat-list.ts';
-
-/** A chat the host (or the link) asked for by the messenger's id. */
-export interface RequestedChat {
-  channel_id?: string | undefined;
-  chat_type: ChatType;
-  chat_id: string;
-}
-
-/** The open conversation: a listed chat, or one asked for that has no history yet (the agent may write first). */
-export type Opened = { kind: 'chat'; chat: BffChat } | { kind: 'new'; chat: RequestedChat };
+import { useChatUi, type RequestedChat } from '../store/ui.ts';
 
 /**
- * The chat screen's state: the list, which chat is open, and how a chat gets opened (the agent picks one, the
- * link names an active chat, a card has one chat, the host page says `open_chat`). The host hears `chat_opened`
- * for every chat opened with a messenger id.
+ * How a chat gets opened: the agent picks one, the link names an active chat, a card has one chat, the host
+ * page says `open_chat`. The host hears `chat_opened` for every chat opened with a messenger id.
  */
-export function useChatScreen(ctx: ChatContext) {
-  const list = useChatList(ctx);
-  const [opened, setOpened] = useState<Opened | null>(null);
-  const chats = useRef(list.state.chats);
-  chats.current = list.state.chats;
+export function useChatOpening(chats: readonly BffChat[] | undefined) {
+  const ctx = useEmbed();
+  const queryClient = useQueryClient();
+  const open = useChatUi((s) => s.open);
+  const listed = useRef(chats);
+  listed.current = chats;
 
   const announce = useCallback(
     (chat: { channel_id?: string | null | undefined; chat_type: ChatType; chat_id: string | null }) => {
@@ -36,23 +27,30 @@ export function useChatScreen(ctx: ChatContext) {
 
   const openChat = useCallback(
     (chat: BffChat) => {
-      setOpened({ kind: 'chat', chat });
+      open({ kind: 'chat', chat });
       announce(chat);
     },
-    [announce],
+    [open, announce],
   );
 
-  /** Opens a chat named by the host or the link: the listed one, else the one the server finds, else a new one. */
+  /**
+   * Opens a chat named by the host or the link: the listed one, else the one the server finds, else a new one.
+   * What a card preselects is opened quietly, and only while nothing else was opened meanwhile.
+   */
   const openRequested = useCallback(
-    async (wanted: RequestedChat) => {
+    async (wanted: RequestedChat, by: 'host' | 'card' = 'host') => {
       if (!inScope(ctx.session, wanted)) return;
-      const find = (candidates: readonly BffChat[]) => candidates.find((c) => sameChat(c, wanted));
-      let chat = find(chats.current);
-      if (!chat) chat = await getChats(ctx.client, { q: wanted.chat_id, limit: 100 }).then((page) => find(page.chats), () => undefined);
-      setOpened(chat ? { kind: 'chat', chat } : { kind: 'new', chat: wanted });
-      announce({ ...wanted, channel_id: wanted.channel_id ?? chat?.channel_id ?? null });
+      const find = (candidates: readonly BffChat[] | undefined) => candidates?.find((c) => sameChat(c, wanted));
+      const chat =
+        find(listed.current) ??
+        (await queryClient
+          .fetchQuery({ queryKey: ['chats', 'find', wanted.chat_type, wanted.chat_id], queryFn: () => getChats(ctx.client, { q: wanted.chat_id, limit: 100 }), staleTime: 0 })
+          .then((page) => find(page.chats), () => undefined));
+      if (by === 'card' && useChatUi.getState().opened) return;
+      open(chat ? { kind: 'chat', chat } : { kind: 'new', chat: wanted });
+      if (by === 'host') announce({ ...wanted, channel_id: wanted.channel_id ?? chat?.channel_id ?? null });
     },
-    [ctx, announce],
+    [ctx, queryClient, open, announce],
   );
 
   useEffect(
@@ -65,25 +63,29 @@ export function useChatScreen(ctx: ChatContext) {
 
   // What the link preselected: its active chat, or the only chat of a card.
   const preselected = useRef(false);
-  const { phase } = list.state;
+  const loaded = chats !== undefined;
   useEffect(() => {
-    if (preselected.current || phase !== 'ready') return;
+    if (preselected.current || !loaded) return;
     preselected.current = true;
     const active = ctx.session.active_chat;
     if (active) {
       void openRequested({ channel_id: active.channel_id, chat_type: active.chat_type, chat_id: active.chat_id });
-    } else if (ctx.session.scope === 'card' && ctx.session.chats.length === 1 && chats.current.length === 1) {
-      setOpened((now) => now ?? { kind: 'chat', chat: chats.current[0]! });
+    } else if (ctx.session.scope === 'card' && ctx.session.chats.length === 1) {
+      // The card's one contact: its chat when there is one, else a new conversation the agent may start.
+      const only = ctx.session.chats[0]!;
+      if (useChatUi.getState().opened) return;
+      if (listed.current?.length === 1) open({ kind: 'chat', chat: listed.current[0]! });
+      else if (only.chat_id) void openRequested({ chat_type: only.chat_type, chat_id: only.chat_id }, 'card');
     }
-  }, [ctx, phase, openRequested]);
+  }, [ctx, loaded, openRequested, open]);
 
   // A new conversation becomes a listed chat once its first message made the gateway create it.
+  const opened = useChatUi((s) => s.opened);
   useEffect(() => {
     if (opened?.kind !== 'new') return;
-    const chat = list.state.chats.find((c) => sameChat(c, opened.chat));
-    if (chat) setOpened({ kind: 'chat', chat });
-  }, [opened, list.state.chats]);
+    const chat = chats?.find((c) => sameChat(c, opened.chat));
+    if (chat) open({ kind: 'chat', chat });
+  }, [opened, chats, open]);
 
-  const close = useCallback(() => setOpened(null), []);
-  return { list, opened, openChat, close };
+  return { openChat };
 }

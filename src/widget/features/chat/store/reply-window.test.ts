@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryState } from './history.ts';
+import type { LoadedHistory } from './reply-window.ts';
 import { sending, type ChatMessage } from './message.ts';
 import { replyWindow } from './reply-window.ts';
 
 const T0 = Date.parse('2026-11-25T12:00:00Z');
 const HOUR = 60 * 60 * 1000;
 const message = (direction: 'inbound' | 'outbound', at: number): ChatMessage => ({ ...sending(`k${at}`, 'x', new Date(at)), direction, status: 'delivered' });
-const history = (messages: ChatMessage[], olderCursor: string | null = null, phase: HistoryState['phase'] = 'ready') => ({ messages, olderCursor, phase });
+const history = (messages: ChatMessage[], olderCursor: string | null = null, phase: LoadedHistory['phase'] = 'ready') => ({ messages, olderCursor, phase });
 
 describe('the reply window the frame shows', () => {
   it('is open until the hours since the customer’s last message have passed, whatever was sent since', () => {

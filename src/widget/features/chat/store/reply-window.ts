@@ -1,4 +1,11 @@
-import type { HistoryState } from './history.ts';
+import type { ChatMessage } from './message.ts';
+
+/** As much of a chat's history as the window is read from: what is loaded, and whether older pages remain. */
+export interface LoadedHistory {
+  messages: readonly Pick<ChatMessage, 'direction' | 'created_at'>[];
+  olderCursor: string | null;
+  phase: 'loading' | 'ready' | 'failed';
+}
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -8,7 +15,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * loaded history cannot tell: no inbound message in it and older pages not read. The gateway decides in the end;
  * this only lets the frame say so before the agent writes.
  */
-export function replyWindow(history: Pick<HistoryState, 'messages' | 'olderCursor' | 'phase'>, hours: number | null, now: number): 'open' | 'closed' | 'unknown' {
+export function replyWindow(history: LoadedHistory, hours: number | null, now: number): 'open' | 'closed' | 'unknown' {
   if (hours === null) return 'open';
   if (history.phase !== 'ready') return 'unknown';
   for (let i = history.messages.length - 1; i >= 0; i--) {

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BffChannel } from '../../../../contract/session.ts';
-import { useLang } from '../../../lib/i18n.ts';
-import { refusalOf } from '../../../lib/refusal.ts';
+import { useLang } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
 import { channelIdentity, describeStatus, transportName } from '../store/words.ts';
 import { listWords } from './list-words.ts';
+import { buttonClass } from '@/components/ui/Button.tsx';
 
 interface Props {
   channel: BffChannel;
@@ -13,6 +14,9 @@ interface Props {
   /** Throws the gateway's refusal. */
   onDelete(channelId: string, deleteChats: boolean): Promise<void>;
 }
+
+/** A status's colours: connected, on its way, off. */
+const tones: Record<string, string> = { ok: 'bg-ok-bg text-ok', progress: 'bg-progress-bg text-progress', off: 'bg-danger-bg text-danger' };
 
 /** One channel: who it is, its status in words, and what can be done with it (delete asks first). */
 export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: Props) {
@@ -50,53 +54,54 @@ export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: 
   };
 
   return (
-    <li className={`gw-channel${current ? ' gw-channel--current' : ''}`} aria-labelledby={`${id}-name`} aria-current={current || undefined}>
-      <div className="gw-channel__who">
-        <span className="gw-channel__name" id={`${id}-name`}>
+    <li
+      className={`flex flex-wrap items-center justify-between gap-x-3 gap-y-2 rounded-[10px] border px-3 py-2.5 ${current ? 'border-accent bg-selected' : 'border-line'}`} aria-labelledby={`${id}-name`} aria-current={current || undefined}>
+      <div className="grid min-w-0 flex-[1_1_180px] gap-1">
+        <span className="font-semibold [overflow-wrap:anywhere]" id={`${id}-name`}>
           {name}
-          {identity && <span className="gw-channel__identity">{identity}</span>}
+          {identity && <span className="block font-normal text-muted">{identity}</span>}
         </span>
-        <span className={`gw-channel__status gw-channel__status--${status.tone}`}>{status.text}</span>
+        <span className={`justify-self-start rounded-[9px] px-2 py-px text-xs font-semibold ${tones[status.tone]}`}>{status.text}</span>
       </div>
       {!confirming && (
-        <div className="gw-channel__actions">
+        <div className="flex flex-wrap gap-1.5">
           {channel.status === 'init' && !current && (
-            <button type="button" className="gw-connect-button gw-connect-button--small" onClick={() => onOpen(channel)}>
+            <button type="button" className={buttonClass('plain', 'small')} onClick={() => onOpen(channel)}>
               {w.continue}
             </button>
           )}
           {channel.status === 'disabled' && (
-            <button type="button" className="gw-connect-button gw-connect-button--small" onClick={() => onReconnect(channel)}>
+            <button type="button" className={buttonClass('plain', 'small')} onClick={() => onReconnect(channel)}>
               {w.reconnect}
             </button>
           )}
-          <button ref={deleteButton} type="button" className="gw-connect-button gw-connect-button--small gw-connect-button--quiet" onClick={() => setConfirming(true)}>
+          <button ref={deleteButton} type="button" className={buttonClass('quiet', 'small')} onClick={() => setConfirming(true)}>
             {w.delete}
           </button>
         </div>
       )}
       {confirming && (
-        <div className="gw-channel__confirm" role="group" aria-labelledby={`${id}-question`}>
-          <p className="gw-channel__question" id={`${id}-question`}>
+        <div className="grid flex-[1_1_100%] gap-2.5 border-t border-line pt-2" role="group" aria-labelledby={`${id}-question`}>
+          <p className="m-0 font-semibold" id={`${id}-question`}>
             {w.deleteQuestion(name)}
           </p>
-          <label className="gw-connect-check">
+          <label className="flex cursor-pointer items-start gap-2 [&_input]:mt-[3px]">
             <input ref={firstInConfirm} type="checkbox" checked={deleteChats} onChange={(e) => setDeleteChats(e.target.checked)} />
             <span>
               {w.deleteChats}
-              <span className="gw-connect-check__hint">{w.deleteChatsHint}</span>
+              <span className="block text-[13px] text-muted">{w.deleteChatsHint}</span>
             </span>
           </label>
-          <div className="gw-connect-actions">
-            <button type="button" className="gw-connect-button gw-connect-button--danger gw-connect-button--small" onClick={confirm} disabled={busy}>
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="button" className={buttonClass('danger', 'small')} onClick={confirm} disabled={busy}>
               {busy ? w.deleting : w.deleteChannel}
             </button>
-            <button type="button" className="gw-connect-button gw-connect-button--small" onClick={cancel} disabled={busy}>
+            <button type="button" className={buttonClass('plain', 'small')} onClick={cancel} disabled={busy}>
               {w.cancel}
             </button>
           </div>
           {error && (
-            <p className="gw-connect-alert" role="alert">
+            <p className="m-0 rounded-lg bg-danger-bg px-3 py-2.5 text-danger [overflow-wrap:anywhere] focus:outline-2 focus:outline-danger" role="alert">
               {error}
             </p>
           )}

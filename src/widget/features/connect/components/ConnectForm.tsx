@@ -1,13 +1,15 @@
 import { useId, useState } from 'react';
 import type { Transport } from '../../../../contract/channels.ts';
-import { useLang } from '../../../lib/i18n.ts';
-import type { Transports } from '../hooks/use-transports.ts';
+import { useLang } from '@/lib/i18n.ts';
+import { LinkButton } from '@/components/ui/Button.tsx';
+import { refusalOf } from '@/lib/refusal.ts';
+import type { useTransports } from '../api/get-transports.ts';
 import { transportName } from '../store/words.ts';
 import { CredentialsForm } from './CredentialsForm.tsx';
 import { formWords } from './form-words.ts';
 
 interface Props {
-  transports: Transports & { retry(): void };
+  transports: ReturnType<typeof useTransports>;
   preselected: Transport | null;
   onCreate(transport: Transport, credentials: Record<string, string>): Promise<void>;
 }
@@ -18,34 +20,32 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
   const id = useId();
   const lang = useLang();
   const w = formWords[lang];
-  if (transports.phase === 'loading')
+  if (transports.isPending)
     return (
-      <p className="gw-connect-note" role="status">
+      <p className="m-0 text-muted" role="status">
         {w.loading}
       </p>
     );
-  if (transports.phase === 'failed')
+  if (transports.isError)
     return (
-      <p className="gw-connect-alert" role="alert">
-        {w.failed} {transports.error}{' '}
-        <button type="button" className="gw-connect-link-button" onClick={transports.retry}>
-          {w.retry}
-        </button>
+      <p className="m-0 rounded-lg bg-danger-bg px-3 py-2.5 text-danger [overflow-wrap:anywhere] focus:outline-2 focus:outline-danger" role="alert">
+        {w.failed} {refusalOf(transports.error, {}, lang).message}{' '}
+        <LinkButton onClick={() => void transports.refetch()}>{w.retry}</LinkButton>
       </p>
     );
 
-  const creatable = transports.creatable;
+  const creatable = transports.data;
   const offered = (t: Transport | null) => (t && creatable.some((c) => c.transport === t) ? t : null);
   const transport = offered(picked) ?? offered(preselected);
   const chosen = creatable.find((c) => c.transport === transport);
   const unavailable = preselected && !offered(preselected) ? transportName(preselected, lang) : null;
 
   const picker = (
-    <fieldset className="gw-connect-picker">
-      <legend className="gw-connect-field__label">{w.picker}</legend>
-      <div className="gw-connect-picker__options">
+    <fieldset className="m-0 min-w-0 border-0 p-0">
+      <legend className="mb-1.5 p-0 font-semibold">{w.picker}</legend>
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(150px,1fr))] gap-2">
         {creatable.map((t) => (
-          <label key={t.transport} className="gw-connect-picker__option">
+          <label key={t.transport} className="grid cursor-pointer grid-cols-[auto_1fr] content-center items-center gap-x-2 rounded-[10px] border border-line px-2.5 py-2 has-checked:border-accent has-checked:bg-selected has-focus-visible:outline-2 has-focus-visible:outline-accent [&_input]:row-span-2 [&_input]:m-0">
             <input
               type="radio"
               name="transport"
@@ -54,9 +54,9 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
               onChange={() => setPicked(t.transport)}
               aria-describedby={`${id}-${t.transport}-how`}
             />
-            <span className="gw-connect-picker__name">{transportName(t.transport, lang)}</span>
+            <span className="font-semibold">{transportName(t.transport, lang)}</span>
             {/* Said as the option's description, not as part of its name. */}
-            <span className="gw-connect-picker__how" id={`${id}-${t.transport}-how`} aria-hidden="true">
+            <span className="text-xs text-muted" id={`${id}-${t.transport}-how`} aria-hidden="true">
               {w.howItConnects[t.capabilities.connect]}
             </span>
           </label>
@@ -68,8 +68,8 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
   // The picker stays outside the credentials form, which starts afresh per transport: moving through the
   // radio buttons with the arrow keys must not lose the focus.
   return (
-    <div className="gw-connect-stack">
-      {unavailable && <p className="gw-connect-note">{w.unavailable(unavailable)}</p>}
+    <div className="grid gap-3.5">
+      {unavailable && <p className="m-0 text-muted">{w.unavailable(unavailable)}</p>}
       {picker}
       {chosen ? (
         <CredentialsForm
@@ -80,7 +80,7 @@ export function ConnectForm({ transports, preselected, onCreate }: Props) {
           onSubmit={(credentials) => onCreate(chosen.transport, credentials)}
         />
       ) : (
-        <p className="gw-connect-note">{w.choose}</p>
+        <p className="m-0 text-muted">{w.choose}</p>
       )}
     </div>
   );

@@ -1,10 +1,11 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { Transport } from '../../../../contract/channels.ts';
 import { credentialFields, credentialsOf, missingFields } from '../store/credentials.ts';
-import { useLang } from '../../../lib/i18n.ts';
-import { refusalOf } from '../../../lib/refusal.ts';
+import { useLang } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
 import { formWords } from './form-words.ts';
 import { TextField } from './TextField.tsx';
+import { buttonClass } from '@/components/ui/Button.tsx';
 
 interface Props {
   transport: Transport;
@@ -62,8 +63,8 @@ export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, no
   };
 
   return (
-    <form ref={form} className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
-      {note && <p className="gw-connect-note">{note}</p>}
+    <form ref={form} className="grid w-full gap-3.5" onSubmit={submit} noValidate aria-busy={busy}>
+      {note && <p className="m-0 text-muted">{note}</p>}
       {fields.map((f) => (
         <TextField
           key={`${transport}:${f.name}`}
@@ -79,16 +80,16 @@ export function CredentialsForm({ transport, submitLabel, onSubmit, onCancel, no
         />
       ))}
       {error && (
-        <p className="gw-connect-alert" role="alert" tabIndex={-1}>
+        <p className="m-0 rounded-lg bg-danger-bg px-3 py-2.5 text-danger [overflow-wrap:anywhere] focus:outline-2 focus:outline-danger" role="alert" tabIndex={-1}>
           {error}
         </p>
       )}
-      <div className="gw-connect-actions">
-        <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={buttonClass('primary')} disabled={busy}>
           {busy ? w.connecting : submitLabel}
         </button>
         {onCancel && (
-          <button type="button" className="gw-connect-button" onClick={onCancel}>
+          <button type="button" className={buttonClass()} onClick={onCancel}>
             {w.cancel}
           </button>
         )}

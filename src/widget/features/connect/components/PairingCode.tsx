@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { formatPairingCode, pairingPhone } from '../store/credentials.ts';
-import { useLang } from '../../../lib/i18n.ts';
-import { refusalOf } from '../../../lib/refusal.ts';
+import { useLang } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
 import { flowWords } from './flow-words.ts';
 import { TextField } from './TextField.tsx';
+import { buttonClass } from '@/components/ui/Button.tsx';
 
 interface Props {
   pairing: { code: string; phone: string } | null;
@@ -41,21 +42,21 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
   if (pairing && !again) {
     const shown = formatPairingCode(pairing.code);
     return (
-      <div className="gw-connect-pairing">
-        <p className="gw-connect-step__lead">{w.enterCode(pairing.phone)}</p>
-        <p className="gw-connect-pairing__code" aria-label={w.codeLabel(pairing.code.split('').join(' '))} data-code={pairing.code}>
+      <div className="grid w-full gap-3.5">
+        <p className="m-0 text-[15px]">{w.enterCode(pairing.phone)}</p>
+        <p className="m-0 rounded-[10px] bg-selected px-4 py-3.5 text-center font-mono text-[clamp(28px,9vw,44px)] leading-[1.1] font-bold tracking-[0.12em] select-all" aria-label={w.codeLabel(pairing.code.split('').join(' '))} data-code={pairing.code}>
           {shown}
         </p>
-        <ol className="gw-connect-steps">
+        <ol className="m-0 grid list-decimal gap-1 pl-5">
           {w.pairingSteps.map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
-        <div className="gw-connect-actions">
-          <button type="button" className="gw-connect-button" onClick={() => setAgain(true)}>
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="button" className={buttonClass()} onClick={() => setAgain(true)}>
             {w.anotherNumber}
           </button>
-          <button type="button" className="gw-connect-button gw-connect-button--quiet" onClick={onBack}>
+          <button type="button" className={buttonClass('quiet')} onClick={onBack}>
             {w.scanInstead}
           </button>
         </div>
@@ -64,7 +65,7 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
   }
 
   return (
-    <form className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
+    <form className="grid w-full gap-3.5" onSubmit={submit} noValidate aria-busy={busy}>
       <TextField
         id={`${id}-phone`}
         label={w.phoneLabel}
@@ -77,11 +78,11 @@ export function PairingCode({ pairing, onRequest, onBack }: Props) {
         onChange={setPhone}
         error={error ?? undefined}
       />
-      <div className="gw-connect-actions">
-        <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={buttonClass('primary')} disabled={busy}>
           {busy ? w.gettingCode : w.getCode}
         </button>
-        <button type="button" className="gw-connect-button gw-connect-button--quiet" onClick={onBack}>
+        <button type="button" className={buttonClass('quiet')} onClick={onBack}>
           {w.scanInstead}
         </button>
       </div>

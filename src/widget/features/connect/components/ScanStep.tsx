@@ -1,10 +1,12 @@
+import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
 import type { Transport } from '../../../../contract/channels.ts';
-import { useWords } from '../../../lib/i18n.ts';
+import { useWords } from '@/lib/i18n.ts';
 import type { QrView } from '../store/panel.ts';
 import { phoneApps } from '../store/words.ts';
 import { flowWords } from './flow-words.ts';
 import { PairingCode } from './PairingCode.tsx';
+import { buttonClass } from '@/components/ui/Button.tsx';
 
 interface Props {
   transport: Transport;
@@ -22,25 +24,28 @@ export function ScanStep({ transport, qr, pairingCode, pairing, onPairing }: Pro
   if (pairingCode && byPhone) return <PairingCode pairing={pairing} onRequest={onPairing} onBack={() => setByPhone(false)} />;
 
   return (
-    <div className="gw-connect-scan">
-      <div className="gw-connect-qr">
-        {qr.kind === 'live' ? (
-          <img className="gw-connect-qr__image" src={qr.code} alt={w.qrAlt(app)} width={264} height={264} />
+    <div className="flex w-full flex-wrap items-start gap-4">
+      <div className="grid aspect-square w-full max-w-[282px] place-items-center rounded-[10px] border border-line bg-white p-2 text-[#4f5b68]">
+        {qr.kind === 'live' && qr.content ? (
+          // Drawn from its content: sharp at any size and zoom.
+          <QRCodeSVG value={qr.content} size={264} marginSize={0} title={w.qrAlt(app)} role="img" aria-label={w.qrAlt(app)} className="block h-auto w-full" />
+        ) : qr.kind === 'live' ? (
+          <img className="block h-auto w-full [image-rendering:pixelated]" src={qr.code} alt={w.qrAlt(app)} width={264} height={264} />
         ) : (
-          <p className="gw-connect-qr__waiting" role="status">
+          <p className="m-0" role="status">
             {w.gettingCode}
           </p>
         )}
       </div>
-      <div className="gw-connect-scan__how">
-        <ol className="gw-connect-steps">
+      <div className="grid flex-[1_1_220px] justify-items-start gap-3">
+        <ol className="m-0 grid list-decimal gap-1 pl-5">
           {w.scanSteps(app).map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
-        <p className="gw-connect-note">{w.renewed}</p>
+        <p className="m-0 text-muted">{w.renewed}</p>
         {pairingCode && (
-          <button type="button" className="gw-connect-button" onClick={() => setByPhone(true)}>
+          <button type="button" className={buttonClass()} onClick={() => setByPhone(true)}>
             {w.byPhone}
           </button>
         )}

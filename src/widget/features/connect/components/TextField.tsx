@@ -15,15 +15,15 @@ interface Props extends Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'au
 export function TextField({ id, label, value, onChange, hint, error, inputRef, ...input }: Props) {
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="gw-connect-field">
-      <label className="gw-connect-field__label" htmlFor={id}>
+    <div className="grid gap-1">
+      <label className="mb-1.5 p-0 font-semibold" htmlFor={id}>
         {label}
       </label>
       <input
         {...input}
         ref={inputRef}
         id={id}
-        className="gw-connect-input"
+        className="w-full rounded-lg border border-line bg-panel px-2.5 py-2 text-inherit aria-[invalid=true]:border-danger"
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-invalid={error ? true : undefined}
@@ -31,12 +31,12 @@ export function TextField({ id, label, value, onChange, hint, error, inputRef, .
         spellCheck={false}
       />
       {hint && (
-        <p className="gw-connect-field__hint" id={`${id}-hint`}>
+        <p className="m-0 text-[13px] text-muted" id={`${id}-hint`}>
           {hint}
         </p>
       )}
       {error && (
-        <p className="gw-connect-field__error" id={`${id}-error`}>
+        <p className="m-0 text-[13px] text-danger" id={`${id}-error`}>
           {error}
         </p>
       )}

@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { useLang } from '../../../lib/i18n.ts';
-import { refusalOf } from '../../../lib/refusal.ts';
+import { useLang } from '@/lib/i18n.ts';
+import { refusalOf } from '@/lib/refusal.ts';
 import { flowWords } from './flow-words.ts';
 import { TextField } from './TextField.tsx';
+import { buttonClass } from '@/components/ui/Button.tsx';
 
 /** The account's two-factor password; a wrong one is said plainly and the admin tries again. */
 export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promise<void> }) {
@@ -27,7 +28,7 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
       await onSubmit(password);
     } catch (err) {
       const refusal = refusalOf(err, {}, lang);
-      setError(refusal.code === 'TWO_FACTOR_CODE_INVALID' ? w.wrongPassword(refusal.message) : refusal.message);
+      setError(refusal.code === 'TWO_FACTOR_CODE_INVALID' ? w.wrongPassword : refusal.message);
       setPassword('');
       setTimeout(() => input.current?.focus());
     }
@@ -35,8 +36,8 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
   };
 
   return (
-    <form className="gw-connect-form" onSubmit={submit} noValidate aria-busy={busy}>
-      <p className="gw-connect-step__lead">{w.passwordLead}</p>
+    <form className="grid w-full gap-3.5" onSubmit={submit} noValidate aria-busy={busy}>
+      <p className="m-0 text-[15px]">{w.passwordLead}</p>
       <TextField
         id={`${id}-password`}
         label={w.passwordLabel}
@@ -48,12 +49,12 @@ export function TwoFactorForm({ onSubmit }: { onSubmit(password: string): Promis
         onChange={setPassword}
       />
       {error && (
-        <p className="gw-connect-alert" role="alert">
+        <p className="m-0 rounded-lg bg-danger-bg px-3 py-2.5 text-danger [overflow-wrap:anywhere] focus:outline-2 focus:outline-danger" role="alert">
           {error}
         </p>
       )}
-      <div className="gw-connect-actions">
-        <button type="submit" className="gw-connect-button gw-connect-button--primary" disabled={busy}>
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={buttonClass('primary')} disabled={busy}>
           {busy ? w.checking : w.confirmPassword}
         </button>
       </div>

@@ -1,4 +1,4 @@
-import { catalog } from '../../../lib/i18n.ts';
+import { catalog } from '@/lib/i18n.ts';
 
 /** The app to open on the phone, where the transport names none. */
 const theApp = (app: string | undefined) => app ?? 'the messenger';
@@ -38,7 +38,8 @@ export const flowWords = catalog<{
   getCode: string;
   /** The two-factor password step. */
   enterPassword: string;
-  wrongPassword: (said: string) => string;
+  /** The gateway's code says "code"; the admin typed a password, and is told so in those words. */
+  wrongPassword: string;
   passwordLead: string;
   passwordLabel: string;
   checking: string;
@@ -83,7 +84,7 @@ export const flowWords = catalog<{
     phoneHint: 'With the country code, e.g. +7 900 111 22 33.',
     getCode: 'Get a code',
     enterPassword: 'Enter the password.',
-    wrongPassword: (said) => `${said}. Check the password and try again.`,
+    wrongPassword: 'Wrong password. Check the password and try again.',
     passwordLead: 'This account is protected by a two-factor password. Enter it to finish connecting.',
     passwordLabel: 'Two-factor password',
     checking: 'Checking…',
@@ -129,7 +130,7 @@ export const flowWords = catalog<{
       phoneHint: 'С кодом страны, например +7 900 111 22 33.',
       getCode: 'Получить код',
       enterPassword: 'Введите пароль.',
-      wrongPassword: (said) => `${said}. Проверьте пароль и попробуйте ещё раз.`,
+      wrongPassword: 'Неверный пароль. Проверьте пароль и попробуйте ещё раз.',
       passwordLead: 'В аккаунте включена двухэтапная аутентификация. Введите облачный пароль, чтобы завершить подключение.',
       passwordLabel: 'Облачный пароль',
       checking: 'Проверка…',

@@ -1,8 +1,9 @@
 import type { ConnectFlow } from '../../../../contract/channels.ts';
-import { catalog } from '../../../lib/i18n.ts';
+import { catalog } from '@/lib/i18n.ts';
 
 /** The words of the connect side's forms (ConnectScreen, ConnectForm, CredentialsForm). */
 export const formWords = catalog<{
+  screenTitle: string;
   connectTitle: string;
   reconnectTitle: (name: string) => string;
   reconnect: string;
@@ -24,6 +25,7 @@ export const formWords = catalog<{
   cancel: string;
 }>(
   {
+    screenTitle: 'Channels',
     connectTitle: 'Connect a channel',
     reconnectTitle: (name) => `Reconnect ${name}`,
     reconnect: 'Reconnect',
@@ -54,7 +56,8 @@ export const formWords = catalog<{
   },
   {
     ru: {
-      connectTitle: 'Подключить канал',
+      screenTitle: 'Каналы',
+    connectTitle: 'Подключить канал',
       reconnectTitle: (name) => `Переподключить ${name}`,
       reconnect: 'Переподключить',
       reenter: 'Сохранённые данные для входа здесь недоступны: введите их ещё раз.',

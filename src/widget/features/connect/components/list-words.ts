@@ -1,4 +1,4 @@
-import { catalog } from '../../../lib/i18n.ts';
+import { catalog } from '@/lib/i18n.ts';
 
 /** The words of the channel list (ChannelList, ChannelRow). */
 export const listWords = catalog(

@@ -1,6 +1,6 @@
 import type { Transport } from '../../../../contract/channels.ts';
 import { credentialFields as contractFields } from '../../../../contract/credential-fields.ts';
-import { catalog, type Lang } from '../../../lib/i18n.ts';
+import { catalog, type Lang } from '@/lib/i18n.ts';
 
 /** One credentials input of the connect form. */
 export interface CredentialField {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../../../contract/realtime.ts';
 import { channel } from './sample-channel.ts';
-import { panelReducer, type Panel } from './panel.ts';
-import { connectStep, reconnectPlan, wantsQr } from './step.ts';
+import { connectStep, qrView, reconnectPlan, wantsQr, type Following } from './step.ts';
 
-const followed = (over: Partial<Extract<Panel, { kind: 'follow' }>> = {}) =>
-  ({ ...(panelReducer({ kind: 'new', transport: null }, { type: 'follow', channelId: 'c1', transport: 'whatsapp' }) as Extract<Panel, { kind: 'follow' }>), ...over });
-const qrPush = (code: string, channel_id = 'c1'): StreamEvent => ({
-  id: code,
-  position: 1,
-  name: 'channel.qr_update',
-  payload: { channel_id, qr_code: code, platform: 'whatsapp' },
-  created_at: '',
-});
+const followed = (over: Partial<Following> = {}): Following => ({ qr: { kind: 'loading' }, restarting: false, url: null, ...over });
 
 describe('which step a channel is in', () => {
   it('reads the status and reason of the channel', () => {
@@ -36,8 +26,9 @@ describe('which step a channel is in', () => {
   it('offers a new code when the QR is gone, but not while a reinit is under way', () => {
     const gone = followed({ qr: { kind: 'gone' } });
     expect(connectStep(channel(), gone, false)).toEqual({ kind: 'new-code' });
-    const restarting = panelReducer(gone, { type: 'restarting', channelId: 'c1' }) as Extract<Panel, { kind: 'follow' }>;
-    expect(connectStep(channel(), restarting, false)).toMatchObject({ kind: 'scan', qr: { kind: 'loading' } });
+    // A reinit drops the old code from the cache: loading again, and not offering another reinit meanwhile.
+    expect(connectStep(channel(), followed({ qr: qrView(undefined), restarting: true }), false)).toMatchObject({ kind: 'scan', qr: { kind: 'loading' } });
+    expect(connectStep(channel(), followed({ restarting: true }), false)).toMatchObject({ kind: 'scan', qr: { kind: 'loading' } });
   });
 
   it('tells a channel not read yet from one deleted', () => {
@@ -45,37 +36,20 @@ describe('which step a channel is in', () => {
     expect(connectStep(undefined, followed(), true)).toEqual({ kind: 'deleted' });
   });
 
-  it('reads the QR only while a scan is awaited and no code is known', () => {
-    expect(wantsQr(channel(), followed())).toBe(true);
-    expect(wantsQr(channel({ reason: 'sync' }), followed())).toBe(false);
-    expect(wantsQr(channel(), followed({ qr: { kind: 'live', code: 'x' } }))).toBe(false);
-    expect(wantsQr(channel(), { kind: 'new', transport: null })).toBe(false);
+  it('reads the QR only while a scan is awaited', () => {
+    expect(wantsQr(channel())).toBe(true);
+    expect(wantsQr(channel({ reason: 'sync' }))).toBe(false);
+    expect(wantsQr(channel({ status: 'active', reason: null }))).toBe(false);
+    expect(wantsQr(undefined)).toBe(false);
   });
 });
 
 describe('the QR shown', () => {
-  it('is replaced live by the stream, and an older read does not bring back an older code', () => {
-    let p: Panel = followed();
-    const version = (p as Extract<Panel, { kind: 'follow' }>).qrVersion;
-    p = panelReducer(p, { type: 'event', event: qrPush('data:2') });
-    p = panelReducer(p, { type: 'qrRead', channelId: 'c1', version, code: 'data:1' });
-    expect(p).toMatchObject({ qr: { kind: 'live', code: 'data:2' } });
-    p = panelReducer(p, { type: 'event', event: qrPush('data:other', 'c2') });
-    expect(p).toMatchObject({ qr: { kind: 'live', code: 'data:2' } });
-  });
-
-  it('is gone when the read finds no live code', () => {
-    const p = panelReducer(followed(), { type: 'qrRead', channelId: 'c1', version: 0, code: null });
-    expect(p).toMatchObject({ qr: { kind: 'gone' } });
-  });
-
-  it('starts over on a reinit, dropping the pairing code', () => {
-    let p: Panel = panelReducer(followed({ qr: { kind: 'live', code: 'x' } }), { type: 'pairing', channelId: 'c1', code: 'ABCD2345', phone: '79001112233' });
-    expect(p).toMatchObject({ pairing: { code: 'ABCD2345' } });
-    p = panelReducer(p, { type: 'restarting', channelId: 'c1' });
-    expect(p).toMatchObject({ pairing: null, qr: { kind: 'loading' }, restarting: true });
-    p = panelReducer(p, { type: 'failed', channelId: 'c1', error: 'Channel is not paid' });
-    expect(p).toMatchObject({ restarting: false, error: 'Channel is not paid' });
+  it('is being read, live (drawn from its content when the gateway gives it), or gone when no code is live', () => {
+    expect(qrView(undefined)).toEqual({ kind: 'loading' });
+    expect(qrView(null)).toEqual({ kind: 'gone' });
+    expect(qrView({ qr_code: 'data:q' })).toEqual({ kind: 'live', code: 'data:q', content: undefined });
+    expect(qrView({ qr_code: 'data:q', qr_content: '2@abc' })).toEqual({ kind: 'live', code: 'data:q', content: '2@abc' });
   });
 });
 

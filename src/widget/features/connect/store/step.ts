@@ -1,6 +1,6 @@
 import { credentialFields } from '../../../../contract/credential-fields.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
-import type { Panel, QrView } from './panel.ts';
+import type { QrView } from './panel.ts';
 
 /** Where a followed channel is in connecting, from its status/reason (kept by the stream) and the panel. */
 export type Step =
@@ -20,10 +20,15 @@ export type Step =
   /** Off for a reason the admin fixes by reconnecting (or elsewhere, e.g. paying). */
   | { kind: 'off'; reason: string | null };
 
-type Followed = Extract<Panel, { kind: 'follow' }>;
+/** What the screen knows of a followed channel beyond its status: its code, a reinit under way, wapi's page. */
+export interface Following {
+  qr: QrView;
+  restarting: boolean;
+  url: string | null;
+}
 
-/** `deleted`: the stream or this screen deleted the channel (the list remembers which). */
-export function connectStep(channel: BffChannel | undefined, panel: Followed, deleted: boolean): Step {
+/** `deleted`: the stream or this screen deleted the channel. */
+export function connectStep(channel: BffChannel | undefined, panel: Following, deleted: boolean): Step {
   if (!channel) return deleted ? { kind: 'deleted' } : { kind: 'loading' };
   const { status, reason } = channel;
   if (status === 'active') return { kind: 'connected' };
@@ -44,9 +49,15 @@ export function connectStep(channel: BffChannel | undefined, panel: Followed, de
   }
 }
 
-/** Whether the screen should read the current QR: the channel waits for a scan and no code is known. */
-export const wantsQr = (channel: BffChannel | undefined, panel: Panel): panel is Followed =>
-  panel.kind === 'follow' && panel.qr.kind === 'loading' && channel?.status === 'init' && channel.reason === 'qr';
+/** Whether the screen should read the current QR: the channel waits for a scan (a code known is not read again). */
+export const wantsQr = (channel: BffChannel | undefined): boolean => channel?.status === 'init' && channel.reason === 'qr';
+
+/** The code as the scan step shows it, from what the cache holds: being read, live, or gone (none is live). */
+export function qrView(qr: { qr_code: string; qr_content?: string } | null | undefined): QrView {
+  if (qr === undefined) return { kind: 'loading' };
+  if (qr === null) return { kind: 'gone' };
+  return { kind: 'live', code: qr.qr_code, content: qr.qr_content };
+}
 
 /**
  * What a frame opened to reconnect one channel does first: a channel that is off is reconnected at once; one

@@ -1,5 +1,5 @@
 import type { ChannelStatus, ConnectFlow, Transport } from '../../../../contract/channels.ts';
-import { catalog, type Lang } from '../../../lib/i18n.ts';
+import { catalog, type Lang } from '@/lib/i18n.ts';
 
 /** How a status reads in the list: the words, and whether it is fine, on its way, or needs the admin. */
 export type Tone = 'ok' | 'progress' | 'off';

@@ -1,4 +1,0 @@
-import type { EmbedContext } from '../../lib/embed-context.ts';
-
-/** What the connect screen needs of the frame it runs in: the embed context, as the app starts it. */
-export type ConnectContext = EmbedContext;
