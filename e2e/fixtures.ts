@@ -32,7 +32,8 @@ interface GatewayProcess extends RunningGateway {
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const entry = join('src', 'server', 'main.ts');
+/** What the gateway process runs; a spec file may run another start script (`test.use({ gatewayEntry })`). */
+const mainEntry = join('src', 'server', 'main.ts');
 
 // A fresh embedded database is created (initdb, migrations, the job queue's schema) before the gateway answers:
 // seconds on a quiet machine, but more than 30 s has been seen on a busy two-core one with two browsers running.
@@ -97,7 +98,7 @@ class StartupError extends Error {
   }
 }
 
-async function startOnce(dataDir: string): Promise<GatewayProcess> {
+async function startOnce(dataDir: string, entry: string): Promise<GatewayProcess> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -160,12 +161,12 @@ async function startOnce(dataDir: string): Promise<GatewayProcess> {
 }
 
 /** Starts a gateway on a fresh data directory; the returned `stop` also removes the directory. */
-export async function startGateway(): Promise<GatewayProcess> {
+export async function startGateway(entry = mainEntry): Promise<GatewayProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-e2e-'));
   const cleanUp = () => rm(dataDir, { recursive: true, force: true });
   for (let attempt = 1; ; attempt++) {
     try {
-      const gateway = await startOnce(dataDir);
+      const gateway = await startOnce(dataDir, entry);
       return {
         ...gateway,
         stop: async () => {
@@ -188,6 +189,8 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** The gateway's start script, relative to the repository (main.ts unless the spec file says otherwise). */
+  gatewayEntry: string;
   gateway: RunningGateway;
   partnerKey: string;
   token: string;
@@ -202,7 +205,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  gateway: async ({ gatewaySlot }, use, testInfo) => {
+  gatewayEntry: [mainEntry, { option: true }],
+  gateway: async ({ gatewaySlot, gatewayEntry }, use, testInfo) => {
     if (gatewaySlot.file !== testInfo.file || !gatewaySlot.gateway) {
       // Starting (and stopping the previous file's gateway) is not the test's own time.
       testInfo.setTimeout(testInfo.timeout + READY_TIMEOUT_MS + STOP_GRACE_MS * 2);
@@ -210,7 +214,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       gatewaySlot.file = null;
       gatewaySlot.gateway = null;
       await previous?.stop();
-      gatewaySlot.gateway = await startGateway();
+      gatewaySlot.gateway = await startGateway(gatewayEntry);
       gatewaySlot.file = testInfo.file;
     }
     const gateway = gatewaySlot.gateway;
