@@ -37,7 +37,7 @@ test.beforeEach(async ({ request, token }) => {
 });
 
 interface PhoneState {
-  whatsapp: { sockets: number; pairing_codes: string[] };
+  whatsapp: { sockets: number; listening: boolean; pairing_codes: string[] };
   telegram: { login_tokens: number };
 }
 
@@ -104,7 +104,7 @@ test.describe('connecting personal accounts with the live drivers', () => {
     const socketsBefore = (await phone.state()).whatsapp.sockets;
     const channelId = await connect(page, frame, 'Connect WhatsApp');
     // The driver opened its connection to WhatsApp; no code yet until WhatsApp issues one.
-    await expect.poll(async () => (await phone.state()).whatsapp.sockets).toBe(socketsBefore + 1);
+    await expect.poll(async () => (await phone.state()).whatsapp).toMatchObject({ sockets: socketsBefore + 1, listening: true });
     await expect(rows(frame).first()).toContainText('Waiting for the QR code to be scanned');
     await phone.act('/whatsapp/qr', { qr: '2@e2e-first-ref,noise-key,identity-key,adv-secret' });
     const qr = frame.getByRole('img', { name: 'QR code to scan with WhatsApp' });

@@ -7,7 +7,8 @@ import type { FakeWaLibrary } from './whatsapp-personal-fake.ts';
  * runs on (personal-accounts-gateway.ts). Every action is on the socket the WhatsApp driver opened last, and on the
  * Telegram client the driver made last: a test connects one channel at a time.
  *
- * - `GET /state`: `{ whatsapp: { sockets, pairing_codes }, telegram: { login_tokens } }` (what the drivers asked for)
+ * - `GET /state`: `{ whatsapp: { sockets, listening, pairing_codes }, telegram: { login_tokens } }`: what the drivers
+ *   asked for, and whether the driver listens to its last socket yet (a QR emitted before is lost)
  * - `POST /whatsapp/qr` `{ qr }`: WhatsApp issues a new QR
  * - `POST /whatsapp/link` `{ phone, name }`: the phone scanned, or confirmed the pairing code
  * - `POST /whatsapp/synced`: WhatsApp finished sending what it held
@@ -17,7 +18,11 @@ import type { FakeWaLibrary } from './whatsapp-personal-fake.ts';
 export function phoneControlRoutes(whatsapp: FakeWaLibrary, telegram: TelegramAccountFake): RequestListener {
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
     'GET /state': () => ({
-      whatsapp: { sockets: whatsapp.sockets.length, pairing_codes: whatsapp.sockets.at(-1)?.pairingCodes ?? [] },
+      whatsapp: {
+        sockets: whatsapp.sockets.length,
+        listening: whatsapp.sockets.at(-1)?.handlers.has('connection.update') ?? false,
+        pairing_codes: whatsapp.sockets.at(-1)?.pairingCodes ?? [],
+      },
       telegram: { login_tokens: telegram.calls.filter((c) => c._ === 'auth.exportLoginToken').length },
     }),
     'POST /whatsapp/qr': ({ qr }) => whatsapp.last().emit('connection.update', { qr: String(qr) }),
