@@ -8,7 +8,8 @@ import { test as base } from '@playwright/test';
 
 /**
  * End-to-end fixtures: every spec FILE talks to its own gateway, started as a real child process
- * (`node src/server/main.ts`) on a free port with a fresh data directory (PGlite, no DATABASE_URL).
+ * (`node src/server/main.ts`, or the start script a spec file names with `test.use({ gatewayEntry })`) on a free
+ * port with a fresh data directory (PGlite, no DATABASE_URL).
  *
  * Playwright keeps a worker alive across files, so a worker-scoped fixture alone would share one
  * gateway between files. Instead the worker holds at most one running gateway and the test-scoped
