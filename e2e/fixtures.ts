@@ -8,7 +8,8 @@ import { test as base } from '@playwright/test';
 
 /**
  * End-to-end fixtures: every spec FILE talks to its own gateway, started as a real child process
- * (`node src/server/main.ts`) on a free port with a fresh data directory (PGlite, no DATABASE_URL).
+ * (`node src/server/main.ts`, or the start script a spec file names with `test.use({ gatewayEntry })`) on a free
+ * port with a fresh data directory (PGlite, no DATABASE_URL).
  *
  * Playwright keeps a worker alive across files, so a worker-scoped fixture alone would share one
  * gateway between files. Instead the worker holds at most one running gateway and the test-scoped
@@ -32,7 +33,8 @@ interface GatewayProcess extends RunningGateway {
 }
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const entry = join('src', 'server', 'main.ts');
+/** What the gateway process runs; a spec file may run another start script (`test.use({ gatewayEntry })`). */
+const mainEntry = join('src', 'server', 'main.ts');
 
 // A fresh embedded database is created (initdb, migrations, the job queue's schema) before the gateway answers:
 // seconds on a quiet machine, but more than 30 s has been seen on a busy two-core one with two browsers running.
@@ -97,7 +99,7 @@ class StartupError extends Error {
   }
 }
 
-async function startOnce(dataDir: string): Promise<GatewayProcess> {
+async function startOnce(dataDir: string, entry: string): Promise<GatewayProcess> {
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -160,12 +162,12 @@ async function startOnce(dataDir: string): Promise<GatewayProcess> {
 }
 
 /** Starts a gateway on a fresh data directory; the returned `stop` also removes the directory. */
-export async function startGateway(): Promise<GatewayProcess> {
+export async function startGateway(entry = mainEntry): Promise<GatewayProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-e2e-'));
   const cleanUp = () => rm(dataDir, { recursive: true, force: true });
   for (let attempt = 1; ; attempt++) {
     try {
-      const gateway = await startOnce(dataDir);
+      const gateway = await startOnce(dataDir, entry);
       return {
         ...gateway,
         stop: async () => {
@@ -188,6 +190,8 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /** The gateway's start script, relative to the repository (main.ts unless the spec file says otherwise). */
+  gatewayEntry: string;
   gateway: RunningGateway;
   partnerKey: string;
   token: string;
@@ -202,7 +206,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  gateway: async ({ gatewaySlot }, use, testInfo) => {
+  gatewayEntry: [mainEntry, { option: true }],
+  gateway: async ({ gatewaySlot, gatewayEntry }, use, testInfo) => {
     if (gatewaySlot.file !== testInfo.file || !gatewaySlot.gateway) {
       // Starting (and stopping the previous file's gateway) is not the test's own time.
       testInfo.setTimeout(testInfo.timeout + READY_TIMEOUT_MS + STOP_GRACE_MS * 2);
@@ -210,7 +215,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       gatewaySlot.file = null;
       gatewaySlot.gateway = null;
       await previous?.stop();
-      gatewaySlot.gateway = await startGateway();
+      gatewaySlot.gateway = await startGateway(gatewayEntry);
       gatewaySlot.file = testInfo.file;
     }
     const gateway = gatewaySlot.gateway;

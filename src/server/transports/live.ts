@@ -31,8 +31,8 @@ import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
 import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
-import QRCode from 'qrcode';
 import { uploadLinks } from '../core/uploads/uploads.ts';
+import { renderQr } from './qr-image.ts';
 import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
 import type { Backoff } from './whatsapp/session.ts';
 import { whatsappPersonalTransport } from './whatsapp/transport.ts';
@@ -164,9 +164,6 @@ const notLive = (transport: Transport, live: readonly string[]) =>
     [{ field: 'transport', message: notConfigured[transport] ?? `has no live driver in this version (live: ${live.join(', ')})` }],
     `${transport} channels cannot be connected on this gateway`,
   );
-
-/** A QR a session's messenger issued, as the PNG data URL `channel.qr_update` carries (the sandbox's size). */
-const renderQr = (payload: string): Promise<string> => QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
 
 /** No live transport connects by QR or two-factor password yet, and wapi's page is Meta's: those steps are never reached. */
 const noSuchStep = () => new AppError('CHANNEL_WRONG_STATUS', 'This step does not apply to the live transports of this version');

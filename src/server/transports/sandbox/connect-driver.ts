@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import QRCode from 'qrcode';
+import { renderQr } from '../qr-image.ts';
 import { credentialRefusals } from '../../../contract/credential-fields.ts';
 import { hashSecret, secretMatches } from '../../core/accounts/token-secret.ts';
 import type { ConnectDriver, ConnectOutcome } from '../../core/channels/ports.ts';
@@ -69,9 +69,7 @@ export function sandboxConnectDriver(deps: { sandbox: SandboxStateRepository; pu
     async newQrPayload(channelId) {
       return `https://sandbox.invalid/link/${channelId}/${randomBytes(12).toString('base64url')}`;
     },
-    renderQr(payload) {
-      return QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
-    },
+    renderQr,
     async checkTwoFactor({ accountId, phone, code }) {
       if (!phone) return false;
       const password = await deps.sandbox.twoFactorPassword(accountId, phone);

@@ -3,13 +3,16 @@ import type { ComponentProps } from 'react';
 export type ButtonVariant = 'plain' | 'primary' | 'quiet' | 'danger';
 
 const variants: Record<ButtonVariant, string> = {
-  plain: 'border-line bg-panel',
+  plain: 'border-line bg-panel text-inherit',
   primary: 'border-accent bg-accent font-semibold text-accent-text',
   quiet: 'border-transparent bg-transparent text-accent',
   danger: 'border-danger bg-danger font-semibold text-panel',
 };
 
-/** The frames' button look, for a button or a link that acts as one; `small` for buttons on a row. */
+/**
+ * The frames' button look, for a button or a link that acts as one; `small` for buttons on a row. The text colour is
+ * the variant's alone: two colour utilities on one element are ordered by Tailwind, not by the class string.
+ */
 export const buttonClass = (variant: ButtonVariant = 'plain', size: 'normal' | 'small' = 'normal'): string =>
   `inline-flex cursor-pointer items-center justify-center gap-1.5 rounded-lg border no-underline disabled:cursor-default disabled:opacity-55 ${
     size === 'small' ? 'min-h-8 px-2.5 py-1' : 'min-h-9 px-3.5 py-1.5'
