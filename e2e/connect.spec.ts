@@ -207,6 +207,8 @@ test.describe('channel-connect screen', () => {
     await frame.getByRole('radio', { name: 'VK', exact: true }).check();
     await connect(page, frame, 'Connect VK');
     const vk = frame.getByRole('link', { name: /Continue at VK/ });
+    // The admin goes to VK's tab by that link, so only once it shows.
+    await expect(vk).toBeVisible();
     // Shown again after the admin was in VK's tab, the frame reads the channel anew: each step at VK moves its link on.
     const reread = page.waitForRequest((r) => r.method() === 'GET' && /^\/bff\/channels\/[0-9a-f-]{36}$/.test(new URL(r.url()).pathname));
     await frame.locator('body').evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
