@@ -15,6 +15,7 @@ export const streamEventNames = [
   'message.edit',
   'message.delete',
   'chat.unanswered_update',
+  'chat.answered',
   'channel.status_update',
   'channel.create',
   'channel.delete',
@@ -87,6 +88,11 @@ export interface StreamEventPayloads {
    * position seen: pushes may arrive out of order, the latest position always holds the current count.
    */
   'chat.unanswered_update': Required<ChatOfEvent> & { chat_ref: string; unanswered_count: number };
+  /**
+   * An agent marked the chat answered without sending (frames only, never a webhook); a `chat.unanswered_update`
+   * with the new count follows it.
+   */
+  'chat.answered': Required<ChatOfEvent> & { chat_ref: string; crm_user_id: string | null; timestamp: number };
   'channel.status_update': { channel_id: string; status: ChannelStatus; reason: string | null };
   'channel.create': { channel_id: string; timestamp: number };
   'channel.delete': { channel_id: string; timestamp: number };

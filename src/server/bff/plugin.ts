@@ -6,6 +6,7 @@ import type { BffDeps } from './deps.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { chatRoutes } from './routes/chats.ts';
+import { chatToolRoutes } from './routes/chat-tools.ts';
 import { crmRoutes } from './routes/crm.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { nameRoutes } from './routes/names.ts';
@@ -51,6 +52,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
   await app.register(chatRoutes, deps);
+  await app.register(chatToolRoutes, deps);
   await app.register(templateRoutes, deps);
   await app.register(uploadRoutes, deps);
   await app.register(crmRoutes, deps);

@@ -70,6 +70,8 @@ export interface HistoryQuery {
   bound?: { op: '<' | '>' | '>='; seq: string } | undefined;
   order: 'asc' | 'desc';
   limit: number;
+  /** Only messages whose text contains this, case-insensitively (a scan of the chat's messages in seq order). */
+  textContains?: string;
 }
 
 /** Reading a chat's history; implemented by the message repository. */

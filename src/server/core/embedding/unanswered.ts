@@ -7,10 +7,10 @@ import type { ChatIdentity } from './scope.ts';
 /**
  * The events after which a chat's unanswered counter may have changed: a message arrived (inbound: +1; written
  * on the phone: reset), or the first status of an outbound message (its acceptance reset the counter unless
- * `reset_unanswered` was false). Receipts (delivered, read) never change it.
+ * `reset_unanswered` was false), or an agent marked the chat answered. Receipts (delivered, read) never change it.
  */
 function mayChangeCounter(event: Pick<EventRecord, 'name' | 'payload'>): boolean {
-  if (event.name === 'message.add') return true;
+  if (event.name === 'message.add' || event.name === 'chat.answered') return true;
   if (event.name !== 'message.status_update') return false;
   const status = (event.payload as { status?: unknown } | null)?.status;
   return status === 'accepted' || status === 'sent' || status === 'failed';

@@ -137,6 +137,9 @@ export function messageRepository(db: Kysely<DatabaseSchema>): MessageRepository
 }
 
 /** The comparison operators a history bound may use, spelled out so nothing else reaches the SQL text. */
+/** `text` as a LIKE pattern matching it anywhere, its own wildcards taken literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 const SEQ_OPS = { '<': '<', '>': '>', '>=': '>=' } as const;
 
 type HistoryResult = Selectable<MessagesTable> & {
@@ -167,13 +170,14 @@ export function messageHistory(db: Kysely<DatabaseSchema>): MessageHistory {
   return {
     async historyPage(q) {
       const bound = q.bound ? sql`and m.seq ${sql.raw(SEQ_OPS[q.bound.op])} ${q.bound.seq}::bigint` : sql``;
+      const contains = q.textContains === undefined ? sql`` : sql`and m.deleted_at is null and m.text ilike ${likePattern(q.textContains)} escape '\\'`;
       const { rows } = await sql<HistoryResult>`
         select m.*, m.seq::text as seq_text, qm.id as q_id, qm.direction as q_direction, qm.text as q_text,
           qm.attachment as q_attachment, qm.deleted_at as q_deleted_at, u.name as author_name
         from messages m
         left join messages qm on qm.id = m.quoted_message_id and qm.account_id = m.account_id
         left join crm_users u on u.account_id = m.account_id and u.id = m.crm_user_id
-        where m.account_id = ${q.accountId} and m.chat_ref = ${q.chatRef} ${bound}
+        where m.account_id = ${q.accountId} and m.chat_ref = ${q.chatRef} ${bound} ${contains}
         order by m.seq ${sql.raw(q.order === 'asc' ? 'asc' : 'desc')}
         limit ${q.limit}`.execute(db);
       return rows.map(toHistoryRow);

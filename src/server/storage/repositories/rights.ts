@@ -77,8 +77,9 @@ export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
       const rows = await query.execute();
       return rows.map((r) => ({ chatRef: r.id, assignee: r.user_id }));
     },
-    async clearUnanswered(accountId) {
-      const result = await sql`update chats set unanswered = 0 where account_id = ${accountId} and unanswered > 0`.execute(db);
+    async clearUnanswered(accountId, chatRef) {
+      const oneChat = chatRef === undefined ? sql`` : sql`and id = ${chatRef}`;
+      const result = await sql`update chats set unanswered = 0 where account_id = ${accountId} and unanswered > 0 ${oneChat}`.execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
   };
