@@ -19,6 +19,7 @@ import { replyWindow } from '../store/reply-window.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
@@ -116,7 +117,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
 
   return (
     <section className="gw-chat flex min-h-0 min-w-0 flex-1 flex-col" aria-label={w.view.label(title)}>
-      <header className="flex items-center gap-2 border-b border-line bg-panel px-3 py-2">
+      <header className="relative flex items-center gap-2 border-b border-line bg-panel px-3 py-2">
         <Button variant="quiet" className="px-2 py-1 text-lg sm:hidden" onClick={onBack} aria-label={w.view.back}>
           ←
         </Button>
@@ -127,6 +128,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
             <MessengerMark transport={chat?.transport ?? opened.chat.chat_type} channel={chat?.channel_name} />
           </p>
         </div>
+        {opened.kind === 'chat' && <ChatTools chatRef={opened.chat.chat_ref} waiting={(listed ?? opened.chat).unanswered_count > 0} />}
       </header>
       <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
       {actionError && (

@@ -8,6 +8,7 @@ import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { words } from '../words.ts';
 import { dayLabel, dayOf } from './format.ts';
+import { useJumpTarget } from '../hooks/use-jump-target.ts';
 import { LoadFailed } from './LoadFailed.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 
@@ -88,12 +89,14 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
   const jumpTo = useCallback(
     (messageId: string) => {
       const i = messages.findIndex((m) => m.message_id === messageId);
-      if (i < 0) return;
+      if (i < 0) return false;
       virtualizer.scrollToIndex(i, { align: 'center' });
       setMarked(messageId);
+      return true;
     },
     [messages, virtualizer],
   );
+  useJumpTarget(history, messages, jumpTo);
   useEffect(() => {
     if (!marked) return;
     const t = setTimeout(() => setMarked(null), 1600);
