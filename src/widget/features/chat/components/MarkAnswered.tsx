@@ -16,8 +16,8 @@ export function MarkAnswered({ chatRef, waiting }: { chatRef: string; waiting: b
   return (
     <>
       {waiting && (
-        <Button size="small" className="flex-none text-xs" aria-label={w.label} title={w.label} disabled={mark.isPending} onClick={() => mark.mutate()}>
-          ✓ {w.mark}
+        <Button size="small" className="flex-none text-xs" title={w.label} disabled={mark.isPending} onClick={() => mark.mutate()}>
+          <span aria-hidden="true">✓</span> {w.mark}
         </Button>
       )}
       {mark.isError && (

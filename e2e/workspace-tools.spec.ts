@@ -1,0 +1,122 @@
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * The agent's tools on an open chat: marking a chat answered without sending (the list's count and the host's
+ * badge follow), and searching a chat's messages, a match leading the history to it however far back it is.
+ */
+let crm: CrmPage;
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+
+test.beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  crm = await startCrmPage(
+    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
+       <script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>
+       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
+  );
+});
+test.afterAll(async () => {
+  await crm.close();
+});
+
+/** A personal WhatsApp account of the sandbox, scanned and active. */
+async function whatsappChannel(request: APIRequestContext, token: string): Promise<string> {
+  const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'whatsapp', credentials: {} });
+  await api(request, token, 'POST', `/v2/sandbox/channels/${created!.channel_id}/scan`, {});
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
+  return created!.channel_id;
+}
+
+const customerWrites = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, text: string) =>
+  api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, text });
+
+async function openFrame(page: Page, request: APIRequestContext, token: string): Promise<FrameLocator> {
+  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url);
+  await page.setViewportSize({ width: 960, height: 640 });
+  await page.goto(`${crm.origin}/deal/1`);
+  return page.frameLocator('#widget');
+}
+
+async function axe(page: Page, state: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).include('#widget').analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${state}`).toEqual([]);
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.screenshot({ path: `${SHOTS}/workspace-${name}.png` });
+}
+
+const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem');
+const messages = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+
+test.describe('the tools of an open chat', () => {
+  test('marks a waiting chat answered without sending; the list and the host follow', async ({ page, request, token }) => {
+    // The spec file shares one gateway: only this test's chats wait.
+    for (const c of await api<{ channel_id: string }[]>(request, token, 'GET', '/v2/channels')) await api(request, token, 'DELETE', `/v2/channels/${c.channel_id}?delete_chats=true`);
+    const channelId = await whatsappChannel(request, token);
+    await customerWrites(request, token, channelId, '79001230201', 'Olga Lind', 'Thank you, all good!');
+    await customerWrites(request, token, channelId, '79001230202', 'Max Berg', 'Is it in stock?');
+    const frame = await openFrame(page, request, token);
+    await expect(frame.getByRole('status').filter({ hasText: '2 chats wait for an answer' })).toBeVisible();
+    const totals = () =>
+      page.evaluate(() =>
+        (window as unknown as { received: { type?: string; payload?: { total?: number } }[] }).received.filter((m) => m.type === 'unanswered_count_changed').map((m) => m.payload?.total),
+      );
+    await expect.poll(totals).toEqual([2]);
+
+    await rows(frame).filter({ hasText: 'Olga Lind' }).getByRole('button').click();
+    const mark = frame.getByRole('button', { name: 'Mark answered' });
+    await expect(mark).toBeVisible();
+    await axe(page, 'a waiting chat with its mark-answered button');
+    await shot(page, 'tools-waiting');
+    await mark.click();
+
+    await expect(mark).toHaveCount(0);
+    await expect(frame.getByRole('status').filter({ hasText: '1 chat waits for an answer' })).toBeVisible();
+    await expect.poll(totals).toEqual([2, 1]);
+    // Nothing was sent: the chat holds the customer's message alone.
+    await expect(messages(frame)).toHaveCount(1);
+    // The server agrees, for any frame opened later.
+    expect((await api<{ counter: number }>(request, token, 'GET', '/v2/counters/unanswered/agent-1')).counter).toBe(1);
+    await axe(page, 'a chat marked answered');
+    await shot(page, 'tools-answered');
+  });
+
+  test('searches a chat and leads the history to a match far back', async ({ page, request, token }) => {
+    const channelId = await whatsappChannel(request, token);
+    await customerWrites(request, token, channelId, '79001230301', 'Nina Vale', 'My parcel number is AB-7731.');
+    for (let i = 1; i <= 160; i++) await customerWrites(request, token, channelId, '79001230301', 'Nina Vale', `Later message ${i}`);
+    const frame = await openFrame(page, request, token);
+    await rows(frame).filter({ hasText: 'Nina Vale' }).getByRole('button').click();
+    await expect(messages(frame).filter({ hasText: 'Later message 160' })).toBeVisible();
+
+    await frame.getByRole('button', { name: 'Search in this chat' }).click();
+    const box = frame.getByRole('searchbox', { name: 'Search the messages of this chat' });
+    await expect(box).toBeFocused();
+    await box.fill('ab-77');
+    const found = frame.getByRole('list', { name: 'Messages found' }).getByRole('button');
+    await expect(found).toHaveCount(1);
+    await expect(found).toContainText('My parcel number is AB-7731.');
+    await axe(page, 'search results in a chat');
+    await shot(page, 'tools-search');
+
+    await found.click();
+    const match = messages(frame).filter({ hasText: 'My parcel number is AB-7731.' });
+    await expect(match).toBeInViewport();
+    await shot(page, 'tools-search-jumped');
+
+    await box.fill('nothing like this');
+    await expect(frame.getByText('No message of this chat contains these words.')).toBeVisible();
+    await axe(page, 'a search without matches');
+    await page.keyboard.press('Escape');
+    await expect(box).toHaveCount(0);
+    await expect(frame.getByRole('button', { name: 'Search in this chat' })).toBeFocused();
+  });
+});
