@@ -54,7 +54,7 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem');
-const messages = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+const messages = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messages', exact: true }).getByRole('listitem');
 
 test.describe('the tools of an open chat', () => {
   test('marks a waiting chat answered without sending; the list and the host follow', async ({ page, request, token }) => {
@@ -76,6 +76,13 @@ test.describe('the tools of an open chat', () => {
     await expect(mark).toBeVisible();
     await axe(page, 'a waiting chat with its mark-answered button');
     await shot(page, 'tools-waiting');
+    // At 320 px the header keeps the title, the button and the search side by side.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await expect(mark).toBeInViewport();
+    await expect(frame.getByRole('button', { name: 'Search in this chat' })).toBeInViewport();
+    await axe(page, 'a waiting chat at 320 px');
+    await shot(page, 'tools-waiting-320');
+    await page.setViewportSize({ width: 960, height: 640 });
     await mark.click();
 
     await expect(mark).toHaveCount(0);

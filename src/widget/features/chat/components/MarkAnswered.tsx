@@ -17,7 +17,9 @@ export function MarkAnswered({ chatRef, waiting }: { chatRef: string; waiting: b
     <>
       {waiting && (
         <Button size="small" className="flex-none text-xs" title={w.label} disabled={mark.isPending} onClick={() => mark.mutate()}>
-          <span aria-hidden="true">✓</span> {w.mark}
+          <span aria-hidden="true">✓</span>
+          {/* At phone widths the mark alone leaves the contact's name room; the words stay its name. */}
+          <span className="max-sm:sr-only">{w.mark}</span>
         </Button>
       )}
       {mark.isError && (
