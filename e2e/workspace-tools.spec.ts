@@ -34,10 +34,10 @@ async function whatsappChannel(request: APIRequestContext, token: string): Promi
 const customerWrites = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, text: string) =>
   api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, text });
 
-async function openFrame(page: Page, request: APIRequestContext, token: string): Promise<FrameLocator> {
+async function openFrame(page: Page, request: APIRequestContext, token: string, link: Record<string, unknown> = {}, width = 960): Promise<FrameLocator> {
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
-  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url);
-  await page.setViewportSize({ width: 960, height: 640 });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global', ...link })).url);
+  await page.setViewportSize({ width, height: 640 });
   await page.goto(`${crm.origin}/deal/1`);
   return page.frameLocator('#widget');
 }
@@ -125,5 +125,18 @@ test.describe('the tools of an open chat', () => {
     await page.keyboard.press('Escape');
     await expect(box).toHaveCount(0);
     await expect(frame.getByRole('button', { name: 'Search in this chat' })).toBeFocused();
+  });
+
+  test('speaks Russian in the dark at 320 px, search open', async ({ page, request, token }) => {
+    const channelId = await whatsappChannel(request, token);
+    await customerWrites(request, token, channelId, '79001230401', 'Фёдор Зуев', 'Где мой заказ номер 42?');
+    const frame = await openFrame(page, request, token, { options: { lang: 'ru', theme: 'dark' } }, 320);
+    await frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem').filter({ hasText: 'Фёдор Зуев' }).getByRole('button').click();
+    await expect(frame.getByRole('button', { name: 'Отвечено' })).toBeVisible();
+    await frame.getByRole('button', { name: 'Поиск в этом чате' }).click();
+    await frame.getByRole('searchbox', { name: 'Поиск по сообщениям этого чата' }).fill('ЗАКАЗ');
+    await expect(frame.getByRole('list', { name: 'Найденные сообщения' }).getByRole('button')).toContainText('Где мой заказ номер 42?');
+    await axe(page, 'search in Russian, dark, 320 px');
+    await shot(page, 'tools-search-ru-dark-320');
   });
 });

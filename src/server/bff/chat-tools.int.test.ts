@@ -112,6 +112,9 @@ describe(`an agent's tools on one chat (${databaseKind()})`, () => {
     expect((await matches('0%')).messages.map((m) => m.text)).toEqual(['my order 100% late']);
     expect((await matches('a_b')).messages.map((m) => m.text)).toEqual(['a_b literal']);
     expect((await matches('r_n')).messages).toEqual([]);
+    await inbound('eve', 'Мой ЗАКАЗ пришёл');
+    const cyrillic = await search('заказ', '', global, eveRef);
+    expect((cyrillic.json().data as MessageMatches).messages.map((m) => m.text)).toEqual(['Мой ЗАКАЗ пришёл']);
     const card = await openFrame(t, a.token, 'chats', { user: { id: 'agent-7' }, scope: 'card', chats: [{ chat_type: 'telegram', username: 'bob' }] });
     expect((await search('order', '', card, eveRef)).statusCode).toBe(404);
     expect((await search('order', '&cursor=nonsense')).statusCode).toBe(400);
