@@ -20,6 +20,7 @@ import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { Composer } from './Composer.tsx';
+import { ContactPanel } from './ContactPanel.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
@@ -128,6 +129,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           </p>
         </div>
       </header>
+      {opened.kind === 'chat' && chat && <ContactPanel chat={chat} />}
       <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
