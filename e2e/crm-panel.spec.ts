@@ -7,9 +7,9 @@ import { api, startCrmPage, type CrmPage } from './crm-page.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
- * The CRM beside an open chat: the chat's contact and open deals under its header, asking the CRM for a contact
- * (the webhook `crm_entities.contact_add` and the bridge's `contact_to_create`), and a link's `use_events` keeping
- * chat events from the host page.
+ * The CRM beside an open chat: the chat's contact and open deals under its header; asking the CRM for a deal
+ * (`crm_entities.deal_add`) and for a contact (`crm_entities.contact_add` and the bridge's `contact_to_create`);
+ * a link's `use_events` keeping chat events from the host page.
  */
 let crm: CrmPage;
 let hooks: Server;
@@ -71,10 +71,10 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SHOTS}/crm-panel-${name}.png` });
 }
 
-test('an open chat shows its CRM contact and open deals, asks the CRM for a contact, and follows use_events', async ({ page, request, token }) => {
+test('an open chat shows its CRM contact and open deals, asks the CRM for a deal and a contact, and follows use_events', async ({ page, request, token }) => {
   test.setTimeout(120_000);
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
-  await api(request, token, 'POST', '/v2/webhooks', { data: [{ url: hookUrl, event: 'crm_entities.contact_add' }] });
+  await api(request, token, 'POST', '/v2/webhooks', { data: [{ url: hookUrl, event: 'crm_entities.contact_add' }, { url: hookUrl, event: 'crm_entities.deal_add' }] });
   const channelId = await telegramChannel(request, token);
   for (const [username, name, text] of [
     ['bob', 'Bob Stone', 'Is the order shipped?'],
@@ -100,9 +100,13 @@ test('an open chat shows its CRM contact and open deals, asks the CRM for a cont
   await expect(contact).toHaveAttribute('href', 'https://crm.example.com/contacts/c-1');
   await expect(contact).toHaveAttribute('target', '_blank');
   await expect(panel(frame).getByRole('list').getByRole('listitem')).toHaveText(['Order 1001']);
-  await expect(panel(frame).getByRole('button', { name: 'Create deal' })).toBeVisible();
   await axe(page, 'a chat with its contact');
   await shot(page, 'contact');
+  // A new deal for Bob: the CRM hears of it with his contact.
+  await panel(frame).getByRole('button', { name: 'Create deal' }).click();
+  await expect(panel(frame).getByRole('status')).toHaveText('The CRM was asked to create a deal.');
+  await expect.poll(() => delivered.find((d) => d.event === 'crm_entities.deal_add'), { timeout: 30_000 }).toBeTruthy();
+  expect(JSON.stringify(delivered.find((d) => d.event === 'crm_entities.deal_add'))).toContain('c-1');
 
   // Alice's chat has no contact: the agent asks the CRM for one, by keyboard.
   await rows(frame).filter({ hasText: 'Hello, where is my parcel?' }).getByRole('button').click();
