@@ -16,6 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
+import { reportRows, type BenchRow } from './lib/report.ts';
 import { sendRequests } from './lib/send-requests.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
@@ -99,11 +100,28 @@ async function embedded() {
     if (unsent > 0) throw new Error(`${unsent} messages were still unsent 5 s after the last was accepted`);
     console.log(`db-cost on PGlite: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s`);
     console.log(`CPU per message: gateway (with its database) ${cpu.gateway ?? '–'} µs`);
+    if (cpu.gateway !== undefined && cpu.gateway !== null) await reportRows([costRow('PGlite', 'gateway CPU per message sent (its database included)', 'µs', cpu.gateway)]);
   } finally {
     await gateway.stop().catch(() => {});
     await gateway.cleanup();
   }
 }
+
+/** A row of `npm run bench`: a fixed amount of work, so no baseline; two versions compare by alternating runs. */
+const costRow = (database: string, metric: string, unit: string, ours: number, details?: BenchRow['details']): BenchRow => ({
+  row: 'cost',
+  metric,
+  unit,
+  database,
+  ours,
+  baseline: null,
+  baselineName: null,
+  ratio: null,
+  budget: null,
+  met: null,
+  runs: 1,
+  ...(details ? { details } : {}),
+});
 
 async function main() {
   const serverUrl = process.env.DATABASE_URL;
@@ -148,6 +166,12 @@ async function main() {
     }
     // The meter also counted autocannon's requests and the polls for the end: the same on both sides of a comparison.
     console.log(`CPU per message: gateway ${cpu.gateway ?? '–'} µs, PostgreSQL ${cpu.postgres ?? '–'} µs`);
+    const wal = Number(after.wal - before.wal) / MESSAGES;
+    await reportRows([
+      ...(cpu.gateway != null ? [costRow('PostgreSQL', 'gateway CPU per message sent', 'µs', cpu.gateway)] : []),
+      ...(cpu.postgres != null ? [costRow('PostgreSQL', 'PostgreSQL CPU per message sent', 'µs', cpu.postgres)] : []),
+      costRow('PostgreSQL', 'WAL per message sent', 'bytes', Math.round(wal), { rows_updated: Number(per('updated').toFixed(2)), rows_inserted: Number(per('inserted').toFixed(2)) }),
+    ]);
   } finally {
     await gateway.stop().catch(() => {});
     await gateway.cleanup();

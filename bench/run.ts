@@ -34,6 +34,8 @@ const benches: Bench[] = [
   { row: 'export', script: 'export-memory.ts', flags: ['--expose-gc'], args: ['1000000'], databases: ['PGlite'] },
   { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
   { row: 'footprint', script: 'footprint.ts', databases: ['PGlite'] },
+  { row: 'start', script: 'start.ts', databases: ['PGlite'] },
+  { row: 'cost', script: 'db-cost.ts', databases: ['PGlite', 'PostgreSQL'] },
 ];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
