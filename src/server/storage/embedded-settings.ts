@@ -12,8 +12,9 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  * last commits; a deployment that must survive that runs on PostgreSQL.
  */
 export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
-  // The database's page cache. Pages beyond it are read again from the system's file cache, 8 kB a call.
-  shared_buffers: '16MB',
+  // The database's page cache. Pages beyond it are read again from the system's file cache, 8 kB a call: the
+  // send path's pages stay in it; exports and old history read more slowly.
+  shared_buffers: '8MB',
   // Sized from shared_buffers by default (1/32): stated so a change of the one does not silently move the other.
   wal_buffers: '512kB',
   // Per session, for temporary tables only, which the gateway does not make.
