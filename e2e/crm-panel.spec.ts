@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -60,15 +60,8 @@ const types = async (page: Page) => (await received(page)).map((m) => m.type);
 const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem');
 const panel = (frame: FrameLocator) => frame.getByRole('region', { name: 'Contact in the CRM' });
 
-async function axe(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include('#widget').analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${state}`).toEqual([]);
-}
-
 async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.screenshot({ path: `${SHOTS}/crm-panel-${name}.png` });
+  await paintedScreenshot(page, `${SHOTS}/crm-panel-${name}.png`);
 }
 
 test('an open chat shows its CRM contact and open deals, asks the CRM for a deal and a contact, and follows use_events', async ({ page, request, token }) => {
