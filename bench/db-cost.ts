@@ -6,7 +6,8 @@
  * run, read after the gateway has stopped, so that every backend has reported. Beside them, the CPU time the
  * gateway's process and the local PostgreSQL server spent on the same fixed work (from /proc, on Linux): less
  * steady than the counts, far steadier than a rate. Not a row of `npm run bench`: a diagnostic to compare two
- * versions of the send path.
+ * versions of the send path. Without DATABASE_URL it runs on PGlite and tells the gateway's CPU only (its
+ * database's work is in its process), counting 5 s of idling after the last message was accepted.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/db-cost.ts
  *   BENCH_MESSAGES=5000 BENCH_CHATS=100 …
@@ -15,6 +16,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
+import { reportRows, type BenchRow } from './lib/report.ts';
 import { sendRequests } from './lib/send-requests.ts';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
@@ -48,14 +50,88 @@ async function counters(serverUrl: string, database: string): Promise<Counters> 
   }
 }
 
+interface TableCounts {
+  table: string;
+  inserted: number;
+  updated: number;
+  hot: number;
+  deleted: number;
+  buffers: number;
+}
+
+/** Rows written per table of the gateway's database, and how many of the updates were HOT (no index touched). */
+async function tableCounts(databaseUrl: string): Promise<Map<string, TableCounts>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table: string; inserted: string; updated: string; hot: string; deleted: string; buffers: string }>(
+      `select relname as "table", n_tup_ins::text as inserted, n_tup_upd::text as updated, n_tup_hot_upd::text as hot, n_tup_del::text as deleted,
+              (coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0) + coalesce(idx_blks_hit, 0) + coalesce(idx_blks_read, 0))::text as buffers
+       from pg_stat_user_tables join pg_statio_user_tables using (relid, relname, schemaname)`,
+    );
+    return new Map(rows.map((r) => [r.table, { table: r.table, inserted: Number(r.inserted), updated: Number(r.updated), hot: Number(r.hot), deleted: Number(r.deleted), buffers: Number(r.buffers) }]));
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Without DATABASE_URL: the gateway's CPU per message on the embedded database, whose work is the gateway's own.
+ * Its database is read only once the gateway stopped: it gets a few seconds to send, then must have sent all.
+ */
+async function embedded() {
+  const gateway = await startBenchGateway({ tokens: 40 });
+  try {
+    const meter = await startCpuMeter({ gateway: gateway.process.child.pid! });
+    const started = performance.now();
+    const result = await autocannon({
+      url: `${gateway.baseURL}/v2/messages`,
+      connections: 16,
+      amount: MESSAGES,
+      method: 'POST',
+      requests: sendRequests(gateway.channelId, gateway.tokens, CHATS, 'cost'),
+    });
+    if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends were not accepted`);
+    const accepted = performance.now();
+    await new Promise((r) => setTimeout(r, 5_000));
+    const cpu = microsEach(await meter.stop(), MESSAGES);
+    await gateway.stop();
+    const unsent = await gateway.unsent();
+    if (unsent > 0) throw new Error(`${unsent} messages were still unsent 5 s after the last was accepted`);
+    console.log(`db-cost on PGlite: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s`);
+    console.log(`CPU per message: gateway (with its database) ${cpu.gateway ?? '–'} µs`);
+    if (cpu.gateway !== undefined && cpu.gateway !== null) await reportRows([costRow('PGlite', 'gateway CPU per message sent (its database included)', 'µs', cpu.gateway)]);
+  } finally {
+    await gateway.stop().catch(() => {});
+    await gateway.cleanup();
+  }
+}
+
+/** A row of `npm run bench`: a fixed amount of work, so no baseline; two versions compare by alternating runs. */
+const costRow = (database: string, metric: string, unit: string, ours: number, details?: BenchRow['details']): BenchRow => ({
+  row: 'cost',
+  metric,
+  unit,
+  database,
+  ours,
+  baseline: null,
+  baselineName: null,
+  ratio: null,
+  budget: null,
+  met: null,
+  runs: 1,
+  ...(details ? { details } : {}),
+});
+
 async function main() {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('db-cost measures a PostgreSQL server: set DATABASE_URL');
+  if (!serverUrl) return embedded();
   const gateway = await startBenchGateway({ tokens: 40 });
   try {
     if (gateway.target.kind !== 'postgres') throw new Error('unreachable');
     const database = new URL(gateway.target.url).pathname.slice(1);
     const before = await counters(serverUrl, database);
+    const tablesBefore = await tableCounts(gateway.target.url);
     const meter = await startCpuMeter({ gateway: gateway.process.child.pid!, postgres: 'postgres' });
     const started = performance.now();
     const result = await autocannon({
@@ -75,14 +151,27 @@ async function main() {
     const cpu = microsEach(await meter.stop(), MESSAGES);
     await gateway.stop();
     const after = await counters(serverUrl, database);
+    const tablesAfter = await tableCounts(gateway.target.url);
     const per = (k: keyof Omit<Counters, 'wal'>) => (after[k] - before[k]) / MESSAGES;
     console.log(`db-cost: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s, all sent ${((sent - started) / 1000).toFixed(1)} s after the first`);
     console.log(
       `per message: WAL ${(Number(after.wal - before.wal) / MESSAGES).toFixed(0)} bytes, commits ${per('commits').toFixed(2)}, rows inserted ${per('inserted').toFixed(2)}, ` +
         `updated ${per('updated').toFixed(2)}, deleted ${per('deleted').toFixed(2)}, buffers touched ${per('buffers').toFixed(1)}`,
     );
+    for (const [name, t] of tablesAfter) {
+      const b = tablesBefore.get(name) ?? { inserted: 0, updated: 0, hot: 0, deleted: 0, buffers: 0 };
+      const each = (k: 'inserted' | 'updated' | 'hot' | 'deleted' | 'buffers') => (t[k] - b[k]) / MESSAGES;
+      if (each('inserted') + each('updated') + each('deleted') + each('buffers') < 0.01) continue;
+      console.log(`  ${name}: inserted ${each('inserted').toFixed(2)}, updated ${each('updated').toFixed(2)} (HOT ${each('hot').toFixed(2)}), deleted ${each('deleted').toFixed(2)}, buffers ${each('buffers').toFixed(1)}`);
+    }
     // The meter also counted autocannon's requests and the polls for the end: the same on both sides of a comparison.
     console.log(`CPU per message: gateway ${cpu.gateway ?? '–'} µs, PostgreSQL ${cpu.postgres ?? '–'} µs`);
+    const wal = Number(after.wal - before.wal) / MESSAGES;
+    await reportRows([
+      ...(cpu.gateway != null ? [costRow('PostgreSQL', 'gateway CPU per message sent', 'µs', cpu.gateway)] : []),
+      ...(cpu.postgres != null ? [costRow('PostgreSQL', 'PostgreSQL CPU per message sent', 'µs', cpu.postgres)] : []),
+      costRow('PostgreSQL', 'WAL per message sent', 'bytes', Math.round(wal), { rows_updated: Number(per('updated').toFixed(2)), rows_inserted: Number(per('inserted').toFixed(2)) }),
+    ]);
   } finally {
     await gateway.stop().catch(() => {});
     await gateway.cleanup();

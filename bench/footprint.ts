@@ -5,7 +5,11 @@
  * the same 1,000 sockets. The gateway and the baseline run in processes of their own; this one holds the sockets.
  * Every reading follows a full garbage collection (through the gateway's inspector, the baseline's --expose-gc).
  *
- *   npm run bench:footprint                  # BENCH_SOCKETS=1000 BENCH_RUNS=3
+ * Then, on the same gateway: RSS once 1,000 messages were accepted and sent, and once it exported 100,000
+ * messages to CSV (written into its database while it was stopped). Beside them, the idle RSS of a bare Fastify
+ * process and of a process holding only PGlite, with PGlite's defaults and with the gateway's settings.
+ *
+ *   npm run bench:footprint                  # BENCH_SOCKETS=1000 BENCH_RUNS=3 BENCH_MESSAGES=1000 BENCH_EXPORTED=100000
  */
 import { io, type Socket } from 'socket.io-client';
 import { realtimePath } from '../src/contract/realtime.ts';
@@ -15,8 +19,15 @@ import { inspectorOf } from './lib/inspector.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
 import { callOrThrow, rssOf } from './lib/calls.ts';
 import { median, reportRows, type BenchRow } from './lib/report.ts';
+import { exportMessages, sendMessages } from './lib/footprint-load.ts';
+import { GATEWAY_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
 
 const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
+/** Messages accepted and sent before the "after messages" reading, and exported before the last one. */
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1000);
+const EXPORTED = Number(process.env.BENCH_EXPORTED ?? 100_000);
+/** The idle footprint the embedded default is meant to stay within. */
+const IDLE_BUDGET_MB = 200;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const SETTLE_MS = 3_000;
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -50,11 +61,19 @@ async function connectAll(make: (i: number) => Promise<Socket>): Promise<Socket[
   return open;
 }
 
-async function gatewayRun(): Promise<{ idle: number; perThousand: number }> {
-  // Links per token are rate limited (500 per 5 s): spread them over a few client tokens.
+interface GatewayReadings {
+  idle: number;
+  perThousand: number;
+  afterMessages: number;
+  afterExport: number;
+  exportSeconds: number;
+}
+
+async function gatewayRun(): Promise<GatewayReadings> {
   const inspectPort = await freePort();
-  const bench = await startBenchGateway({ tokens: Math.ceil(sockets / 400), env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } });
-  const inspector = await inspectorOf(inspectPort);
+  // Links and sends are rate limited per token: spread them over a few client tokens.
+  const bench = await startBenchGateway({ tokens: Math.max(10, Math.ceil(sockets / 400)), env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } });
+  let inspector = await inspectorOf(inspectPort);
   try {
     const pid = bench.process.child.pid!;
     const idle = await settledRss(() => rssOf(pid), inspector.collectGarbage);
@@ -66,7 +85,14 @@ async function gatewayRun(): Promise<{ idle: number; perThousand: number }> {
     });
     const loaded = await settledRss(() => rssOf(pid), inspector.collectGarbage);
     for (const s of open) s.close();
-    return { idle, perThousand: ((loaded - idle) / sockets) * 1000 };
+    await sendMessages(bench, MESSAGES);
+    const afterMessages = await settledRss(() => rssOf(pid), inspector.collectGarbage);
+    inspector.close();
+    const exported = await exportMessages(bench, EXPORTED);
+    if (exported.unsentBefore > 0) console.log(`  (${exported.unsentBefore} of the ${MESSAGES} messages were still unsent when the gateway stopped)`);
+    inspector = await inspectorOf(inspectPort);
+    const afterExport = await settledRss(() => rssOf(bench.process.child.pid!), inspector.collectGarbage);
+    return { idle, perThousand: ((loaded - idle) / sockets) * 1000, afterMessages, afterExport, exportSeconds: exported.seconds };
   } finally {
     inspector.close();
     await bench.cleanup();
@@ -88,9 +114,22 @@ async function baselineRun(): Promise<{ idle: number; perThousand: number }> {
   }
 }
 
-/** Idle RSS of a process holding only an open PGlite. */
-async function pgliteAlone(): Promise<number> {
-  const db = await startChildServer(new URL('./lib/bare-pglite.ts', import.meta.url));
+/** Idle RSS of a bare Fastify process (bench/lib/bare-server.ts: one route, no database), after a full collection. */
+async function fastifyAlone(): Promise<number> {
+  const bare = await startChildServer(new URL('./lib/bare-server.ts', import.meta.url), ['--expose-gc']);
+  try {
+    return await settledRss(() => rssOf(bare.child.pid!), async () => void (await bare.ask('gc')));
+  } finally {
+    await bare.stop();
+  }
+}
+
+/**
+ * Idle RSS of a process holding only an open PGlite: with PGlite's defaults, or (`gateway`) with the settings and
+ * Node flags the gateway starts it with.
+ */
+async function pgliteAlone(settings: 'defaults' | 'gateway'): Promise<number> {
+  const db = await startChildServer(new URL('./lib/bare-pglite.ts', import.meta.url), ...(settings === 'gateway' ? [GATEWAY_NODE_FLAGS, ['gateway']] : [[], []]));
   try {
     return await settledRss(async () => (await db.ask<{ rss: number }>('rss')).rss);
   } finally {
@@ -98,34 +137,53 @@ async function pgliteAlone(): Promise<number> {
   }
 }
 
-const ours = { idle: [] as number[], perThousand: [] as number[] };
-const pglite: number[] = [];
+const ours = { idle: [] as number[], perThousand: [] as number[], afterMessages: [] as number[], afterExport: [] as number[], exportSeconds: [] as number[] };
+const pglite = { defaults: [] as number[], gateway: [] as number[] };
+const fastify: number[] = [];
 const bare = { idle: [] as number[], perThousand: [] as number[] };
 console.log(`footprint: idle RSS on PGlite and growth per 1,000 sockets (${sockets} connected), ${runs} runs, Node ${process.version}`);
 for (let run = 1; run <= runs; run++) {
   const g = await gatewayRun();
   const b = await baselineRun();
-  pglite.push(await pgliteAlone());
+  pglite.defaults.push(await pgliteAlone('defaults'));
+  pglite.gateway.push(await pgliteAlone('gateway'));
+  fastify.push(await fastifyAlone());
   for (const [into, r] of [[ours, g], [bare, b]] as const) {
     into.idle.push(r.idle);
     into.perThousand.push(r.perThousand);
   }
-  console.log(`  run ${run}: gateway idle ${mb(g.idle).toFixed(1)} MB, +${mb(g.perThousand).toFixed(1)} MB/1,000 sockets; bare idle ${mb(b.idle).toFixed(1)} MB, +${mb(b.perThousand).toFixed(1)} MB/1,000; PGlite alone ${mb(pglite.at(-1)!).toFixed(1)} MB`);
+  ours.afterMessages.push(g.afterMessages);
+  ours.afterExport.push(g.afterExport);
+  ours.exportSeconds.push(g.exportSeconds);
+  console.log(`  run ${run}: gateway idle ${mb(g.idle).toFixed(1)} MB, +${mb(g.perThousand).toFixed(1)} MB/1,000 sockets; bare idle ${mb(b.idle).toFixed(1)} MB, +${mb(b.perThousand).toFixed(1)} MB/1,000; PGlite alone ${mb(pglite.defaults.at(-1)!).toFixed(1)} MB ` +
+      `(${mb(pglite.gateway.at(-1)!).toFixed(1)} MB with the gateway's settings), bare Fastify ${mb(fastify.at(-1)!).toFixed(1)} MB; ` +
+      `gateway after ${MESSAGES} messages ${mb(g.afterMessages).toFixed(1)} MB, after a ${EXPORTED}-message export ${mb(g.afterExport).toFixed(1)} MB (${g.exportSeconds.toFixed(1)} s)`);
 }
-const row = (metric: string, key: 'idle' | 'perThousand'): BenchRow => ({
+const MB = (bytes: number) => Number(mb(bytes).toFixed(1));
+const against = (metric: string, ourBytes: number, baselineBytes: number, baselineName: string, budget: number | null, details: BenchRow['details']): BenchRow => ({
   row: 'footprint',
   metric,
   unit: 'MB',
   database: 'PGlite',
-  ours: Number(mb(median(ours[key])).toFixed(1)),
-  baseline: Number(mb(median(bare[key])).toFixed(1)),
-  baselineName: 'bare node:http + socket.io',
-  ratio: median(ours[key]) / median(bare[key]),
-  budget: null,
-  met: null,
+  ours: MB(ourBytes),
+  baseline: MB(baselineBytes),
+  baselineName,
+  ratio: ourBytes / baselineBytes,
+  budget: budget === null ? null : `≤ ${budget} MB`,
+  met: budget === null ? null : mb(ourBytes) <= budget,
   runs,
-  details: key === 'idle' ? { pglite_alone_mb: Number(mb(median(pglite)).toFixed(1)) } : { sockets },
+  details,
 });
-const rows = [row('idle RSS', 'idle'), row('RSS per 1,000 connected sockets', 'perThousand')];
-for (const r of rows) console.log(`${r.metric}: ${r.ours} MB against ${r.baseline} MB bare (×${r.ratio!.toFixed(2)})`);
+const pgliteDetails = { pglite_defaults_mb: MB(median(pglite.defaults)), pglite_gateway_settings_mb: MB(median(pglite.gateway)), bare_fastify_mb: MB(median(fastify)) };
+const rows = [
+  against('idle RSS', median(ours.idle), median(bare.idle), 'bare node:http + socket.io', IDLE_BUDGET_MB, pgliteDetails),
+  against('idle RSS against a bare Fastify process', median(ours.idle), median(fastify), 'bare Fastify, one route', IDLE_BUDGET_MB, pgliteDetails),
+  against("PGlite alone, with the gateway's settings", median(pglite.gateway), median(pglite.defaults), "PGlite alone, with PGlite's defaults", null, {}),
+  against('RSS per 1,000 connected sockets', median(ours.perThousand), median(bare.perThousand), 'bare node:http + socket.io', null, { sockets }),
+  against(`RSS after ${MESSAGES.toLocaleString('en')} messages sent`, median(ours.afterMessages), median(ours.idle), 'the same gateway idle', null, {}),
+  against(`RSS after a ${EXPORTED.toLocaleString('en')}-message export`, median(ours.afterExport), median(ours.idle), 'the same gateway idle', null, {
+    export_seconds: Number(median(ours.exportSeconds).toFixed(1)),
+  }),
+];
+for (const r of rows) console.log(`${r.metric}: ${r.ours} MB against ${r.baseline} MB, ${r.baselineName} (×${r.ratio!.toFixed(2)})`);
 await reportRows(rows);

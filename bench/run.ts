@@ -35,6 +35,8 @@ const benches: Bench[] = [
   { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
   { row: 'footprint', script: 'footprint.ts', databases: ['PGlite'] },
   { row: 'whatsapp-sessions', script: 'whatsapp-sessions.ts', flags: ['--expose-gc'], args: ['100'], databases: ['PGlite'] },
+  { row: 'start', script: 'start.ts', databases: ['PGlite'] },
+  { row: 'cost', script: 'db-cost.ts', databases: ['PGlite', 'PostgreSQL'] },
 ];
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { renderQr } from '../src/server/transports/qr-image.ts';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe } from './frame-checks.ts';
 import { expect, test, type RunningGateway } from './fixtures.ts';
 
 /**
@@ -80,13 +80,6 @@ async function shot(page: Page, name: string): Promise<void> {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
   }
-}
-
-/** No violation of impact serious or critical inside the frame (the CRM page around it is not ours to judge). */
-async function axe(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include('#widget').analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${state}`).toEqual([]);
 }
 
 const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Channels' }).getByRole('listitem');

@@ -21,6 +21,8 @@ export interface BenchGateway {
   tokens: string[];
   channelId: string;
   process: SpawnedGateway;
+  /** Starts the gateway again on the same database and port, after `stop` (on PGlite, say, after `inspect`). */
+  restart(): Promise<void>;
   /** SIGTERM: a clean stop, which also writes a CPU profile when NODE_OPTIONS asked for one. */
   stop(): Promise<void>;
   /** Reads the database directly; on PGlite only after `stop` (one process at a time). */
@@ -45,7 +47,15 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
     process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
   ].filter(Boolean);
   const profile: Record<string, string> = nodeOptions.length > 0 ? { NODE_OPTIONS: nodeOptions.join(' ') } : {};
-  const child = await spawnGateway({ dataDir, ...(postgres ? { databaseUrl: postgres.url } : {}), env: { LOG_LEVEL: 'warn', ...profile, ...options.env } });
+  // BENCH_GATEWAY_NODE_FLAGS: Node flags for the gateway instead of those `npm start` passes (to compare them).
+  const flags = process.env.BENCH_GATEWAY_NODE_FLAGS;
+  const spawnOptions = {
+    dataDir,
+    ...(postgres ? { databaseUrl: postgres.url } : {}),
+    ...(flags !== undefined ? { nodeFlags: flags.split(' ').filter(Boolean) } : {}),
+    env: { LOG_LEVEL: 'warn', ...profile, ...options.env },
+  };
+  let child = await spawnGateway(spawnOptions);
   const { baseURL, partnerKey } = child;
   const account = await callJson<{ account_id: string }>(baseURL, 'POST', '/v2/accounts', partnerKey, { name: 'Bench' });
   const accountId = account.data.account_id;
@@ -79,7 +89,14 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
     accountId,
     tokens,
     channelId,
-    process: child,
+    get process() {
+      return child;
+    },
+    async restart() {
+      if (!stopped) throw new Error('restart after stop');
+      child = await spawnGateway({ ...spawnOptions, partnerKey, port: Number(new URL(baseURL).port) });
+      stopped = false;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

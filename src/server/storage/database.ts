@@ -7,6 +7,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { asDataDirError, checkDataDirRoom } from './data-dir-check.ts';
 import { seedFromTemplate } from './database-template.ts';
+import { embeddedOptions } from './embedded-settings.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './pg-prepared.ts';
 import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
@@ -100,13 +101,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
     try {
       // An empty data directory starts from the installed template rather than initdb, when there is one.
       await seedFromTemplate(join(dir, 'pgdata'));
-      pglite = await PGlite.create(join(dir, 'pgdata'));
+      pglite = await PGlite.create(join(dir, 'pgdata'), embeddedOptions());
     } catch (err) {
       await unlock().catch(() => {});
       throw asDataDirError(dir, err);
     }
   } else {
-    pglite = await PGlite.create();
+    pglite = await PGlite.create(embeddedOptions());
   }
   // Generic plans only, as on PostgreSQL above; here planning is the gateway's own CPU.
   await pglite.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);

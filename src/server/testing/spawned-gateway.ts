@@ -19,7 +19,18 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-export async function spawnGateway(options: { dataDir: string; databaseUrl?: string; partnerKey?: string; port?: number; env?: Record<string, string> }): Promise<SpawnedGateway> {
+/** Node's flags for the gateway, as `npm start` passes them (package.json; why in docs/benchmarks.md). */
+export const GATEWAY_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=8'];
+
+export async function spawnGateway(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  partnerKey?: string;
+  port?: number;
+  env?: Record<string, string>;
+  /** Instead of GATEWAY_NODE_FLAGS. */
+  nodeFlags?: string[];
+}): Promise<SpawnedGateway> {
   const port = options.port ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
   const partnerKey = options.partnerKey ?? randomBytes(24).toString('base64url');
@@ -35,7 +46,7 @@ export async function spawnGateway(options: { dataDir: string; databaseUrl?: str
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
-  const child = spawn(process.execPath, ['src/server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? GATEWAY_NODE_FLAGS), 'src/server/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));

@@ -1,6 +1,7 @@
 import { bridgeProtocol, type HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
 import { createBffClient } from '@/lib/bff-client.ts';
+import { gatedBridge } from '@/lib/bridge-events.ts';
 import type { Connection, EmbedContext } from '@/lib/embed-context.tsx';
 import { createHostBridge, resolveHostOrigin, type HostBridge } from '@/lib/host-bridge.ts';
 import { frameKey, savedSessions, tabStorage } from '@/lib/saved-session.ts';
@@ -66,14 +67,18 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
 
   const hostOrigin = resolveHostOrigin({ allowed: session.allowed_origins, ancestorOrigins, referrer: win.document.referrer });
   if (hostOrigin && win.parent !== win) {
-    bridge = createHostBridge({
-      window: win as unknown as Parameters<typeof createHostBridge>[0]['window'],
-      hostOrigin,
-      onMessage: (message) => {
-        if (hostListeners.size === 0) early = [...early.slice(-9), message];
-        hostListeners.forEach((l) => l(message));
-      },
-    });
+    // What the frame posts follows the link's `use_events`.
+    bridge = gatedBridge(
+      createHostBridge({
+        window: win as unknown as Parameters<typeof createHostBridge>[0]['window'],
+        hostOrigin,
+        onMessage: (message) => {
+          if (hostListeners.size === 0) early = [...early.slice(-9), message];
+          hostListeners.forEach((l) => l(message));
+        },
+      }),
+      session.use_events,
+    );
     bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
   }
 

@@ -21,6 +21,7 @@ import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
+import { ContactPanel } from './ContactPanel.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
@@ -130,6 +131,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
         </div>
         {opened.kind === 'chat' && <ChatTools chatRef={opened.chat.chat_ref} waiting={(listed ?? opened.chat).unanswered_count > 0} />}
       </header>
+      {opened.kind === 'chat' && chat && <ContactPanel chat={chat} />}
       <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
