@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -42,15 +42,8 @@ async function openFrame(page: Page, request: APIRequestContext, token: string, 
   return page.frameLocator('#widget');
 }
 
-async function axe(page: Page, state: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).include('#widget').analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${state}`).toEqual([]);
-}
-
 async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.screenshot({ path: `${SHOTS}/workspace-${name}.png` });
+  await paintedScreenshot(page, `${SHOTS}/workspace-${name}.png`);
 }
 
 const rows = (frame: FrameLocator) => frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem');
