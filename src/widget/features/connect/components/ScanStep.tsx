@@ -43,7 +43,7 @@ export function ScanStep({ transport, qr, pairingCode, pairing, onPairing }: Pro
             <li key={step}>{step}</li>
           ))}
         </ol>
-        <p className="m-0 text-muted">{w.renewed}</p>
+        <p className="m-0 text-muted">{w.renewed(app)}</p>
         {pairingCode && (
           <button type="button" className={buttonClass()} onClick={() => setByPhone(true)}>
             {w.byPhone}

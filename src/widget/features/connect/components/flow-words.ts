@@ -24,7 +24,8 @@ export const flowWords = catalog<{
   qrAlt: (app: string | undefined) => string;
   gettingCode: string;
   scanSteps: (app: string | undefined) => [string, string, string];
-  renewed: string;
+  /** How often the app issues a new code: Telegram's login tokens last 30 s, WhatsApp's codes about 20 s. */
+  renewed: (app: string | undefined) => string;
   byPhone: string;
   /** The pairing code step (WhatsApp). */
   phoneForRefusal: string;
@@ -65,10 +66,14 @@ export const flowWords = catalog<{
     gettingCode: 'Getting the code…',
     scanSteps: (app) => [
       `Open ${theApp(app)} on the phone with the account to connect.`,
-      'Go to its linked devices and choose to link a new device.',
+      app === 'Telegram'
+        ? 'Go to Settings, then Devices, and choose Link Desktop Device.'
+        : app === 'WhatsApp'
+          ? 'Go to Settings, then Linked devices, and choose Link a device.'
+          : 'Go to its linked devices and choose to link a new device.',
       'Point the phone at this code. This screen updates by itself.',
     ],
-    renewed: 'The code is renewed about every 20 seconds.',
+    renewed: (app) => `The code is renewed about every ${app === 'Telegram' ? 30 : 20} seconds.`,
     byPhone: 'Link with phone number instead',
     phoneForRefusal: 'The phone number',
     enterCode: (phone) => `Enter this code on the phone with the number +${phone}:`,
@@ -111,10 +116,14 @@ export const flowWords = catalog<{
       gettingCode: 'Получение кода…',
       scanSteps: (app) => [
         app ? `Откройте ${app} на телефоне с подключаемым аккаунтом.` : 'Откройте мессенджер на телефоне с подключаемым аккаунтом.',
-        'Откройте в настройках раздел «Устройства» («Связанные устройства» в WhatsApp) и подключите новое устройство.',
+        app === 'Telegram'
+          ? 'Откройте «Настройки» → «Устройства» и нажмите «Подключить устройство».'
+          : app === 'WhatsApp'
+            ? 'Откройте «Настройки» → «Связанные устройства» и нажмите «Привязка устройства».'
+            : 'Откройте в настройках раздел связанных устройств и подключите новое устройство.',
         'Наведите камеру телефона на этот код. Экран обновится сам.',
       ],
-      renewed: 'Код обновляется примерно каждые 20 секунд.',
+      renewed: (app) => `Код обновляется примерно каждые ${app === 'Telegram' ? 30 : 20} секунд.`,
       byPhone: 'Привязать по номеру телефона',
       phoneForRefusal: 'Номер телефона',
       enterCode: (phone) => `Введите этот код на телефоне с номером +${phone}:`,
