@@ -120,6 +120,25 @@ test.describe('the tools of an open chat', () => {
     await expect(frame.getByRole('button', { name: 'Search in this chat' })).toBeFocused();
   });
 
+  test('leads the history to a quoted message further back than the loaded pages when the quote is pressed', async ({ page, request, token }) => {
+    const channelId = await whatsappChannel(request, token);
+    const customer = { chat_type: 'whatsapp', chat_id: '79001230501', name: 'Pavel Orlov' };
+    const inbound = `/v2/sandbox/channels/${channelId}/inbound`;
+    const first = await api<{ message_id: string }>(request, token, 'POST', inbound, { ...customer, text: 'Order 5512 arrived broken.' });
+    for (let i = 1; i <= 150; i++) await customerWrites(request, token, channelId, customer.chat_id, customer.name, `Update ${i}`);
+    await api(request, token, 'POST', inbound, { ...customer, text: 'Any news about this?', reply_to: first.message_id });
+    const frame = await openFrame(page, request, token);
+    await rows(frame).filter({ hasText: 'Pavel Orlov' }).getByRole('button').click();
+    const reply = messages(frame).filter({ hasText: 'Any news about this?' });
+    await expect(reply).toBeVisible();
+    const original = messages(frame).filter({ hasText: 'Order 5512 arrived broken.' }).filter({ hasNotText: 'Any news about this?' });
+    await expect(original).toHaveCount(0);
+
+    await reply.getByRole('button', { name: /Order 5512 arrived broken/ }).click();
+    await expect(original).toBeInViewport();
+    await shot(page, 'tools-quote-jumped');
+  });
+
   test('speaks Russian in the dark at 320 px, search open', async ({ page, request, token }) => {
     const channelId = await whatsappChannel(request, token);
     await customerWrites(request, token, channelId, '79001230401', 'Фёдор Зуев', 'Где мой заказ номер 42?');

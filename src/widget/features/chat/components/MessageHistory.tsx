@@ -8,6 +8,7 @@ import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { words } from '../words.ts';
 import { dayLabel, dayOf } from './format.ts';
+import { useJump } from '../store/jump.ts';
 import { useJumpTarget } from '../hooks/use-jump-target.ts';
 import { LoadFailed } from './LoadFailed.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
@@ -97,6 +98,10 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
     [messages, virtualizer],
   );
   useJumpTarget(history, messages, jumpTo);
+  // A quote of a message further back than the loaded pages: the history reads older pages until it is there.
+  const jumpToQuoted = useCallback((messageId: string) => {
+    if (!jumpTo(messageId)) useJump.getState().jump(messageId);
+  }, [jumpTo]);
   useEffect(() => {
     if (!marked) return;
     const t = setTimeout(() => setMarked(null), 1600);
@@ -157,7 +162,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
                       </p>
                     )}
                     <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && marked === m.message_id ? '*:ring-2 *:ring-accent' : ''}`}>
-                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpTo} />
+                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
                     </div>
                   </li>
                 );
