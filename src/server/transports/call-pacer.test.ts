@@ -20,7 +20,8 @@ describe('pacing a bot’s calls per chat', () => {
       pacer.pace('bot', null, stamp),
     ]);
     await vi.advanceTimersByTimeAsync(5000);
-    expect(await all).toEqual([0, 600, 1200, 0, 0]);
+    // The bot's own pace spreads its calls 100 ms apart (10 a second).
+    expect(await all).toEqual([0, 600, 1200, 100, 200]);
   });
 
   it('keeps the bot’s limit over the calls actually made when a stalled event loop fires the due ones late', async () => {

@@ -61,10 +61,12 @@ export function callPacer(
   pacesChat: (chatId: string) => boolean,
   sizes: { bots?: number; chats?: number } = {},
 ): CallPacer & { remembers(botId: string, chatId?: string): boolean } {
-  // Weighted strict mode checks each call again against the calls actually made when its timer fires: a stalled
-  // event loop then delays the calls that were due instead of letting them all go at once when it resumes.
+  // Spread evenly, one call per `interval / limit`, as the pace shared through Redis does: a burst of the whole limit
+  // followed by the next one an interval later would reach the platform bunched over its limit by any network jitter.
+  // Weighted strict mode checks each call again against the calls actually made when its timer fires, so a stalled
+  // event loop delays the calls that came due instead of letting them all go at once when it resumes.
   const throttled = (options: { limit: number; interval: number }): Paced =>
-    pThrottle({ ...options, strict: true, weight: () => 1 })(<T>(call: () => Promise<T>) => call()) as Paced;
+    pThrottle({ limit: 1, interval: Math.ceil(options.interval / options.limit), strict: true, weight: () => 1 })(<T>(call: () => Promise<T>) => call()) as Paced;
   const bots = recentlyUsed(sizes.bots ?? MAX_BOTS, () => throttled(limits.bot));
   const chats = recentlyUsed(sizes.chats ?? MAX_CHATS, () => throttled(limits.chat));
   // An answer's turn is taken at once (the time it may go), evenly spaced per bot and per chat, or not at all.
