@@ -52,12 +52,18 @@ describe(`hardened answers (${databaseKind()})`, () => {
   it('does not log a client that aborts its request as an unhandled error', async () => {
     lines.length = 0;
     const port = Number(new URL(base).port);
+    // The gateway's side of the connection closing: whether the client went before or while the body was read
+    // (on a slow database the authentication takes that long), the request's handling is over by then.
+    let serverSideClosed = false;
+    t.gateway.app.server.once('connection', (s) => s.once('close', () => (serverSideClosed = true)));
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(`POST /v2/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"data":[`);
       setImmediate(() => socket.destroy());
     });
     socket.on('error', () => {});
-    await eventually(async () => (lines.some((l) => l.msg === 'client aborted the request') ? true : undefined));
+    await eventually(async () => (serverSideClosed && lines.some((l) => l.msg === 'incoming request') ? true : undefined));
+    // Read while the body was arriving, the abort is told as such (debug); before that, nothing is said of it at all.
+    await eventually(async () => (lines.some((l) => l.msg === 'client aborted the request') || !lines.some((l) => (l.level as number) >= 40) ? true : undefined));
     expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
   });
 });
