@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { exportAnnouncementObserver } from './core/exports/exports.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
 import { hashSecret } from './core/accounts/token-secret.ts';
@@ -14,6 +13,7 @@ import type { ExportDeps } from './core/exports/ports.ts';
 import { systemClock } from './core/ports.ts';
 import type { Config } from './config.ts';
 import { buildHttpApp } from './http/app.ts';
+import { answerOnlyHealth } from './http/health-only.ts';
 import { gatewayLogger } from './http/request-log.ts';
 import { failedAuthLimiter } from './http/rate-limit/failed-auth.ts';
 import { requestLimiter } from './http/rate-limit/plugin.ts';
@@ -55,7 +55,6 @@ import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
-import { AppError } from './core/errors.ts';
 import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
 import { mtcuteClients } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
@@ -63,14 +62,6 @@ import { sessionLeaseRepository, sessionStateRepository } from './storage/reposi
 import type { Gateway, GatewayOverrides } from './gateway-types.ts';
 
 export type { Gateway, GatewayOverrides, WebhookOverrides } from './gateway-types.ts';
-
-/** What a process without the api role answers: its health, readiness and metrics, for the orchestrator. */
-function answerOnlyHealth(app: FastifyInstance): void {
-  const watched = new Set(['/healthz', '/readyz', '/metrics']);
-  app.addHook('onRequest', async (request) => {
-    if (!watched.has(request.url.split('?')[0]!)) throw new AppError('NOT_FOUND', 'This gateway process runs workers only (GATEWAY_ROLES)');
-  });
-}
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
