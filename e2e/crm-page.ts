@@ -42,3 +42,24 @@ export const dealPage = (frameUrl: string) =>
      <header style="padding:8px 16px;background:#243b53;color:#fff">Deal #7 · Acme</header>
      <iframe id="widget" title="Chats" src="${frameUrl}" style="width:900px;height:560px;border:1px solid #ccc;margin:16px"></iframe>
    </body>`;
+
+/**
+ * A CRM page whose frame fills the window and which records every message the frame posts (`window.received`), for
+ * the workspace journeys that check the bridge.
+ */
+export const recordingPage = (frameUrl: string) =>
+  `<!doctype html><html lang="en"><title>CRM</title>
+   <script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>
+   <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`;
+
+/** A personal WhatsApp account of the sandbox, scanned and active: it may write first. */
+export async function whatsappChannel(request: APIRequestContext, token: string): Promise<string> {
+  const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'whatsapp', credentials: {} });
+  await api(request, token, 'POST', `/v2/sandbox/channels/${created!.channel_id}/scan`, {});
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
+  return created!.channel_id;
+}
+
+/** A sandbox WhatsApp customer (by number) writes to the channel. */
+export const whatsappCustomerWrites = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, text: string) =>
+  api<{ message_id: string }>(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, text });

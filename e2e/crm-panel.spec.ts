@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, recordingPage, startCrmPage, type CrmPage } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -21,11 +21,7 @@ const TELEGRAM_TOKEN = `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}`;
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   // A CRM page that records what the frame tells it.
-  crm = await startCrmPage(
-    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
-       <script>window.received = []; addEventListener('message', (e) => window.received.push(e.data));</script>
-       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
-  );
+  crm = await startCrmPage(recordingPage);
   // The CRM's webhook receiver.
   hooks = createServer((req, res) => {
     let body = '';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, whatsappChannel, startCrmPage, type CrmPage } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -28,14 +28,6 @@ test.afterAll(async () => {
 
 async function telegramChannel(request: APIRequestContext, token: string): Promise<string> {
   const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'telegram', credentials: { telegram_token: TELEGRAM_TOKEN } });
-  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
-  return created!.channel_id;
-}
-
-/** A personal WhatsApp account of the sandbox, scanned and active: it may write first. */
-async function whatsappChannel(request: APIRequestContext, token: string): Promise<string> {
-  const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'whatsapp', credentials: {} });
-  await api(request, token, 'POST', `/v2/sandbox/channels/${created!.channel_id}/scan`, {});
   await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
   return created!.channel_id;
 }
