@@ -21,6 +21,7 @@ import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
+import { ForwardDialog } from './ForwardDialog.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
@@ -143,6 +144,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           <strong>{w.composer.notSent}</strong> {retryError}
         </ErrorNote>
       )}
+      <ForwardDialog fromChatRef={target.chat_ref} />
       {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
       {via.open && via.reachable.length > 0 && (
         <label className="flex items-center gap-2 border-t border-line bg-panel px-3 pt-2 text-xs text-muted">

@@ -10,6 +10,7 @@ import { fullWhen, messageWhen } from './format.ts';
 import { ClockIcon, CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
 import { Attachment } from './Attachment.tsx';
+import { ForwardButton } from './ForwardDialog.tsx';
 import { Linkified } from './Linkified.tsx';
 
 const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
@@ -60,7 +61,7 @@ interface BubbleProps {
 const retryable = (m: ChatMessage) => m.direction === 'outbound' && m.status === 'failed' && !m.deleted && m.template === null && (m.text !== null || Boolean(m.attachment?.url));
 
 /**
- * What the agent can do with a message: reply to it and copy it (any message), edit and delete (their side's,
+ * What the agent can do with a message: reply to it, copy it and forward it (any message), edit and delete (their side's,
  * where the messenger allows). Deleting asks once more, in place; Escape keeps the message.
  */
 function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps) {
@@ -110,6 +111,7 @@ function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps) {
           <CopyIcon />
         </IconButton>
       )}
+      <ForwardButton message={message} />
       {actions.edit && (
         <IconButton aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
           <PencilIcon />
