@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, whatsappChannel, whatsappCustomerWrites as customerWrites, startCrmPage, type CrmPage } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -18,17 +18,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await crm.close();
 });
-
-/** A personal WhatsApp account of the sandbox, scanned and active. */
-async function whatsappChannel(request: APIRequestContext, token: string): Promise<string> {
-  const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'whatsapp', credentials: {} });
-  await api(request, token, 'POST', `/v2/sandbox/channels/${created!.channel_id}/scan`, {});
-  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${created!.channel_id}`))[0]!.status).toBe('active');
-  return created!.channel_id;
-}
-
-const customerWrites = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, text: string) =>
-  api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, text });
 
 async function openFrame(page: Page, request: APIRequestContext, token: string): Promise<FrameLocator> {
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { TemplateRef } from '../../../../contract/messages.ts';
@@ -16,17 +16,20 @@ import { useSendChannel } from '../hooks/use-send-channel.ts';
 import { messageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { replyWindow } from '../store/reply-window.ts';
+import { useForward } from '../store/forward.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
-import { ForwardDialog } from './ForwardDialog.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
-import { TemplateComposer } from './TemplateComposer.tsx';
+
+// Opened now and then, not with every chat: loaded on first use, so the frame's first load stays within its budget.
+const ForwardDialog = lazy(() => import('./ForwardDialog.tsx').then((m) => ({ default: m.ForwardDialog })));
+const TemplateComposer = lazy(() => import('./TemplateComposer.tsx').then((m) => ({ default: m.TemplateComposer })));
 
 interface Props {
   opened: Opened;
@@ -53,6 +56,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const remove = useDeleteMessage();
   const [actionError, setActionError] = useState<string | null>(null);
   const templatesOpen = useChatUi((s) => s.templatesOpen);
+  const forwarding = useForward((s) => s.content !== null);
   const showTemplates = useChatUi((s) => s.showTemplates);
   const startEdit = useChatUi((s) => s.edit);
   const reply = useChatUi((s) => s.reply);
@@ -144,8 +148,10 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           <strong>{w.composer.notSent}</strong> {retryError}
         </ErrorNote>
       )}
-      <ForwardDialog fromChatRef={target.chat_ref} />
-      {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
+      <Suspense fallback={null}>
+        {forwarding && <ForwardDialog fromChatRef={target.chat_ref} />}
+        {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
+      </Suspense>
       {via.open && via.reachable.length > 0 && (
         <label className="flex items-center gap-2 border-t border-line bg-panel px-3 pt-2 text-xs text-muted">
           {w.view.sendThrough}

@@ -10,7 +10,7 @@ import { fullWhen, messageWhen } from './format.ts';
 import { ClockIcon, CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
 import { Attachment } from './Attachment.tsx';
-import { ForwardButton } from './ForwardDialog.tsx';
+import { ForwardButton } from './ForwardButton.tsx';
 import { Linkified } from './Linkified.tsx';
 
 const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
