@@ -10,17 +10,10 @@
  */
 import { createServer, type Socket } from 'node:net';
 import { mtcuteClients } from '../src/server/transports/tgapi/mtcute-client.ts';
+import { mb, settledMemory } from './lib/memory.ts';
 
 const count = Number(process.argv[2] ?? 50);
-const gc = (globalThis as { gc?: () => void }).gc;
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return process.memoryUsage();
-};
+const settle = () => settledMemory(200);
 
 const sockets: Socket[] = [];
 const dc = createServer((socket) => void sockets.push(socket.on('error', () => {})));

@@ -15,17 +15,10 @@ import type { SessionState } from '../src/server/core/sessions/ports.ts';
 import { baileysLibrary, loadBaileys } from '../src/server/transports/whatsapp/baileys-socket.ts';
 import type { WaSocket } from '../src/server/transports/whatsapp/wa-socket.ts';
 import { reportRows } from './lib/report.ts';
+import { mb, settledMemory } from './lib/memory.ts';
 
 const count = Number(process.argv[2] ?? 50);
-const gc = (globalThis as { gc?: () => void }).gc;
-const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
-const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  return process.memoryUsage();
-};
+const settle = () => settledMemory(300);
 
 const empty = await settle();
 const serverProcess = fork(new URL('./lib/whatsapp-server.ts', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
