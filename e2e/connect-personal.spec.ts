@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { renderQr } from '../src/server/transports/qr-image.ts';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
-import { axe } from './frame-checks.ts';
+import { axe, connect, paintedScreenshot } from './frame-checks.ts';
 import { expect, test, type RunningGateway } from './fixtures.ts';
 
 /**
@@ -66,19 +66,11 @@ async function openFrame(page: Page, request: APIRequestContext, token: string, 
   return frame;
 }
 
-/** Clicks the connect button and answers the new channel's id, from the gateway's answer. */
-async function connect(page: Page, frame: FrameLocator, button: string): Promise<string> {
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/channels' && r.status() === 201);
-  await frame.getByRole('button', { name: button }).click();
-  return ((await (await created).json()) as { data: { channel_id: string }[] }).data[0]!.channel_id;
-}
-
 /** The step as it looks in a narrow side panel (400 px) and in a wide settings page (1000 px). */
 async function shot(page: Page, name: string): Promise<void> {
   for (const width of [400, 1000]) {
     await page.setViewportSize({ width, height: 760 });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+    await paintedScreenshot(page, `${SHOTS}/${name}-${width}.png`);
   }
 }
 

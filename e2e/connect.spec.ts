@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe, connect, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -44,13 +44,6 @@ async function openFrame(page: Page, request: APIRequestContext, token: string, 
   return frame;
 }
 
-/** Clicks the connect button and answers the new channel's id, from the gateway's answer. */
-async function connect(page: Page, frame: FrameLocator, button: string): Promise<string> {
-  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/channels' && r.status() === 201);
-  await frame.getByRole('button', { name: button }).click();
-  return ((await (await created).json()) as { data: { channel_id: string }[] }).data[0]!.channel_id;
-}
-
 /**
  * The step as it looks in a narrow side panel (400 px) and in a wide settings page (1000 px), each with no axe-core
  * violation of impact serious or critical inside the frame.
@@ -58,11 +51,8 @@ async function connect(page: Page, frame: FrameLocator, button: string): Promise
 async function shot(page: Page, name: string): Promise<void> {
   for (const width of [400, 1000]) {
     await page.setViewportSize({ width, height: 760 });
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-    const results = await new AxeBuilder({ page }).include('#widget').analyze();
-    const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${name} at ${width} px`).toEqual([]);
+    await paintedScreenshot(page, `${SHOTS}/${name}-${width}.png`);
+    await axe(page, `${name} at ${width} px`);
   }
 }
 

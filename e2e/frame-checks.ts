@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { FrameLocator, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
 
 /**
@@ -16,4 +16,11 @@ export async function axe(page: Page, state: string): Promise<void> {
 export async function paintedScreenshot(page: Page, path: string): Promise<void> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.screenshot({ path });
+}
+
+/** Clicks the connect button and answers the new channel's id, from the gateway's answer. */
+export async function connect(page: Page, frame: FrameLocator, button: string): Promise<string> {
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/bff/channels' && r.status() === 201);
+  await frame.getByRole('button', { name: button }).click();
+  return ((await (await created).json()) as { data: { channel_id: string }[] }).data[0]!.channel_id;
 }
