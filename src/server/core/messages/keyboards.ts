@@ -1,4 +1,5 @@
 import type { KeyboardKind } from '../../../contract/channels.ts';
+import { keyboardLimits } from '../../../contract/keyboard-limits.ts';
 import type { FieldError } from '../../../contract/errors.ts';
 import type { Keyboard } from '../../../contract/messages.ts';
 import { validationError } from '../errors.ts';
@@ -8,13 +9,6 @@ import { validationError } from '../errors.ts';
  * picks the dialect; this module checks a keyboard against it and returns what will actually be sent.
  * What breaks a rule is refused (400, each field named); what a limit cuts off is dropped and reported.
  */
-
-export const keyboardLimits = {
-  business: { buttons: 10, textChars: 20 },
-  telegram: { buttons: 12, textChars: 64, callbackBytes: 64 },
-  /** MAX's own limits on a button (its API schema): longer ones would be refused after the send was accepted. */
-  max: { textChars: 128, payloadChars: 1024, urlChars: 2048 },
-} as const;
 
 export interface NormalizedKeyboard {
   /** null: nothing is left to send (every button was dropped). */
