@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChatType } from '../../../../contract/channels.ts';
-import type { Attachment, Recipient, SendMessageBody, SendMessageResult, TemplateRef } from '../../../../contract/messages.ts';
+import type { Attachment, Keyboard, Recipient, SendMessageBody, SendMessageResult, TemplateRef } from '../../../../contract/messages.ts';
 import { uploadLimits } from '../../../../contract/uploads.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
@@ -24,11 +24,18 @@ export interface SendTarget extends NamedChat {
 /**
  * What the agent sends: words, a template with the words it fills in, a file to upload first (a message carries
  * text or a file, not both: a caption goes as the text message after it), or a file uploaded before (sending a failed
- * message again); maybe quoting another message.
+ * message again); maybe quoting another message, maybe with buttons (a keyboard in the dialect of the channel).
  */
 export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string } | { attachment: Attachment }) & {
   quote?: ChatMessage['quoted_message'];
+  keyboard?: Keyboard;
 };
+
+/**
+ * What the gateway said it dropped or left out of a keyboard, by the keyboard sent: set before the send resolves,
+ * so that the composer that sent it can say so.
+ */
+export const keyboardWarnings = new WeakMap<Keyboard, string[]>();
 
 /** A file too large for an upload: refused before any byte is sent. */
 export class FileTooLarge extends Error {
@@ -59,7 +66,12 @@ export function useSendMessage(target: SendTarget) {
     mutationFn: async (content: Outgoing & { key: string }) => {
       if (!target.channel_id) throw new Error('no channel');
       const quoted_message_id = content.quote?.message_id;
-      const base = { channel_id: target.channel_id, recipient: recipientOf(target), ...(quoted_message_id ? { quoted_message_id } : {}) };
+      const base = {
+        channel_id: target.channel_id,
+        recipient: recipientOf(target),
+        ...(quoted_message_id ? { quoted_message_id } : {}),
+        ...(content.keyboard ? { keyboard: content.keyboard } : {}),
+      };
       if ('text' in content) return { result: await sendMessage(client, { ...base, text: content.text }) };
       if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };
       if ('attachment' in content) return { result: await sendMessage(client, { ...base, attachment: content.attachment }) };
@@ -76,9 +88,10 @@ export function useSendMessage(target: SendTarget) {
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
       else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
       else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
-      update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null }));
+      update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null }));
     },
     onSuccess: ({ result, attachment }, content) => {
+      if (content.keyboard && result.warnings?.length) keyboardWarnings.set(content.keyboard, result.warnings);
       update((data) => {
         // A read of the newest page may have brought the message before the answer to the send did.
         const already = data.pages.some((p) => p.messages.some((m) => m.request_id === result.request_id && m.key !== content.key));

@@ -75,8 +75,9 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
     async function post(content: Outgoing): Promise<string | null> {
       if (!target.channel_id) return w.view.noChannelToSend;
       if ('file' in content && content.caption?.trim()) {
-        const { caption, ...file } = content;
-        return (await post(file)) ?? post({ text: caption.trim() });
+        // Buttons go with the words, which come last.
+        const { caption, keyboard, ...file } = content;
+        return (await post(file)) ?? post({ text: caption.trim(), ...(keyboard ? { keyboard } : {}) });
       }
       try {
         await send.mutateAsync({ ...content, key: newSendKey() });
@@ -107,7 +108,8 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
     (m: ChatMessage) => {
       setRetryError(null);
       const quote = m.quoted_message ?? undefined;
-      const again: Outgoing | null = m.text !== null ? { text: m.text, quote } : m.attachment ? { attachment: m.attachment, quote } : null;
+      const keyboard = m.keyboard ? { keyboard: m.keyboard } : {};
+      const again: Outgoing | null = m.text !== null ? { text: m.text, quote, ...keyboard } : m.attachment ? { attachment: m.attachment, quote, ...keyboard } : null;
       if (again) void post(again).then(setRetryError);
     },
     [post],
@@ -177,6 +179,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           limit={caps?.text_limit ?? null}
           disabledReason={target.channel_id ? null : via.open && via.reachable.length > 0 ? w.view.chooseChannelFirst : w.view.noChannel}
           onOpenTemplates={templatesChannel ? () => showTemplates(true) : null}
+          keyboardKind={caps?.keyboard ?? null}
           notice={windowClosed ? (caps?.templates ? templateWords[lang].templates.windowClosed(windowHours) : templateWords[lang].templates.windowClosedUntilTheyWrite(windowHours)) : null}
         />
       </div>

@@ -1,14 +1,23 @@
-import { useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
+import type { KeyboardKind } from '../../../../contract/channels.ts';
 import { Button, LinkButton } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
 import { inputClass } from '@/components/ui/Input.tsx';
 import { useWords } from '@/lib/i18n.ts';
-import type { Outgoing } from '../api/send-message.ts';
+import { keyboardWarnings, type Outgoing } from '../api/send-message.ts';
+import { keyboardOpenWords } from '../keyboard-open-words.ts';
+import type { AttachedKeyboard } from '../store/keyboard-draft.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { FilePreview } from './FilePreview.tsx';
-import { PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
+import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
+
+// Buttons are put on a message now and then: the builder (and what shows them waiting) loads on first use.
+const builder = () => import('./KeyboardBuilder.tsx');
+const KeyboardBuilder = lazy(() => builder().then((m) => ({ default: m.KeyboardBuilder })));
+const KeyboardAttached = lazy(() => builder().then((m) => ({ default: m.KeyboardAttached })));
+const KeyboardWarnings = lazy(() => builder().then((m) => ({ default: m.KeyboardWarnings })));
 
 interface Props {
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
@@ -21,6 +30,8 @@ interface Props {
   onOpenTemplates?: (() => void) | null;
   /** What the agent should know before writing (the text is still sent: the gateway decides). */
   notice?: string | null;
+  /** The dialect of buttons the chat's channel takes; null or absent: it takes none. */
+  keyboardKind?: KeyboardKind | null;
 }
 
 /** Grows the box with its text up to its max-height, then it scrolls. */
@@ -33,12 +44,14 @@ function fit(box: HTMLTextAreaElement | null) {
 /**
  * The text box: Enter sends, Shift+Enter starts a new line; a refused send is said plainly and the text kept.
  * A file comes by the picker, by dropping it here or by pasting it: it waits, shown, with the text as its
- * caption, until the agent sends or cancels it. A reply shows the message it quotes above the box.
+ * caption, until the agent sends or cancels it. A reply shows the message it quotes above the box. Buttons built
+ * for the message wait above the box too, and go with the next message sent.
  */
-export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice }: Props) {
+export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
+  const k = useWords(keyboardOpenWords);
   const editing = useChatUi((s) => s.editing);
   const cancelEdit = useChatUi((s) => s.edit);
   const replyTo = useChatUi((s) => s.replyTo);
@@ -47,6 +60,10 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   const [file, setFile] = useState<File | null>(null);
   const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [attached, setAttached] = useState<AttachedKeyboard | null>(null);
+  const [building, setBuilding] = useState(false);
+  const [warnings, setWarnings] = useState<string[] | null>(null);
+  const builtFrom = useRef<HTMLElement | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const errorId = useId();
@@ -69,7 +86,9 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   useEffect(() => fit(box.current), [text]);
 
   const tooLong = limit !== null && text.length > limit;
-  const canSend = !disabledReason && !tooLong && (file !== null || text.trim() !== '');
+  // Buttons of another dialect than the channel's (a new chat's channel changed) are not sent, nor the message with them.
+  const staleKeyboard = attached !== null && attached.draft.kind !== keyboardKind;
+  const canSend = !disabledReason && !tooLong && !(staleKeyboard && !editingId) && (file !== null || text.trim() !== '');
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
@@ -84,15 +103,22 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
     }
     const quote = replyTo ?? undefined;
     const sending = file;
+    const buttons = attached;
+    const keyboard = buttons ? { keyboard: buttons.keyboard } : {};
     setText('');
     setFile(null);
+    setAttached(null);
+    setWarnings(null);
     reply(null);
-    const refused = await onSend(sending ? { file: sending, caption: body, quote } : { text: body, quote });
+    const refused = await onSend(sending ? { file: sending, caption: body, quote, ...keyboard } : { text: body, quote, ...keyboard });
     if (refused) {
       setError(refused);
-      // Give the text (and file) back, unless the agent has started another one meanwhile.
+      // Give the text (and file, and buttons) back, unless the agent has started another one meanwhile.
       setText((now) => (now === '' ? body : now));
       if (sending) setFile((now) => now ?? sending);
+      if (buttons) setAttached((now) => now ?? buttons);
+    } else if (buttons) {
+      setWarnings(keyboardWarnings.get(buttons.keyboard) ?? null);
     }
     box.current?.focus();
   };
@@ -128,79 +154,111 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   };
 
   const offerMore = !editingId && !disabledReason;
+  const build = () => {
+    builtFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setBuilding(true);
+  };
+  const built = (focus: HTMLElement | null) => {
+    setBuilding(false);
+    requestAnimationFrame(() => (focus?.isConnected ? focus : box.current)?.focus());
+  };
   return (
-    <form
-      className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
-      onSubmit={(e) => void submit(e)}
-      onDragOver={(e) => {
-        if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
-    >
-      {error && (
-        <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
-          <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
-        </ErrorNote>
-      )}
-      {editingId && (
-        <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
-          <span>{w.editing}</span>
-          <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
-        </div>
-      )}
-      {replyTo && !editingId && (
-        <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
-          <span className="min-w-0">
-            <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
-            <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
-          </span>
-          <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
-            {w.cancel}
-          </LinkButton>
-        </div>
-      )}
-      {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
-      {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
-      {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
-      {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
-      <div className="flex items-end gap-2">
-        {offerMore && (
-          <>
-            <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
-              <PaperclipIcon className="block size-[18px]" />
+    <>
+      <form
+        className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
+        onSubmit={(e) => void submit(e)}
+        onDragOver={(e) => {
+          if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        {error && (
+          <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
+            <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
+          </ErrorNote>
+        )}
+        {editingId && (
+          <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
+            <span>{w.editing}</span>
+            <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
+          </div>
+        )}
+        {replyTo && !editingId && (
+          <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
+            <span className="min-w-0">
+              <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
+              <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
+            </span>
+            <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
+              {w.cancel}
+            </LinkButton>
+          </div>
+        )}
+        <Suspense fallback={null}>
+          {warnings && <KeyboardWarnings warnings={warnings} onDismiss={() => setWarnings(null)} />}
+          {attached && !editingId && (
+            <KeyboardAttached attached={attached} stale={staleKeyboard} onEdit={keyboardKind && offerMore ? build : null} onRemove={() => (setAttached(null), box.current?.focus())} />
+          )}
+        </Suspense>
+        {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
+        {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
+        {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
+        {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
+        <div className="flex items-end gap-2">
+          {offerMore && (
+            <>
+              <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
+                <PaperclipIcon className="block size-[18px]" />
+              </Button>
+              <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
+            </>
+          )}
+          {onOpenTemplates && offerMore && (
+            <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
+              <TemplateIcon />
+              <span className="max-xs:hidden">{t.open}</span>
             </Button>
-            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
-          </>
-        )}
-        {onOpenTemplates && offerMore && (
-          <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
-            <TemplateIcon />
-            <span className="max-xs:hidden">{t.open}</span>
+          )}
+          {keyboardKind && offerMore && (
+            <Button className="flex flex-none items-center gap-1.5" aria-label={k.openLabel} title={k.openLabel} aria-haspopup="dialog" onClick={build}>
+              <ButtonsIcon />
+              <span className="max-xs:hidden">{k.open}</span>
+            </Button>
+          )}
+          <textarea
+            ref={box}
+            className={`${inputClass} max-h-[140px] resize-none`}
+            aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
+            aria-describedby={error ? errorId : undefined}
+            aria-invalid={tooLong || undefined}
+            placeholder={file ? w.captionPlaceholder : w.placeholder}
+            rows={1}
+            value={text}
+            disabled={!!disabledReason}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+          {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
+          <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
+            <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
+            <SendIcon className="xs:hidden" />
           </Button>
-        )}
-        <textarea
-          ref={box}
-          className={`${inputClass} max-h-[140px] resize-none`}
-          aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
-          aria-describedby={error ? errorId : undefined}
-          aria-invalid={tooLong || undefined}
-          placeholder={file ? w.captionPlaceholder : w.placeholder}
-          rows={1}
-          value={text}
-          disabled={!!disabledReason}
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-        />
-        {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
-        <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
-          <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
-          <SendIcon className="xs:hidden" />
-        </Button>
-      </div>
-    </form>
+        </div>
+      </form>
+      {building && keyboardKind && (
+        <Suspense fallback={null}>
+          <KeyboardBuilder
+            kind={keyboardKind}
+            initial={attached}
+            onAttach={(next) => (setAttached(next), setWarnings(null), built(box.current))}
+            onClose={() => built(builtFrom.current)}
+          />
+        </Suspense>
+      )}
+    </>
   );
 }

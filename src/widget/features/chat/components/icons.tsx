@@ -31,6 +31,13 @@ export const TemplateIcon = ({ className = '' }: IconProps) => (
   </Drawing>
 );
 
+/** Two rows of buttons: the composer's button for the keyboard builder, which stays when a narrow frame drops its word. */
+export const ButtonsIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={className} size={16}>
+    <path d="M4 5h16v5H4zM4 14h7v5H4zM13 14h7v5h-7z" {...drawn} />
+  </Drawing>
+);
+
 /** A paper plane: the send button's mark, in place of its word in a narrow frame. */
 export const SendIcon = ({ className = '' }: IconProps) => (
   <Drawing className={className} size={18}>
