@@ -6,6 +6,7 @@ import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { sending, type ChatMessage } from '../store/message.ts';
 import type { NamedChat } from '../store/scope.ts';
+import { keyboardWarnings } from '../store/keyboard-draft-warnings.ts';
 import { historyKeys } from './get-messages.ts';
 import { appendMessage, keysOf, pendingPatches, removeMessage, updateMessages, type HistoryData } from './history-cache.ts';
 import { uploadFile } from './upload-file.ts';
@@ -31,11 +32,6 @@ export type Outgoing = ({ text: string } | { template: TemplateRef; preview: str
   keyboard?: Keyboard;
 };
 
-/**
- * What the gateway said it dropped or left out of a keyboard, by the keyboard sent: set before the send resolves,
- * so that the composer that sent it can say so.
- */
-export const keyboardWarnings = new WeakMap<Keyboard, string[]>();
 
 /** A file too large for an upload: refused before any byte is sent. */
 export class FileTooLarge extends Error {
@@ -70,7 +66,8 @@ export function useSendMessage(target: SendTarget) {
         channel_id: target.channel_id,
         recipient: recipientOf(target),
         ...(quoted_message_id ? { quoted_message_id } : {}),
-        ...(content.keyboard ? { keyboard: content.keyboard } : {}),
+        // Left out of the JSON when there is none.
+        keyboard: content.keyboard,
       };
       if ('text' in content) return { result: await sendMessage(client, { ...base, text: content.text }) };
       if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };

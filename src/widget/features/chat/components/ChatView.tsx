@@ -77,7 +77,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       if ('file' in content && content.caption?.trim()) {
         // Buttons go with the words, which come last.
         const { caption, keyboard, ...file } = content;
-        return (await post(file)) ?? post({ text: caption.trim(), ...(keyboard ? { keyboard } : {}) });
+        return (await post(file)) ?? post({ text: caption.trim(), keyboard });
       }
       try {
         await send.mutateAsync({ ...content, key: newSendKey() });
@@ -108,8 +108,8 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
     (m: ChatMessage) => {
       setRetryError(null);
       const quote = m.quoted_message ?? undefined;
-      const keyboard = m.keyboard ? { keyboard: m.keyboard } : {};
-      const again: Outgoing | null = m.text !== null ? { text: m.text, quote, ...keyboard } : m.attachment ? { attachment: m.attachment, quote, ...keyboard } : null;
+      const keyboard = m.keyboard ?? undefined;
+      const again: Outgoing | null = m.text !== null ? { text: m.text, quote, keyboard } : m.attachment ? { attachment: m.attachment, quote, keyboard } : null;
       if (again) void post(again).then(setRetryError);
     },
     [post],

@@ -4,9 +4,9 @@ import { Button, LinkButton } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
 import { inputClass } from '@/components/ui/Input.tsx';
 import { useWords } from '@/lib/i18n.ts';
-import { keyboardWarnings, type Outgoing } from '../api/send-message.ts';
+import type { Outgoing } from '../api/send-message.ts';
 import { keyboardOpenWords } from '../keyboard-open-words.ts';
-import type { AttachedKeyboard } from '../store/keyboard-draft.ts';
+import type { ComposerButtons } from '../store/keyboard-draft.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
@@ -14,10 +14,7 @@ import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 
 // Buttons are put on a message now and then: the builder (and what shows them waiting) loads on first use.
-const builder = () => import('./KeyboardBuilder.tsx');
-const KeyboardBuilder = lazy(() => builder().then((m) => ({ default: m.KeyboardBuilder })));
-const KeyboardAttached = lazy(() => builder().then((m) => ({ default: m.KeyboardAttached })));
-const KeyboardWarnings = lazy(() => builder().then((m) => ({ default: m.KeyboardWarnings })));
+const KeyboardBuilderPanel = lazy(() => import('./KeyboardBuilderPanel.tsx'));
 
 interface Props {
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
@@ -60,10 +57,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   const [file, setFile] = useState<File | null>(null);
   const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [attached, setAttached] = useState<AttachedKeyboard | null>(null);
-  const [building, setBuilding] = useState(false);
-  const [warnings, setWarnings] = useState<string[] | null>(null);
-  const builtFrom = useRef<HTMLElement | null>(null);
+  const [buttons, setButtons] = useState<ComposerButtons | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
   const errorId = useId();
@@ -87,8 +81,8 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
 
   const tooLong = limit !== null && text.length > limit;
   // Buttons of another dialect than the channel's (a new chat's channel changed) are not sent, nor the message with them.
-  const staleKeyboard = attached !== null && attached.draft.kind !== keyboardKind;
-  const canSend = !disabledReason && !tooLong && !(staleKeyboard && !editingId) && (file !== null || text.trim() !== '');
+  const attached = buttons?.attached;
+  const canSend = !disabledReason && !tooLong && !(attached && !editingId && attached.draft.kind !== keyboardKind) && (file !== null || text.trim() !== '');
   const submit = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
@@ -103,22 +97,20 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
     }
     const quote = replyTo ?? undefined;
     const sending = file;
-    const buttons = attached;
-    const keyboard = buttons ? { keyboard: buttons.keyboard } : {};
     setText('');
     setFile(null);
-    setAttached(null);
-    setWarnings(null);
+    setButtons(null);
     reply(null);
-    const refused = await onSend(sending ? { file: sending, caption: body, quote, ...keyboard } : { text: body, quote, ...keyboard });
+    const keyboard = attached?.keyboard;
+    const refused = await onSend(sending ? { file: sending, caption: body, quote, keyboard } : { text: body, quote, keyboard });
     if (refused) {
       setError(refused);
       // Give the text (and file, and buttons) back, unless the agent has started another one meanwhile.
       setText((now) => (now === '' ? body : now));
       if (sending) setFile((now) => now ?? sending);
-      if (buttons) setAttached((now) => now ?? buttons);
-    } else if (buttons) {
-      setWarnings(keyboardWarnings.get(buttons.keyboard) ?? null);
+      if (attached) setButtons((now) => now ?? { attached });
+    } else if (keyboard) {
+      setButtons((now) => now ?? { sent: keyboard });
     }
     box.current?.focus();
   };
@@ -154,111 +146,90 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   };
 
   const offerMore = !editingId && !disabledReason;
-  const build = () => {
-    builtFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setBuilding(true);
-  };
-  const built = (focus: HTMLElement | null) => {
-    setBuilding(false);
-    requestAnimationFrame(() => (focus?.isConnected ? focus : box.current)?.focus());
-  };
   return (
-    <>
-      <form
-        className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
-        onSubmit={(e) => void submit(e)}
-        onDragOver={(e) => {
-          if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        {error && (
-          <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
-            <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
-          </ErrorNote>
-        )}
-        {editingId && (
-          <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
-            <span>{w.editing}</span>
-            <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
-          </div>
-        )}
-        {replyTo && !editingId && (
-          <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
-            <span className="min-w-0">
-              <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
-              <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
-            </span>
-            <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
-              {w.cancel}
-            </LinkButton>
-          </div>
-        )}
-        <Suspense fallback={null}>
-          {warnings && <KeyboardWarnings warnings={warnings} onDismiss={() => setWarnings(null)} />}
-          {attached && !editingId && (
-            <KeyboardAttached attached={attached} stale={staleKeyboard} onEdit={keyboardKind && offerMore ? build : null} onRemove={() => (setAttached(null), box.current?.focus())} />
-          )}
-        </Suspense>
-        {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
-        {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
-        {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
-        {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
-        <div className="flex items-end gap-2">
-          {offerMore && (
-            <>
-              <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
-                <PaperclipIcon className="block size-[18px]" />
-              </Button>
-              <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
-            </>
-          )}
-          {onOpenTemplates && offerMore && (
-            <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
-              <TemplateIcon />
-              <span className="max-xs:hidden">{t.open}</span>
-            </Button>
-          )}
-          {keyboardKind && offerMore && (
-            <Button className="flex flex-none items-center gap-1.5" aria-label={k.openLabel} title={k.openLabel} aria-haspopup="dialog" onClick={build}>
-              <ButtonsIcon />
-              <span className="max-xs:hidden">{k.open}</span>
-            </Button>
-          )}
-          <textarea
-            ref={box}
-            className={`${inputClass} max-h-[140px] resize-none`}
-            aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
-            aria-describedby={error ? errorId : undefined}
-            aria-invalid={tooLong || undefined}
-            placeholder={file ? w.captionPlaceholder : w.placeholder}
-            rows={1}
-            value={text}
-            disabled={!!disabledReason}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={onKeyDown}
-            onPaste={onPaste}
-          />
-          {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
-          <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
-            <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
-            <SendIcon className="xs:hidden" />
-          </Button>
+    <form
+      className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
+      onSubmit={(e) => void submit(e)}
+      onDragOver={(e) => {
+        if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {error && (
+        <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
+          <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
+        </ErrorNote>
+      )}
+      {editingId && (
+        <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
+          <span>{w.editing}</span>
+          <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
         </div>
-      </form>
-      {building && keyboardKind && (
+      )}
+      {replyTo && !editingId && (
+        <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
+          <span className="min-w-0">
+            <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
+            <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
+          </span>
+          <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
+            {w.cancel}
+          </LinkButton>
+        </div>
+      )}
+      {buttons && (
         <Suspense fallback={null}>
-          <KeyboardBuilder
-            kind={keyboardKind}
-            initial={attached}
-            onAttach={(next) => (setAttached(next), setWarnings(null), built(box.current))}
-            onClose={() => built(builtFrom.current)}
-          />
+          <KeyboardBuilderPanel state={buttons} onChange={setButtons} kind={keyboardKind} editing={!!editingId} offer={offerMore} box={box} />
         </Suspense>
       )}
-    </>
+      {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
+      {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
+      {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
+      {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
+      <div className="flex items-end gap-2">
+        {offerMore && (
+          <>
+            <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
+              <PaperclipIcon className="block size-[18px]" />
+            </Button>
+            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
+          </>
+        )}
+        {onOpenTemplates && offerMore && (
+          <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
+            <TemplateIcon />
+            <span className="max-xs:hidden">{t.open}</span>
+          </Button>
+        )}
+        {keyboardKind && offerMore && (
+          <Button className="flex flex-none items-center gap-1.5" aria-label={k.openLabel} title={k.openLabel} onClick={() => setButtons({ ...buttons, opener: document.activeElement })}>
+            <ButtonsIcon />
+            <span className="max-xs:hidden">{k.open}</span>
+          </Button>
+        )}
+        <textarea
+          ref={box}
+          className={`${inputClass} max-h-[140px] resize-none`}
+          aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
+          aria-describedby={error ? errorId : undefined}
+          aria-invalid={tooLong || undefined}
+          placeholder={file ? w.captionPlaceholder : w.placeholder}
+          rows={1}
+          value={text}
+          disabled={!!disabledReason}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+        />
+        {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
+        <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
+          <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
+          <SendIcon className="xs:hidden" />
+        </Button>
+      </div>
+    </form>
   );
 }

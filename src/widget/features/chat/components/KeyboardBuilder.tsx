@@ -1,13 +1,10 @@
-import { useEffect, useId, useReducer, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useReducer, useRef } from 'react';
 import type { KeyboardKind } from '../../../../contract/channels.ts';
 import { Button, IconButton } from '@/components/ui/Button.tsx';
 import { useWords } from '@/lib/i18n.ts';
 import { keyboardWords } from '../keyboard-words.ts';
 import { checkDraft, draftReducer, newDraft, toKeyboard, type AttachedKeyboard, type DraftAction, type ReplyOption } from '../store/keyboard-draft.ts';
 import { KeyboardBuilderButton } from './KeyboardBuilderButton.tsx';
-
-// The builder's chunk also brings what the composer shows of attached buttons: they exist only once it was opened.
-export { KeyboardAttached, KeyboardWarnings } from './KeyboardBuilderNotes.tsx';
 
 interface Props {
   kind: KeyboardKind;
@@ -17,13 +14,14 @@ interface Props {
   onClose(): void;
 }
 
-const replyOptions: readonly ReplyOption[] = ['oneTime', 'resize', 'selective'];
+const replyOptions: readonly ReplyOption[] = ['oneTime', 'fitted', 'selective'];
 
 /**
  * The buttons an agent puts on the message being written, in the dialect of the chat's channel. Every field is
  * checked as it is typed against the limits the gateway applies (counts beside the fields, what is wrong under
  * them); "Attach" stays off until all is well, so nothing attached here is refused or dropped on sending.
- * Escape, Cancel or the close button leave the attached buttons as they were.
+ * Escape, Cancel or the close button leave the attached buttons as they were. It sits inside the composer's form
+ * (a dialog of its own on screen), so it is no form itself: Enter in a field attaches, and never sends the message.
  */
 export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
   const w = useWords(keyboardWords);
@@ -61,8 +59,7 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
     focusNext.current = next ? `${idOf(next.id)}-text` : addId;
     dispatch({ type: 'remove', id });
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const attach = () => {
     if (check.valid) onAttach({ draft, keyboard: toKeyboard(draft) });
   };
 
@@ -88,7 +85,7 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
   return (
     <dialog
       ref={dialog}
-      className="m-auto max-h-[90vh] w-[min(34rem,calc(100vw-1rem))] flex-col rounded-lg border border-line bg-panel p-0 text-text shadow-md open:flex backdrop:bg-black/40"
+      className="m-auto max-h-[85vh] w-[min(28rem,calc(100vw-1rem))] flex-col rounded-lg border border-line bg-panel p-0 text-text shadow-md open:flex backdrop:bg-black/40"
       aria-labelledby={`${base}-title`}
       onCancel={(e) => {
         e.preventDefault();
@@ -96,14 +93,18 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
       }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') e.stopPropagation();
+        if (e.key === 'Enter' && e.target instanceof HTMLInputElement) {
+          e.preventDefault();
+          attach();
+        }
       }}
     >
-      <form className="flex min-h-0 flex-1 flex-col" noValidate onSubmit={submit}>
+      <div className="flex min-h-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line px-3 py-2">
           <h2 id={`${base}-title`} className="m-0 min-w-0 flex-1 truncate text-[15px] font-semibold">
             {w.title}
           </h2>
-          <span className={`text-xs tabular-nums ${check.tooMany ? 'font-semibold text-danger' : 'text-muted'}`}>{w.count(check.count, check.max)}</span>
+          <span className={`text-xs ${check.tooMany ? 'font-semibold text-danger' : 'text-muted'}`}>{w.count(check.count, check.max)}</span>
           <IconButton aria-label={w.close} title={w.close} onClick={onClose}>
             ✕
           </IconButton>
@@ -120,7 +121,7 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
               ))}
               {draft.markup === 'reply' &&
                 replyOptions.map((option) => (
-                  <label key={option} className="ml-5 flex items-center gap-2 text-sm">
+                  <label key={option} className="flex items-center gap-2 pl-5 text-sm">
                     <input type="checkbox" checked={draft.options[option]} onChange={(e) => dispatch({ type: 'option', option, on: e.target.checked })} />
                     {w.options[option]}
                   </label>
@@ -128,33 +129,37 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
             </fieldset>
           )}
           {business ? (
-            <div className="grid gap-2 sm:grid-cols-2">{draft.rows.flat().map((b, i) => buttonOf(b, 0, i))}</div>
+            <div className="flex flex-col gap-2">{draft.rows.flat().map((b, i) => buttonOf(b, 0, i))}</div>
           ) : (
             draft.rows.map((row, r) => (
               <fieldset key={row[0]!.id} className="m-0 flex min-w-0 flex-col gap-2 border-0 border-l-[3px] border-line p-0 pl-2">
                 <legend className="mb-1 p-0 text-xs font-semibold">{w.row(r + 1)}</legend>
-                <div className="grid gap-2 sm:grid-cols-2">{row.map((b, i) => buttonOf(b, r, i))}</div>
-                <Button size="small" className="self-start" disabled={full} onClick={() => add({ type: 'addButton', row: r })}>
-                  {w.addToRow(r + 1)}
-                </Button>
+                <div className="flex flex-col gap-2">{row.map((b, i) => buttonOf(b, r, i))}</div>
+                <div>
+                  <Button size="small" disabled={full} onClick={() => add({ type: 'addButton', row: r })}>
+                    {w.addToRow(r + 1)}
+                  </Button>
+                </div>
               </fieldset>
             ))
           )}
-          <Button id={addId} size="small" className="self-start" disabled={full} onClick={() => add(business ? { type: 'addButton', row: 0 } : { type: 'addRow' })}>
-            {business ? w.addButton : w.addRow}
-          </Button>
+          <div>
+            <Button id={addId} size="small" disabled={full} onClick={() => add(business ? { type: 'addButton', row: 0 } : { type: 'addRow' })}>
+              {business ? w.addButton : w.addRow}
+            </Button>
+          </div>
           {full && check.max !== null && <p className="m-0 text-xs text-muted">{w.full(check.max)}</p>}
         </div>
         <div className="flex flex-wrap items-center justify-end gap-2 border-t border-line p-3">
-          <p className={`m-0 mr-auto min-w-0 text-xs ${check.valid ? 'text-muted' : 'text-danger'}`} role="status">
+          <p className={`m-0 min-w-0 flex-1 text-xs ${check.valid ? 'text-muted' : 'text-danger'}`} role="status">
             {summary}
           </p>
           <Button onClick={onClose}>{w.cancel}</Button>
-          <Button type="submit" variant="primary" disabled={!check.valid}>
+          <Button variant="primary" disabled={!check.valid} onClick={attach}>
             {w.attach}
           </Button>
         </div>
-      </form>
+      </div>
     </dialog>
   );
 }

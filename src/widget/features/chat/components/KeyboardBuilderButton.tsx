@@ -34,7 +34,7 @@ function Field({ id, label, value, check, showRequired, inputMode = 'text', onCh
           {label}
         </label>
         {measure && (
-          <span id={`${id}-count`} className={`text-xs tabular-nums ${over ? 'font-semibold text-danger' : 'text-muted'}`}>
+          <span id={`${id}-count`} className={`text-xs ${over ? 'font-semibold text-danger' : 'text-muted'}`}>
             {w.counter(measure)}
           </span>
         )}
@@ -105,8 +105,8 @@ export function KeyboardBuilderButton({ idBase, name, draft, button, checks, onE
     />
   );
   return (
-    <fieldset className="m-0 flex min-w-0 flex-col gap-1.5 rounded-md border border-line p-2 pt-1">
-      <legend className="px-1 text-xs font-semibold">{name}</legend>
+    <fieldset className="m-0 flex min-w-0 flex-col gap-1.5 rounded-md border border-line p-2">
+      <legend className="px-2 text-xs font-semibold">{name}</legend>
       {field('text', w.text)}
       {shape.types && (
         <Choice id={`${idBase}-type`} label={w.type} value={button.type} onChange={(type) => onEdit({ type: type as DraftButton['type'] })}>

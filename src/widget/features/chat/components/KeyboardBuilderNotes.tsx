@@ -40,7 +40,7 @@ export function KeyboardWarnings({ warnings, onDismiss }: { warnings: string[]; 
     <div className="mb-2 flex items-start justify-between gap-2 rounded-md bg-progress-bg px-2.5 py-1.5 text-xs text-progress" role="status">
       <div className="min-w-0">
         <strong>{w.changed}</strong>
-        <ul className="m-0 pl-4">
+        <ul className="m-0 pl-5">
           {warnings.map((warning) => (
             <li key={warning} lang="en" className="[overflow-wrap:anywhere]">
               {warning}

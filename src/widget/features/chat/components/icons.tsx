@@ -34,7 +34,7 @@ export const TemplateIcon = ({ className = '' }: IconProps) => (
 /** Two rows of buttons: the composer's button for the keyboard builder, which stays when a narrow frame drops its word. */
 export const ButtonsIcon = ({ className = '' }: IconProps) => (
   <Drawing className={className} size={16}>
-    <path d="M4 5h16v5H4zM4 14h7v5H4zM13 14h7v5h-7z" {...drawn} />
+    <path d="M4 5h16v5H4zM4 14h16v5H4z" {...drawn} />
   </Drawing>
 );
 

@@ -95,7 +95,7 @@ describe('telegram-bot buttons', () => {
   });
 
   it('sends reply buttons as words only, with the options the agent turned on', () => {
-    const draft = apply(draftOf('telegram_bot', [{ text: 'Yes', payload: '' }], 'reply'), { type: 'option', option: 'oneTime', on: true }, { type: 'option', option: 'resize', on: true });
+    const draft = apply(draftOf('telegram_bot', [{ text: 'Yes', payload: '' }], 'reply'), { type: 'option', option: 'oneTime', on: true }, { type: 'option', option: 'fitted', on: true });
     expect(checkDraft(draft).buttons.get(1)).toEqual({ text: { measure: { count: 3, max: 64, unit: 'chars' }, problem: null } });
     expect(toKeyboard(draft)).toEqual({ reply_markup: 'reply', one_time_keyboard: true, resize_keyboard: true, buttons: [[{ text: 'Yes' }]] });
   });

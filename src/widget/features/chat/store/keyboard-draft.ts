@@ -11,7 +11,7 @@ import type { Keyboard } from '../../../../contract/messages.ts';
 export type ButtonType = 'callback' | 'link' | 'message';
 export type Intent = 'default' | 'positive' | 'negative';
 export type Markup = 'inline' | 'reply';
-export type ReplyOption = 'oneTime' | 'resize' | 'selective';
+export type ReplyOption = 'oneTime' | 'fitted' | 'selective';
 
 export interface DraftButton {
   /** Names the button for rendering and focus while rows change around it. */
@@ -42,12 +42,21 @@ export interface AttachedKeyboard {
   keyboard: Keyboard;
 }
 
+/** The composer's buttons: those for the next message, the builder while it is open, the ones just sent. */
+export interface ComposerButtons {
+  attached?: AttachedKeyboard | null;
+  /** Set while the builder is open: what had the focus before, to give it back. */
+  opener?: Element | null;
+  /** The keyboard of the message just sent: what the gateway changed in it is said. */
+  sent?: Keyboard;
+}
+
 const blank = (id: number): DraftButton => ({ id, text: '', type: 'callback', payload: '', url: '', intent: 'default' });
 
 export const newDraft = (kind: KeyboardKind): KeyboardDraft => ({
   kind,
   markup: 'inline',
-  options: { oneTime: false, resize: false, selective: false },
+  options: { oneTime: false, fitted: false, selective: false },
   rows: [[blank(1)]],
   nextId: 2,
 });
@@ -192,11 +201,11 @@ export function toKeyboard(draft: KeyboardDraft): Keyboard {
   if (draft.kind === 'business') return { buttons: draft.rows.flat().map((b) => ({ text: b.text, payload: b.payload })) };
   if (draft.kind === 'telegram_bot') {
     if (draft.markup === 'reply') {
-      const { oneTime, resize, selective } = draft.options;
+      const { oneTime, fitted, selective } = draft.options;
       return {
         reply_markup: 'reply',
         ...(oneTime ? { one_time_keyboard: true } : {}),
-        ...(resize ? { resize_keyboard: true } : {}),
+        ...(fitted ? { resize_keyboard: true } : {}),
         ...(selective ? { selective: true } : {}),
         buttons: draft.rows.map((row) => row.map((b) => ({ text: b.text }))),
       };
