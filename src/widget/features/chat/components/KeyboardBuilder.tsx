@@ -101,7 +101,7 @@ export function KeyboardBuilder({ kind, initial, onAttach, onClose }: Props) {
     >
       <div className="flex min-h-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-line px-3 py-2">
-          <h2 id={`${base}-title`} className="m-0 min-w-0 flex-1 truncate text-[15px] font-semibold">
+          <h2 id={`${base}-title`} className="m-0 min-w-0 flex-1 text-[15px] font-semibold">
             {w.title}
           </h2>
           <span className={`text-xs ${check.tooMany ? 'font-semibold text-danger' : 'text-muted'}`}>{w.count(check.count, check.max)}</span>
