@@ -61,7 +61,8 @@ const messages = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messa
 const offline = (frame: FrameLocator) => frame.getByRole('status').filter({ hasText: 'Offline: reconnecting…' });
 
 test('an open chat shows what the customer writes across three gateway restarts, nothing lost', async ({ page, context, request, token, restartable }, testInfo) => {
-  test.setTimeout(90_000);
+  // About 20 s on a quiet machine; three gateway starts take 10-18 s each on a loaded two-core one.
+  test.setTimeout(180_000);
   const channelId = await whatsappChannel(request, token);
   // A chat of its own on each run (`--repeat-each` keeps the worker's gateway).
   const chat = `7900123${String(testInfo.repeatEachIndex * 10 + testInfo.retry).padStart(4, '0')}`;
