@@ -97,23 +97,22 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   };
   const positionOf = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : Number(value));
 
+  /** The handshake's session and rights; an error only when the token is refused. */
+  const admit = async (socket: FrameSocket): Promise<Error | undefined> => {
+    const session = await authenticateSession(deps, (socket.handshake.auth as Partial<HandshakeAuth>).token);
+    if (!session) return Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } });
+    socket.data.session = session;
+    socket.data.rights = session.kind === 'chats' ? await rightsOf(deps.store, session.accountId, session.user?.id ?? null) : unrestricted;
+    return undefined;
+  };
   io.use((socket, next) => {
-    const auth = socket.handshake.auth as Partial<HandshakeAuth>;
-    authenticateSession(deps, auth.token).then(
-      (session) => {
-        if (!session) return next(Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } }));
-        socket.data.session = session;
-        if (session.kind !== 'chats') {
-          socket.data.rights = unrestricted;
-          return next();
-        }
-        return rightsOf(deps.store, session.accountId, session.user?.id ?? null).then((rights) => {
-          socket.data.rights = rights;
-          next();
-        });
-      },
-      (err: Error) => next(err),
-    );
+    admit(socket).then(next, (err: unknown) => {
+      deps.log.warn({ err }, 'realtime handshake failed');
+      // A refusal (connect_error) is final for socket.io's client; a failure to read the session (the database
+      // coming up or away) is not the frame's fault: cut, it tries again after its backoff wait.
+      socket.conn.close();
+      next(err instanceof Error ? err : new Error(String(err)));
+    });
   });
 
   io.on('connection', (socket) => {
