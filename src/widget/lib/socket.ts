@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import {
+  realtimeErrors,
   realtimePath,
   type ClientToServerEvents,
   type HandshakeAuth,
@@ -62,5 +63,11 @@ export function connectRealtime(options: RealtimeOptions): { socket: RealtimeSoc
     options.onResync(signal);
   });
   socket.on('session_ended', options.onSessionEnded);
+  // A refused token is final: socket.io's client does not retry a refusal (`active` false), and the frame would
+  // otherwise say "reconnecting" for good. The gateway refuses only a session that is over; anything else it cuts.
+  socket.on('connect_error', (err) => {
+    const refused = (err as Error & { data?: { error?: string } }).data?.error === realtimeErrors.unauthorized;
+    if (refused && !socket.active) options.onSessionEnded({ reason: 'expired' });
+  });
   return { socket, stream, close: () => socket.disconnect() };
 }
