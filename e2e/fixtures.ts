@@ -32,6 +32,12 @@ interface GatewayProcess extends RunningGateway {
   stop(): Promise<void>;
 }
 
+/** A gateway process stopped the way an operator or a crash stops one, to be started again on its data and port. */
+export interface KillableGateway extends GatewayProcess {
+  /** Sends the signal and waits for the process to exit (SIGKILL after the grace time if a SIGTERM is not enough). */
+  kill(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 /** What the gateway process runs; a spec file may run another start script (`test.use({ gatewayEntry })`). */
 const mainEntry = join('src', 'server', 'main.ts');
@@ -79,10 +85,10 @@ function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-async function killChild(child: ChildProcess): Promise<void> {
+async function killChild(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
   if (exited(child)) return;
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
+  child.kill(signal);
   const graceful = await Promise.race([gone.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
   if (!graceful && !exited(child)) {
     child.kill('SIGKILL');
@@ -99,8 +105,8 @@ class StartupError extends Error {
   }
 }
 
-async function startOnce(dataDir: string, entry: string): Promise<GatewayProcess> {
-  const port = await freePort();
+async function startOnce(dataDir: string, entry: string, fixedPort?: number): Promise<KillableGateway> {
+  const port = fixedPort ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_BUT_UNWANTED) delete env[name];
@@ -127,10 +133,11 @@ async function startOnce(dataDir: string, entry: string): Promise<GatewayProcess
     if (!exited(child)) child.kill('SIGKILL');
   };
   process.once('exit', onExit);
-  const stop = async () => {
-    await killChild(child);
+  const kill = async (signal: 'SIGTERM' | 'SIGKILL') => {
+    await killChild(child, signal);
     process.removeListener('exit', onExit);
   };
+  const stop = () => kill('SIGTERM');
 
   const fail = async (reason: string): Promise<never> => {
     await stop();
@@ -151,7 +158,7 @@ async function startOnce(dataDir: string, entry: string): Promise<GatewayProcess
     const partnerKey = /^\s*Partner key.*: (\S+)\s*$/m.exec(stdout)?.[1];
     const token = /client token: (\S+)\s*$/m.exec(stdout)?.[1];
     if (healthy && partnerKey && token) {
-      return { baseURL, partnerKey, token, output: () => output, stop };
+      return { baseURL, partnerKey, token, output: () => output, stop, kill };
     }
     if (Date.now() > deadline) {
       const missing = healthy ? 'printed no partner key and demo token' : 'did not answer GET /healthz with 200';
@@ -183,6 +190,16 @@ export async function startGateway(entry = mainEntry): Promise<GatewayProcess> {
     }
   }
 }
+
+/**
+ * A gateway on a data directory and a port the caller keeps: a spec that stops the process (or kills it) and starts
+ * it again on the same database and address, as a restart or a crash does. The caller removes the directory.
+ */
+export async function startGatewayOn(dataDir: string, port: number, entry = mainEntry): Promise<KillableGateway> {
+  return startOnce(dataDir, entry, port);
+}
+
+export { freePort };
 
 interface WorkerFixtures {
   /** The worker's current gateway and the spec file it belongs to. */

@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import {
+  realtimeErrors,
   realtimePath,
   type ClientToServerEvents,
   type HandshakeAuth,
@@ -27,6 +28,14 @@ export interface RealtimeOptions {
 }
 
 /**
+ * How the frame retries a lost connection (socket.io's backoff, spelled out): the first retry after 0.5 s, each
+ * wait doubling up to 3 s (socket.io's defaults: 1 s up to 5 s), each drawn within ±50 % so that the frames of a
+ * restarted gateway do not all come back at once. A frame is thus back at most 3 s after its gateway answers again
+ * (plus one handshake and one catch-up read), which bounds how long an open chat can miss a new message.
+ */
+export const reconnection = { reconnectionDelay: 500, reconnectionDelayMax: 3_000, randomizationFactor: 0.5 } as const;
+
+/**
  * The frame's realtime connection: socket.io at /bff/socket.io with the session token in the handshake (no
  * cookies), reconnecting by itself and resuming from the last position it saw, so nothing is silently missed.
  */
@@ -36,6 +45,9 @@ export function connectRealtime(options: RealtimeOptions): { socket: RealtimeSoc
     path: realtimePath,
     transports: ['websocket', 'polling'],
     withCredentials: false,
+    // Retried for as long as the frame is open: a gateway that stops cuts the connections rather than ending them.
+    reconnection: true,
+    ...reconnection,
     auth: (cb) => {
       stream.connecting();
       const after = stream.position;
@@ -51,5 +63,11 @@ export function connectRealtime(options: RealtimeOptions): { socket: RealtimeSoc
     options.onResync(signal);
   });
   socket.on('session_ended', options.onSessionEnded);
+  // A refused token is final: socket.io's client does not retry a refusal (`active` false), and the frame would
+  // otherwise say "reconnecting" for good. The gateway refuses only a session that is over; anything else it cuts.
+  socket.on('connect_error', (err) => {
+    const refused = (err as Error & { data?: { error?: string } }).data?.error === realtimeErrors.unauthorized;
+    if (refused && !socket.active) options.onSessionEnded({ reason: 'expired' });
+  });
   return { socket, stream, close: () => socket.disconnect() };
 }

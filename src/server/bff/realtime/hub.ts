@@ -53,7 +53,7 @@ export interface RealtimeHub extends EventSink, LiveSessions {
   attach(server: HttpServer): void;
   /** Ends this process's connections whose session expired (a renewal in the meantime keeps them). */
   sweep(): Promise<void>;
-  /** Disconnects every frame and lets go of Redis; call before the HTTP server closes. */
+  /** Cuts every frame's connection (they reconnect by themselves) and lets go of Redis; call before the HTTP server closes. */
   close(): Promise<void>;
   /** Frames connected to this process now. */
   connectedFrames(): number;
@@ -97,23 +97,22 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   };
   const positionOf = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : Number(value));
 
+  /** The handshake's session and rights; an error only when the token is refused. */
+  const admit = async (socket: FrameSocket): Promise<Error | undefined> => {
+    const session = await authenticateSession(deps, (socket.handshake.auth as Partial<HandshakeAuth>).token);
+    if (!session) return Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } });
+    socket.data.session = session;
+    socket.data.rights = session.kind === 'chats' ? await rightsOf(deps.store, session.accountId, session.user?.id ?? null) : unrestricted;
+    return undefined;
+  };
   io.use((socket, next) => {
-    const auth = socket.handshake.auth as Partial<HandshakeAuth>;
-    authenticateSession(deps, auth.token).then(
-      (session) => {
-        if (!session) return next(Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } }));
-        socket.data.session = session;
-        if (session.kind !== 'chats') {
-          socket.data.rights = unrestricted;
-          return next();
-        }
-        return rightsOf(deps.store, session.accountId, session.user?.id ?? null).then((rights) => {
-          socket.data.rights = rights;
-          next();
-        });
-      },
-      (err: Error) => next(err),
-    );
+    admit(socket).then(next, (err: unknown) => {
+      deps.log.warn({ err }, 'realtime handshake failed');
+      // A refusal (connect_error) is final for socket.io's client; a failure to read the session (the database
+      // coming up or away) is not the frame's fault: cut, it tries again after its backoff wait.
+      socket.conn.close();
+      next(err instanceof Error ? err : new Error(String(err)));
+    });
   });
 
   io.on('connection', (socket) => {
@@ -127,7 +126,8 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       .then(() => sendCatchUp(socket, positionOf((socket.handshake.auth as Partial<HandshakeAuth>).after)))
       .catch((err: unknown) => {
         deps.log.warn({ err }, 'realtime connection setup failed');
-        socket.disconnect(true);
+        // Cut rather than ended (see close()): the frame tries again after its backoff wait and catches up then.
+        socket.conn.close();
       });
   });
 
@@ -223,10 +223,12 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     async close() {
       if (sweeping) clearInterval(sweeping);
       sweeping = null;
-      io.local.disconnectSockets(true);
+      // The connections are cut, not ended: a frame told `disconnect` by the server would not reconnect by itself
+      // (socket.io's "io server disconnect"), and would stay offline after a restart or a deploy. Cut, it retries
+      // until this gateway, or another one, answers, and catches up from its position.
       // Not io.close(): it would also close the HTTP server, which Fastify closes itself.
-      await io.of('/').adapter.close();
       (io.engine as { close?: () => void } | undefined)?.close?.();
+      await io.of('/').adapter.close();
       await Promise.all([redis, redisSub].map((c) => c?.quit().catch(() => c.disconnect())));
     },
   };
