@@ -105,6 +105,6 @@ export interface MessageSearchRow {
 
 /** Finding messages by their words across chats; implemented by the message repository on migration 0032's index. */
 export interface MessageSearch {
-  /** Newest first (by seq); deleted messages and those without text never match. */
+  /** Newest first (by seq); deleted messages, those without text and sends still queued never match. */
   searchMessages(query: MessageSearchQuery): Promise<MessageSearchRow[]>;
 }

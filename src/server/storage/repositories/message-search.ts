@@ -27,7 +27,7 @@ const WORDS = sql.raw("to_tsvector('simple', translate(left(m.text, 65536), $$!\
  * expression must stay exactly the indexed one.
  */
 export function messageSearchQuery(db: Kysely<DatabaseSchema>, q: MessageSearchQuery) {
-  const conditions = [sql`m.account_id = ${q.accountId}`, sql`m.text is not null`, sql`m.deleted_at is null`];
+  const conditions = [sql`m.account_id = ${q.accountId}`, sql`m.text is not null`, sql`m.deleted_at is null`, sql`m.status <> 'accepted'`];
   conditions.push(sql`${WORDS} @@ to_tsquery('simple', ${prefixQuery(q.terms)})`);
   if (q.only !== null) conditions.push(sql`(${sql.join(q.only.map(matchesKey), sql` or `)})`);
   if (q.channelIds) conditions.push(sql`c.channel_id = ${anyUuid(q.channelIds)}`);
