@@ -14,7 +14,7 @@ export const messageSearchLimits = { default: 20, max: 50, terms: 8 } as const;
  * so nothing typed can become search syntax. At most `terms` words; none for a query of punctuation alone.
  */
 export function searchTerms(q: string): string[] {
-  const words = q.toLocaleLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+  const words = q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
   return [...new Set(words)].slice(0, messageSearchLimits.terms);
 }
 
