@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BffChat } from './bff-chats.ts';
+import { messageSearchLimits } from './search-terms.ts';
 
 /**
  * Finding messages by their words across every chat the reader may see, for the chat list's search. A message
@@ -7,16 +8,7 @@ import { BffChat } from './bff-chats.ts';
  * "Delivery is tomorrow". Words are letters and digits; anything else separates them.
  */
 
-export const messageSearchLimits = { default: 20, max: 50, terms: 8 } as const;
-
-/**
- * The query's words, lower-cased, as the server looks them up and the frame marks them: letters and digits only,
- * so nothing typed can become search syntax. At most `terms` words; none for a query of punctuation alone.
- */
-export function searchTerms(q: string): string[] {
-  const words = q.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
-  return [...new Set(words)].slice(0, messageSearchLimits.terms);
-}
+export { messageSearchLimits, searchTerms } from './search-terms.ts';
 
 export const MessagesSearchQuery = Type.Object(
   {

@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { searchTerms, type MessageHits } from '../../../../contract/bff-message-search.ts';
+import type { MessageHits } from '../../../../contract/bff-message-search.ts';
+import { searchTerms } from '../../../../contract/search-terms.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { queryString } from './query.ts';

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
-import { searchTerms, type MessageHit } from '../../../../contract/bff-message-search.ts';
+import type { MessageHit } from '../../../../contract/bff-message-search.ts';
+import { searchTerms } from '../../../../contract/search-terms.ts';
 import { Button } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
