@@ -6,17 +6,14 @@ export const searchWords = catalog(
     hits: {
       heading: 'Messages',
       items: 'Matching messages in all chats',
-      searching: 'Searching the messages…',
       none: 'No message contains these words.',
       failed: 'Could not search the messages.',
       more: 'Show older messages',
-      loadingMore: 'Loading…',
     },
     menu: {
       open: (chat: string) => `Actions for the chat with ${chat}`,
       label: 'Chat actions',
       answered: 'Mark as answered',
-      notMarked: 'Not marked answered.',
     },
   },
   {
@@ -24,17 +21,14 @@ export const searchWords = catalog(
       hits: {
         heading: 'Сообщения',
         items: 'Совпадения в сообщениях всех чатов',
-        searching: 'Поиск по сообщениям…',
         none: 'Ни одно сообщение не содержит этих слов.',
         failed: 'Не удалось выполнить поиск по сообщениям.',
         more: 'Показать более ранние',
-        loadingMore: 'Загрузка…',
       },
       menu: {
         open: (chat) => `Действия с чатом: ${chat}`,
         label: 'Действия с чатом',
         answered: 'Отметить отвеченным',
-        notMarked: 'Не отмечено.',
       },
     },
   },

@@ -73,7 +73,7 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
       {list.isLoadingError && <LoadFailed what={w.loadFailed} error={refusalOf(list.error, {}, lang).message} className="px-3 py-2 text-[13px]" onRetry={() => void list.refetch()} />}
       {chats?.length === 0 && <p className="px-3 py-2 text-[13px] text-muted">{search ? w.noMatch(search) : w.empty}</p>}
       {/* One scroll for the chats and, while searching, the messages found under them. */}
-      <div className="min-h-0 flex-1 overflow-y-auto" data-scroll onKeyDown={moveFocus}>
+      <div className="min-h-0 flex-1 overflow-y-auto" onKeyDown={moveFocus}>
         <ul ref={items} className="m-0 list-none p-0" aria-label={w.items}>
           {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />)}
           {list.hasNextPage && (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { MessageHit } from '../../../../contract/bff-message-search.ts';
 import { searchTerms } from '../../../../contract/search-terms.ts';
@@ -8,7 +8,7 @@ import { refusalOf } from '@/lib/refusal.ts';
 import { useMessageSearch } from '../api/search-messages.ts';
 import { searchWords } from '../search-words.ts';
 import { useJump } from '../store/jump.ts';
-import { chatTitle, fullWhen, shortWhen } from './format.ts';
+import { chatTitle, shortWhen } from './format.ts';
 import { hitParts } from './hit-text.ts';
 import { MessengerMark } from './MessengerMark.tsx';
 
@@ -28,7 +28,6 @@ export function MessageHits({ q, openRef, onOpen }: Props) {
   const lang = useLang();
   const w = useWords(searchWords).hits;
   const found = useMessageSearch(q);
-  const heading = useId();
   const terms = searchTerms(q);
   const jump = useJump((s) => s.jump);
 
@@ -51,27 +50,17 @@ export function MessageHits({ q, openRef, onOpen }: Props) {
   };
 
   return (
-    <section className="gw-hits" aria-labelledby={heading}>
-      <h2 id={heading} className="m-0 border-b border-line bg-bg px-3 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">
+    <section className="gw-hits">
+      <h2 className="border-b border-line bg-bg px-3 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">
         {w.heading}
       </h2>
-      {found.isPending && (
-        <p className="m-0 px-3 py-2 text-[13px] text-muted" role="status">
-          {w.searching}
-        </p>
-      )}
-      {found.isLoadingError && (
-        <p className="m-0 px-3 py-2 text-[13px] text-danger" role="alert">
-          {w.failed} {refusalOf(found.error, {}, lang).message}
-        </p>
-      )}
       {found.isSuccess && hits.length === 0 && (
-        <p className="m-0 px-3 py-2 text-[13px] text-muted" role="status">
+        <p className="px-3 py-2 text-[13px] text-muted" role="status">
           {w.none}
         </p>
       )}
       {hits.length > 0 && (
-        <ul className="m-0 list-none p-0" aria-label={w.items}>
+        <ul aria-label={w.items}>
           {hits.map((hit) => {
             const chat = chats.get(hit.chat_ref);
             if (!chat) return null;
@@ -81,12 +70,12 @@ export function MessageHits({ q, openRef, onOpen }: Props) {
                 <button
                   type="button"
                   data-row
-                  className="grid w-full min-w-0 cursor-pointer gap-0.5 border-0 border-b border-line bg-transparent px-3 py-2 text-left text-text hover:bg-bg focus-visible:bg-selected"
+                  className="grid w-full min-w-0 cursor-pointer gap-0.5 border-b border-line px-3 py-2 text-left text-text hover:bg-bg focus-visible:bg-selected"
                   onClick={() => choose(hit, chat)}
                 >
                   <span className="flex min-w-0 items-center gap-2">
                     <span className="flex-1 truncate font-semibold">{title}</span>
-                    <time className="text-xs text-muted" dateTime={hit.created_at} title={fullWhen(hit.created_at, lang)}>
+                    <time className="text-xs text-muted" dateTime={hit.created_at}>
                       {shortWhen(hit.created_at, lang)}
                     </time>
                   </span>
@@ -111,12 +100,12 @@ export function MessageHits({ q, openRef, onOpen }: Props) {
       {found.hasNextPage && (
         <div className="p-2 text-center">
           <Button variant="quiet" disabled={found.isFetchingNextPage} onClick={() => void found.fetchNextPage()}>
-            {found.isFetchingNextPage ? w.loadingMore : w.more}
+            {w.more}
           </Button>
         </div>
       )}
-      {found.isFetchNextPageError && (
-        <p className="m-0 px-3 py-2 text-[13px] text-danger" role="alert">
+      {found.isError && (
+        <p className="px-3 py-2 text-[13px] text-danger" role="alert">
           {w.failed} {refusalOf(found.error, {}, lang).message}
         </p>
       )}
