@@ -49,7 +49,7 @@ async function openChat(page: Page, request: APIRequestContext, token: string, l
   await page.setViewportSize({ width: 960, height: 640 });
   await page.goto(`${crm.origin}/deal/${lang}`);
   const frame = page.frameLocator('#widget');
-  await frame.getByRole('list', { name: lang === 'en' ? 'Chat list' : 'Список чатов' }).getByRole('listitem').filter({ hasText: contact }).getByRole('button').click();
+  await frame.getByRole('list', { name: lang === 'en' ? 'Chat list' : 'Список чатов' }).getByRole('listitem').filter({ hasText: contact }).getByRole('button').first().click();
   return frame;
 }
 
@@ -111,7 +111,7 @@ test.describe('chat composer on a business-API channel', () => {
       recipient: { chat_type: 'whatsapp', chat_id: '79005550001', crm_contact_name: 'Eve' },
       template: { id: orderReady, values: ['B-2', 'Eve'] },
     });
-    await again.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Eve' }).getByRole('button').click();
+    await again.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Eve' }).getByRole('button').first().click();
     await expect(again.getByText('The customer has not written in the last 24 hours: only a template can reach them now.')).toBeVisible();
     await expect(again.getByRole('button', { name: 'Send a template message' })).toBeVisible();
     await shot(page, 'window-closed');

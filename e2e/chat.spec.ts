@@ -56,7 +56,7 @@ test.describe('chat screen', () => {
     await expect(chatRows(frame).nth(1)).toContainText('Bob Stone');
     await shot(page, 'list');
 
-    await chatRows(frame).nth(0).getByRole('button').click();
+    await chatRows(frame).nth(0).getByRole('button').first().click();
     const messages = history(frame);
     await expect(messages.getByRole('listitem')).toHaveCount(3);
     await expect(messages.getByRole('listitem').last()).toContainText('Hello, question 3');
@@ -140,7 +140,7 @@ test.describe('chat screen', () => {
     crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1' }, scope: 'global' })).url);
     await page.goto(`${crm.origin}/deal/8`);
     const frame = page.frameLocator('#widget');
-    await chatRows(frame).filter({ hasText: 'Dan Reed' }).getByRole('button').click();
+    await chatRows(frame).filter({ hasText: 'Dan Reed' }).getByRole('button').first().click();
     await expect(history(frame).getByRole('listitem')).toHaveCount(1);
 
     // Longer than the messenger takes: said before sending.
@@ -169,7 +169,7 @@ test.describe('chat screen', () => {
     await page.setViewportSize({ width: 960, height: 640 });
     await page.goto(`${crm.origin}/deal/9`);
     const frame = page.frameLocator('#widget');
-    await chatRows(frame).filter({ hasText: 'Erin Long' }).getByRole('button').click();
+    await chatRows(frame).filter({ hasText: 'Erin Long' }).getByRole('button').first().click();
 
     // The newest page is shown from its end.
     const newest = history(frame).getByRole('listitem').filter({ hasText: `Line ${total}` });
@@ -226,7 +226,7 @@ test.describe('chat screen', () => {
     await expect(fedor.getByLabel('1 сообщение без ответа')).toBeVisible();
 
     // The open chat and the composer.
-    await fedor.getByRole('button').click();
+    await fedor.getByRole('button').first().click();
     await expect(frame.getByRole('region', { name: 'Чат: Фёдор Ильин' })).toBeVisible();
     await expect(frame.getByRole('button', { name: 'Назад к списку чатов', includeHidden: true })).toBeAttached();
     const messages = frame.getByRole('list', { name: 'Сообщения' });

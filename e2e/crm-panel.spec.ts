@@ -84,7 +84,7 @@ test('an open chat shows its CRM contact and open deals, asks the CRM for a deal
   const frame = await openFrame(page, request, token, {});
 
   // Bob's chat: his contact, linked to the CRM in a new tab, and only his open deal.
-  await rows(frame).filter({ hasText: 'Is the order shipped?' }).getByRole('button').click();
+  await rows(frame).filter({ hasText: 'Is the order shipped?' }).getByRole('button').first().click();
   const contact = panel(frame).getByRole('link', { name: /Bob Stone \(Acme\)/ });
   await expect(contact).toHaveAttribute('href', 'https://crm.example.com/contacts/c-1');
   await expect(contact).toHaveAttribute('target', '_blank');
@@ -98,7 +98,7 @@ test('an open chat shows its CRM contact and open deals, asks the CRM for a deal
   expect(JSON.stringify(delivered.find((d) => d.event === 'crm_entities.deal_add'))).toContain('c-1');
 
   // Alice's chat has no contact: the agent asks the CRM for one, by keyboard.
-  await rows(frame).filter({ hasText: 'Hello, where is my parcel?' }).getByRole('button').click();
+  await rows(frame).filter({ hasText: 'Hello, where is my parcel?' }).getByRole('button').first().click();
   await expect(panel(frame)).toContainText('No contact in the CRM.');
   await panel(frame).getByRole('button', { name: 'Create contact' }).focus();
   await page.keyboard.press('Enter');
@@ -115,7 +115,7 @@ test('an open chat shows its CRM contact and open deals, asks the CRM for a deal
   await page.setViewportSize({ width: 960, height: 640 });
   const quiet = await openFrame(page, request, token, { use_events: { messages: false, deals: true } });
   await expect.poll(() => types(page)).toContain('ready');
-  await rows(quiet).filter({ hasText: 'Hello, where is my parcel?' }).getByRole('button').click();
+  await rows(quiet).filter({ hasText: 'Hello, where is my parcel?' }).getByRole('button').first().click();
   await panel(quiet).getByRole('button', { name: 'Create contact' }).click();
   await expect(panel(quiet).getByRole('status')).toHaveText('The CRM was asked to create the contact.');
   await expect.poll(() => types(page)).toContain('contact_to_create');
@@ -132,7 +132,7 @@ test.describe('in Russian', () => {
     await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'telegram', username: 'oleg', name: 'Oleg', text: 'Привет' });
     await page.setViewportSize({ width: 320, height: 640 });
     const frame = await openFrame(page, request, token, { options: { lang: 'ru' } });
-    await frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem').filter({ hasText: 'Привет' }).getByRole('button').click();
+    await frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem').filter({ hasText: 'Привет' }).getByRole('button').first().click();
     const region = frame.getByRole('region', { name: 'Контакт в CRM' });
     await expect(region).toContainText('Контакта в CRM нет.');
     await expect(region.getByRole('button', { name: 'Создать контакт' })).toBeVisible();

@@ -35,7 +35,7 @@ test('forwards a customer’s message to another chat, where it arrives', async 
   await customerWrites(request, token, channelId, '79001230401', 'Olga Lind', 'Order 5521 arrived damaged, photo to follow.');
   await customerWrites(request, token, channelId, '79001230402', 'Max Berg', 'Hello, any news?');
   const frame = await openFrame(page, request, token);
-  await rows(frame).filter({ hasText: 'Olga Lind' }).getByRole('button').click();
+  await rows(frame).filter({ hasText: 'Olga Lind' }).getByRole('button').first().click();
   const original = messages(frame).filter({ hasText: 'Order 5521 arrived damaged' });
   await expect(original).toBeVisible();
 

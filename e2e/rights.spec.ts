@@ -63,7 +63,7 @@ test('a seller sees only their channel, and a listed user sees no phone numbers'
   // The chat is named by its masked number, never by the stand-in id.
   await expect(chatRows(auditor).filter({ hasText: 'Hello from WhatsApp' })).toContainText('••••23');
   await expect(auditor.locator('body')).not.toContainText(SHOWN_NUMBER);
-  await chatRows(auditor).filter({ hasText: 'Hello from WhatsApp' }).getByRole('button').click();
+  await chatRows(auditor).filter({ hasText: 'Hello from WhatsApp' }).getByRole('button').first().click();
   await expect(auditor.getByRole('list', { name: 'Messages' }).getByRole('listitem').last()).toContainText('Hello from WhatsApp');
   await expect(auditor.locator('body')).not.toContainText(SHOWN_NUMBER);
   await page.screenshot({ path: `${SHOTS}/rights-hidden.png` });

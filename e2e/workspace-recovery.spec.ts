@@ -40,7 +40,7 @@ test.describe('the agent workspace when things go wrong', () => {
     const channelId = await whatsappChannel(request, token);
     await customerWrites(request, token, channelId, '79001230101', 'Ivan Petrov', 'Please call me back.');
     const frame = await openFrame(page, request, token);
-    await rows(frame).filter({ hasText: 'Ivan Petrov' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Ivan Petrov' }).getByRole('button').first().click();
 
     // The customer has blocked the account: the messenger refuses what the agent sends.
     await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/customers`, { chat_type: 'whatsapp', chat_id: '79001230101', state: 'blocked' });
@@ -87,7 +87,7 @@ test.describe('the agent workspace when things go wrong', () => {
     await frame.locator('body').evaluate(() => location.reload());
     await expect(rows(frame)).toHaveCount(2);
     await expect.poll(totals).toEqual([3, 3]);
-    await rows(frame).filter({ hasText: 'Rita Gold' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Rita Gold' }).getByRole('button').first().click();
     await frame.getByRole('textbox', { name: 'Message' }).fill('Yes, we do.');
     await frame.getByRole('textbox', { name: 'Message' }).press('Enter');
     await expect(messages(frame).filter({ hasText: 'Yes, we do.' }).getByRole('img', { name: 'Delivered' })).toBeVisible();
@@ -100,7 +100,7 @@ test.describe('the agent workspace when things go wrong', () => {
     const channelId = await whatsappChannel(request, token);
     await customerWrites(request, token, channelId, '79001230102', 'Olga Sokol', 'Is the shop open today?');
     const frame = await openFrame(page, request, token);
-    await rows(frame).filter({ hasText: 'Olga Sokol' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Olga Sokol' }).getByRole('button').first().click();
     await expect(messages(frame)).toHaveCount(1);
 
     await context.setOffline(true);

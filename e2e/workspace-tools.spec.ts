@@ -49,7 +49,7 @@ test.describe('the tools of an open chat', () => {
       );
     await expect.poll(totals).toEqual([2]);
 
-    await rows(frame).filter({ hasText: 'Olga Lind' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Olga Lind' }).getByRole('button').first().click();
     const mark = frame.getByRole('button', { name: 'Mark answered' });
     await expect(mark).toBeVisible();
     await axe(page, 'a waiting chat with its mark-answered button');
@@ -79,7 +79,7 @@ test.describe('the tools of an open chat', () => {
     await customerWrites(request, token, channelId, '79001230301', 'Nina Vale', 'My parcel number is AB-7731.');
     for (let i = 1; i <= 160; i++) await customerWrites(request, token, channelId, '79001230301', 'Nina Vale', `Later message ${i}`);
     const frame = await openFrame(page, request, token);
-    await rows(frame).filter({ hasText: 'Nina Vale' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Nina Vale' }).getByRole('button').first().click();
     await expect(messages(frame).filter({ hasText: 'Later message 160' })).toBeVisible();
 
     await frame.getByRole('button', { name: 'Search in this chat' }).click();
@@ -113,7 +113,7 @@ test.describe('the tools of an open chat', () => {
     for (let i = 1; i <= 150; i++) await customerWrites(request, token, channelId, customer.chat_id, customer.name, `Update ${i}`);
     await api(request, token, 'POST', inbound, { ...customer, text: 'Any news about this?', reply_to: first.message_id });
     const frame = await openFrame(page, request, token);
-    await rows(frame).filter({ hasText: 'Pavel Orlov' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Pavel Orlov' }).getByRole('button').first().click();
     const reply = messages(frame).filter({ hasText: 'Any news about this?' });
     await expect(reply).toBeVisible();
     const original = messages(frame).filter({ hasText: 'Order 5512 arrived broken.' }).filter({ hasNotText: 'Any news about this?' });
@@ -128,7 +128,7 @@ test.describe('the tools of an open chat', () => {
     const channelId = await whatsappChannel(request, token);
     await customerWrites(request, token, channelId, '79001230401', 'Фёдор Зуев', 'Где мой заказ номер 42?');
     const frame = await openFrame(page, request, token, { options: { lang: 'ru', theme: 'dark' } }, 320);
-    await frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem').filter({ hasText: 'Фёдор Зуев' }).getByRole('button').click();
+    await frame.getByRole('list', { name: 'Список чатов' }).getByRole('listitem').filter({ hasText: 'Фёдор Зуев' }).getByRole('button').first().click();
     await expect(frame.getByRole('button', { name: 'Отвечено' })).toBeVisible();
     await frame.getByRole('button', { name: 'Поиск в этом чате' }).click();
     await frame.getByRole('searchbox', { name: 'Поиск по сообщениям этого чата' }).fill('ЗАКАЗ');

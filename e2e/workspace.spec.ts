@@ -69,9 +69,9 @@ test.describe('the agent workspace', () => {
     // Arrows move between rows; Enter opens the chat and the focus goes to the text box.
     await frame.getByRole('searchbox', { name: 'Search chats' }).focus();
     await page.keyboard.press('Tab');
-    await expect(rows(frame).first().getByRole('button')).toBeFocused();
+    await expect(rows(frame).first().getByRole('button').first()).toBeFocused();
     await page.keyboard.press('ArrowDown');
-    await expect(rows(frame).nth(1).getByRole('button')).toBeFocused();
+    await expect(rows(frame).nth(1).getByRole('button').first()).toBeFocused();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     const box = frame.getByRole('textbox', { name: 'Message' });
@@ -116,7 +116,7 @@ test.describe('the agent workspace', () => {
     const channelId = await whatsappChannel(request, token);
     await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79001230001', name: 'Gail Ross', text: 'Can you show me the colour?' });
     const frame = await openFrame(page, request, token, {});
-    await rows(frame).filter({ hasText: 'Gail Ross' }).getByRole('button').click();
+    await rows(frame).filter({ hasText: 'Gail Ross' }).getByRole('button').first().click();
     const box = frame.getByRole('textbox', { name: 'Message' });
     await box.evaluate((el, png) => {
       const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
@@ -161,7 +161,7 @@ test.describe('the agent workspace', () => {
     for (let i = 1; i <= 12; i++) await customerWrites(request, token, channelId, `waiting${i}`, `Waiting ${String(i).padStart(2, '0')}`, `Question ${i}`);
     const frame = await openFrame(page, request, token, {});
     const first = rows(frame).filter({ hasText: 'Waiting 12' });
-    await first.getByRole('button').click();
+    await first.getByRole('button').first().click();
     const box = frame.getByRole('textbox', { name: 'Message' });
     await box.fill('Answered.');
     await box.press('Enter');
@@ -189,7 +189,7 @@ test.describe('the agent workspace', () => {
       await expect(frame.locator('.gw-screen')).toHaveAttribute('data-theme', look.theme);
       await axe(page, `the list (${look.lang}, ${look.theme}, ${look.width})`);
       await shot(page, `list-${look.lang}-${look.theme}-${look.width}`);
-      await fedor.getByRole('button').click();
+      await fedor.getByRole('button').first().click();
       await expect(messages(frame, ru ? 'Сообщения' : 'Messages')).toHaveCount(1);
       await expect(frame.getByRole('link', { name: 'https://shop.example/orders/1042' })).toBeVisible();
       const box = frame.getByRole('textbox', { name: ru ? 'Сообщение' : 'Message' });

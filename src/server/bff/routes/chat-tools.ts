@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChatAnswered, MessageMatches, MessageSearchQuery } from '../../../contract/bff-chat-tools.ts';
 import { ChatRefParams } from '../../../contract/bff-chats.ts';
+import { MessageHits, MessagesSearchQuery } from '../../../contract/bff-message-search.ts';
 import { Envelope } from '../../../contract/envelope.ts';
 import { markChatAnswered, searchChat } from '../../core/chats/chat-tools.ts';
+import { searchMessages } from '../../core/chats/search-messages.ts';
 import type { EmbedSessionRecord } from '../../core/embedding/ports.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ChatRecord } from '../../core/messages/ports.ts';
@@ -11,7 +13,7 @@ import { assertChatInScope, assertChatsSession, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
 import { assertChannelAllowed, assertMayWrite, frameRights } from '../rights.ts';
 
-/** The agent's tools on one open chat: mark it answered without sending, and search its messages. */
+/** The agent's tools on chats: mark one answered without sending, and search one chat's messages or all of them. */
 export const chatToolRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
   const tags = ['bff'];
 
@@ -65,6 +67,28 @@ export const chatToolRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, de
       const session = sessionOf(request);
       const chat = await visibleChat(session, request.params.chat_ref, false);
       return ok(deps.clock, await searchChat(deps, session.accountId, chat.id, request.query));
+    },
+  );
+
+  app.get(
+    '/messages/search',
+    {
+      schema: {
+        tags,
+        summary: 'Find messages by their words across chats',
+        description:
+          'Messages of every chat the session may list (its card, its channels) with a word starting with each word of `q`, ' +
+          'in any case; deleted messages never match. Newest first; pages follow `next_cursor`. Each page carries its hits\u2019 ' +
+          'chats as the list shows them; open a hit in its chat\u2019s history with `around=<message_id>`.',
+        querystring: MessagesSearchQuery,
+        response: { 200: Envelope(MessageHits), ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      assertChatsSession(session);
+      const scope = { accountId: session.accountId, chats: session.scope === 'card' ? session.chats : null, rights: await frameRights(deps.store, session) };
+      return ok(deps.clock, await searchMessages(deps, scope, request.query));
     },
   );
 };

@@ -21,6 +21,8 @@ export interface ChatListQuery {
   /** null: every chat of the account. Otherwise only chats matching one of these keys (empty: none). */
   only: ChatKey[] | null;
   channelId?: string | undefined;
+  /** Only these chats (by chat_ref), in list order. */
+  ids?: string[] | undefined;
   /** Only chats of these channels (the reader's rights); every channel when absent or null. */
   channelIds?: string[] | null | undefined;
   /** Case-insensitive substring. */
@@ -74,11 +76,35 @@ export interface HistoryQuery {
   textContains?: string;
 }
 
-/** Reading a chat's history; implemented by the message repository. */
-export interface MessageHistory {
+/** Reading a chat's history, and finding messages across chats; implemented by the message repository. */
+export interface MessageHistory extends MessageSearch {
   historyPage(query: HistoryQuery): Promise<HistoryRow[]>;
   /** The seq of a message of the chat; undefined when the chat has no such message. */
   historySeq(accountId: string, chatRef: string, messageId: string): Promise<string | undefined>;
   /** Whether the chat has a message beyond `seq` in that direction. */
   historyHas(accountId: string, chatRef: string, bound: { op: '<' | '>'; seq: string }): Promise<boolean>;
+}
+
+/** Which messages a search across chats may find: the chat list's reader scope, and the query's words. */
+export interface MessageSearchQuery extends Pick<ChatListQuery, 'accountId' | 'only' | 'channelIds'> {
+  /** Each must start a word of the text: letters and digits only (contract's `searchTerms`), at least one. */
+  terms: string[];
+  /** Only messages older than this seq (the previous page's last). */
+  beforeSeq?: string | undefined;
+  limit: number;
+}
+
+export interface MessageSearchRow {
+  id: string;
+  chatRef: string;
+  direction: 'inbound' | 'outbound';
+  text: string;
+  createdAt: Date;
+  seq: string;
+}
+
+/** Finding messages by their words across chats; implemented by the message repository on migration 0032's index. */
+export interface MessageSearch {
+  /** Newest first (by seq); deleted messages, those without text and sends still queued never match. */
+  searchMessages(query: MessageSearchQuery): Promise<MessageSearchRow[]>;
 }

@@ -122,7 +122,8 @@ const updatedChatColumns = {
 /** `%part%` for ILIKE, with the pattern characters of `part` taken literally. */
 const containing = (part: string) => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const matchesKey = (k: ChatKey) => {
+/** A chat (alias `c`) recognised by one of a card's keys. */
+export const matchesKey = (k: ChatKey) => {
   if (k.kind === 'chat_id') return sql`(c.chat_type = ${k.chatType} and c.chat_id = ${k.value})`;
   if (k.kind === 'username') return sql`(c.chat_type = ${k.chatType} and lower(ltrim(c.username, '@')) = ${k.value})`;
   return sql`(c.chat_type = ${k.chatType} and c.phone = ${k.value})`;
@@ -195,6 +196,7 @@ export function chatListing(db: Kysely<DatabaseSchema>): ChatListing {
       const conditions = [sql`c.account_id = ${q.accountId}`];
       if (q.only !== null) conditions.push(sql`(${sql.join(q.only.map(matchesKey), sql` or `)})`);
       if (q.channelId !== undefined) conditions.push(sql`c.channel_id = ${q.channelId}`);
+      if (q.ids !== undefined) conditions.push(sql`c.id = ${anyUuid(q.ids)}`);
       if (q.channelIds) conditions.push(sql`c.channel_id = ${anyUuid(q.channelIds)}`);
       if (q.search !== undefined) {
         const like = containing(q.search);

@@ -3,6 +3,7 @@ import type { HistoryRow, MessageHistory } from '../../core/chats/ports.ts';
 import type { Attachment, FailureReason, Keyboard } from '../../../contract/messages.ts';
 import type { MessageContent, MessageRecord, MessageRepository } from '../../core/messages/ports.ts';
 import type { DatabaseSchema, MessagesTable } from '../schema.ts';
+import { messageSearch } from './message-search.ts';
 
 const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -168,6 +169,7 @@ const toHistoryRow = (r: HistoryResult): HistoryRow => ({
  */
 export function messageHistory(db: Kysely<DatabaseSchema>): MessageHistory {
   return {
+    ...messageSearch(db),
     async historyPage(q) {
       const bound = q.bound ? sql`and m.seq ${sql.raw(SEQ_OPS[q.bound.op])} ${q.bound.seq}::bigint` : sql``;
       const contains = q.textContains === undefined ? sql`` : sql`and m.deleted_at is null and m.text ilike ${likePattern(q.textContains)} escape '\\'`;

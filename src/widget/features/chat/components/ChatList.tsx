@@ -10,6 +10,7 @@ import { useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
 import { ChatListItem } from './ChatListItem.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
+import { MessageHits } from './MessageHits.tsx';
 
 interface Props {
   list: ReturnType<typeof useChatList>;
@@ -22,8 +23,8 @@ interface Props {
 /** Waits for a pause in typing before searching, so a search is not sent per key. */
 const SEARCH_DELAY_MS = 250;
 
-/** Up and down move between rows, Home and End to the first and last. */
-function moveFocus(e: KeyboardEvent<HTMLUListElement>) {
+/** Up and down move between rows (the chats, then a search's message hits), Home and End to the first and last. */
+function moveFocus(e: KeyboardEvent<HTMLDivElement>) {
   const rows = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button[data-row]')];
   const at = rows.indexOf(document.activeElement as HTMLButtonElement);
   const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[e.key];
@@ -71,21 +72,25 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
       )}
       {list.isLoadingError && <LoadFailed what={w.loadFailed} error={refusalOf(list.error, {}, lang).message} className="px-3 py-2 text-[13px]" onRetry={() => void list.refetch()} />}
       {chats?.length === 0 && <p className="px-3 py-2 text-[13px] text-muted">{search ? w.noMatch(search) : w.empty}</p>}
-      <ul ref={items} className="min-h-0 flex-1 overflow-y-auto" aria-label={w.items} onKeyDown={moveFocus}>
-        {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />)}
-        {list.hasNextPage && (
-          <li className="p-2 text-center">
-            <Button variant="quiet" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? w.loadingMore : w.loadMore}
-            </Button>
-          </li>
+      {/* One scroll for the chats and, while searching, the messages found under them. */}
+      <div className="min-h-0 flex-1 overflow-y-auto" onKeyDown={moveFocus}>
+        <ul ref={items} className="m-0 list-none p-0" aria-label={w.items}>
+          {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />)}
+          {list.hasNextPage && (
+            <li className="p-2 text-center">
+              <Button variant="quiet" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+                {list.isFetchingNextPage ? w.loadingMore : w.loadMore}
+              </Button>
+            </li>
+          )}
+        </ul>
+        {failedMore && (
+          <p className="px-3 py-2 text-[13px] text-danger" role="alert">
+            {failedMore}
+          </p>
         )}
-      </ul>
-      {failedMore && (
-        <p className="px-3 py-2 text-[13px] text-danger" role="alert">
-          {failedMore}
-        </p>
-      )}
+        {search && <MessageHits q={search} openRef={openRef} onOpen={onOpen} />}
+      </div>
     </section>
   );
 }

@@ -1,8 +1,9 @@
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import { Badge } from '@/components/ui/Badge.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
+import { ChatRowMenu } from './ChatRowMenu.tsx';
 import { chatTitle, previewParts, shortWhen } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
 import { StatusTicks } from './MessageBubble.tsx';
@@ -30,7 +31,10 @@ function Initials({ name }: { name: string }) {
   );
 }
 
-/** One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait. */
+/**
+ * One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait;
+ * a waiting chat's row also has its "⋯" menu, beside the row's button (a button holds no other).
+ */
 export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen }: Props) {
   const lang = useLang();
   const w = words[lang].row;
@@ -38,9 +42,12 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const unanswered = chat.unanswered_count;
   const preview = last ? previewParts(last, lang) : null;
   const title = chatTitle(chat, lang);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = unanswered > 0;
   return (
-    <li className="gw-chat-row">
+    <li className="gw-chat-row relative">
       <button
+        ref={button}
         type="button"
         data-row
         className="gw-chat-row__button flex w-full cursor-pointer items-start gap-2.5 border-b border-line px-3 py-2.5 text-left hover:bg-bg aria-[current=true]:bg-selected"
@@ -71,9 +78,12 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
             {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
             {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
           </span>
-          <MessengerMark transport={chat.transport} channel={chat.channel_name} />
+          <span className={`flex min-w-0 ${menu ? 'pr-8' : ''}`}>
+            <MessengerMark transport={chat.transport} channel={chat.channel_name} />
+          </span>
         </span>
       </button>
+      {menu && <ChatRowMenu chatRef={chat.chat_ref} title={title} row={button} />}
     </li>
   );
 });
