@@ -1,4 +1,5 @@
-import { bridgeProtocol, type HostToFrameMessage } from '../../contract/bridge.ts';
+import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
+import type { HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
 import { createBffClient } from '@/lib/bff-client.ts';
 import { gatedBridge } from '@/lib/bridge-events.ts';
