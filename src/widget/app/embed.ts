@@ -63,8 +63,11 @@ export async function startEmbed(
     sessionLost();
     return null;
   }
+  // The session's details are asked for first: `ready` waits for them, and on the embedded database (one
+  // connection) the gateway's queries run in turn.
+  const details = client.session().catch(() => null);
   options.onToken?.(client);
-  const session = await client.session().catch(() => null);
+  const session = await details;
   if (!session) {
     store.clear();
     sessionLost();
