@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { chatTypes, TransportSchema } from './channels.ts';
+import { bridgeProtocol } from './bridge-protocol.ts';
 import { EmbedOptions } from './iframe-links.ts';
 
 /**
@@ -7,7 +8,7 @@ import { EmbedOptions } from './iframe-links.ts';
  * only to the exact origin of its host (one of the account's allowed origins, never `*`) and drops every
  * message whose origin is not that one, or whose shape is not one of these.
  */
-export const bridgeProtocol = 'messaging-gateway.bridge/1';
+export { bridgeProtocol };
 
 const ChatType = Type.Enum([...chatTypes]);
 const Id = Type.String({ minLength: 1, maxLength: 256 });

@@ -1,17 +1,12 @@
 import { Type } from 'typebox';
+import { uploadLimits } from './upload-limits.ts';
 
 /**
  * Files an agent attaches in the chat frame: the frame posts the file's bytes to `POST /bff/uploads?name=…` (its
  * type as `content-type`), the gateway keeps them and answers an `attachment` to send, whose `url` is the gateway's
  * own signed link. Messengers fetch the file from that link when it is sent.
  */
-export const uploadLimits = {
-  /** Bytes in one file: what the messengers' bots take for documents (Telegram's 50 MB) is more than a frame should post. */
-  maxBytes: 20 * 1024 * 1024,
-  nameChars: 256,
-  /** Days an upload is kept: its link answers 404 after that. */
-  keptDays: 30,
-} as const;
+export { uploadLimits };
 
 export const UploadQuery = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: uploadLimits.nameChars, description: 'The file’s name, as the customer will see it.' }) },

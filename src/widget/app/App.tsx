@@ -1,5 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { ChatScreen } from '@/features/chat/index.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { ChatScreen, prefetchChatScreen, preloadChatView } from '@/features/chat/index.ts';
+import type { BffClient } from '@/lib/bff-client.ts';
 import { browserLang, catalog, langOf } from '@/lib/i18n.ts';
 import type { EmbedContext } from './embed.ts';
 import { Providers } from './providers.tsx';
@@ -27,7 +29,19 @@ function Shell() {
  * The connect screen is an admin's, opened now and then: its code is a chunk of its own, loaded only by a
  * channels frame, so the chat frame (the one agents keep open) downloads no more than its own screen.
  */
-const ConnectScreen = lazy(() => import('@/features/connect/index.ts').then((m) => ({ default: m.ConnectScreen })));
+const loadConnect = () => import('@/features/connect/index.ts');
+const ConnectScreen = lazy(() => loadConnect().then((m) => ({ default: m.ConnectScreen })));
+
+/** Starts fetching the code of the frame's screen while its session is exchanged, rather than once it is. */
+export function preloadScreen(pathname: string) {
+  if (pathname === '/embed/chats') void preloadChatView();
+  else if (pathname === '/embed/channels') void loadConnect();
+}
+
+/** Asks for what the frame's screen reads first, once the session token is known. */
+export function prefetchScreen(pathname: string, queryClient: QueryClient, client: BffClient) {
+  if (pathname === '/embed/chats') prefetchChatScreen(queryClient, client);
+}
 
 /** What the frame says before its session tells the language: in the browser's. */
 const words = catalog(
@@ -51,7 +65,7 @@ const note = 'm-0 p-6 font-sans text-[#4f5b68]';
  * The iframe app. A frame opened from an iframe link (`embed`) shows its screen once its session is ready:
  * the chat screen for a chats session, the channel-connect screen for a channels session.
  */
-export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
+export function App({ embed, queryClient }: { embed: Promise<EmbedContext | null> | null; queryClient: QueryClient }) {
   const [frame, setFrame] = useState<Frame>({ state: 'starting' });
   useEffect(() => {
     if (!embed) return;
@@ -81,7 +95,7 @@ export function App({ embed }: { embed: Promise<EmbedContext | null> | null }) {
     );
   const { ctx } = frame;
   return (
-    <Providers ctx={ctx}>
+    <Providers ctx={ctx} queryClient={queryClient}>
       {ctx.session.kind === 'chats' ? (
         <ChatScreen />
       ) : (

@@ -1,8 +1,10 @@
-import { bridgeProtocol, type HostToFrameMessage } from '../../contract/bridge.ts';
+import { createStore } from 'zustand/vanilla';
+import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
+import type { HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
-import { createBffClient } from '@/lib/bff-client.ts';
+import { createBffClient, type BffClient } from '@/lib/bff-client.ts';
 import { gatedBridge } from '@/lib/bridge-events.ts';
-import type { Connection, EmbedContext } from '@/lib/embed-context.tsx';
+import type { Connection, ConnectionState, EmbedContext } from '@/lib/embed-context.tsx';
 import { createHostBridge, resolveHostOrigin, type HostBridge } from '@/lib/host-bridge.ts';
 import { frameKey, savedSessions, tabStorage } from '@/lib/saved-session.ts';
 import { connectRealtime } from '@/lib/socket.ts';
@@ -13,7 +15,13 @@ export type { EmbedContext };
  * Starts a frame opened at /embed/<screen>?link=…: trades the link for a session (or takes up the one it was
  * traded for before), finds the host page's origin, says `ready`, keeps the session renewed and the stream connected.
  */
-export async function startEmbed(win: Window): Promise<EmbedContext | null> {
+export async function startEmbed(
+  win: Window,
+  options: {
+    /** The session token is known (traded or taken up): what the screen reads first can be asked for now. */
+    onToken?(client: BffClient): void;
+  } = {},
+): Promise<EmbedContext | null> {
   // The link stays in the frame's address (pages send no referrer): it is good for one session only, and a reload
   // of the frame needs it to be served the frame page and to find the session it was traded for.
   const link = new URL(win.location.href).searchParams.get('link');
@@ -21,19 +29,21 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
   const eventListeners = new Set<(event: StreamEvent) => void>();
   const hostListeners = new Set<(message: HostToFrameMessage) => void>();
   const resyncListeners = new Set<() => void>();
-  const connectionListeners = new Set<(state: Connection) => void>();
-  let connection: Connection = 'online';
+  const connection = createStore<ConnectionState>(() => ({ state: 'online' }));
+  // An ended session stays ended: only a new link brings the frame back.
   const setConnection = (state: Connection) => {
-    if (state === connection || connection === 'ended') return;
-    connection = state;
-    connectionListeners.forEach((l) => l(state));
+    if (connection.getState().state !== 'ended') connection.setState({ state });
   };
   // The host may say `open_chat` right after `ready`, before the screen has mounted and listens.
   let early: HostToFrameMessage[] = [];
   let bridge: HostBridge | null = null;
   const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
   const store = savedSessions(tabStorage(win), link ? frameKey(link) : null);
+  // Told once, though the session's details and the first reads made alongside them may each find it gone.
+  let lost = false;
   const sessionLost = () => {
+    if (lost) return;
+    lost = true;
     store.clear();
     setConnection('ended');
     // Without a session the allowed origins are unknown; the parent is trusted only as the browser names it.
@@ -53,7 +63,11 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
     sessionLost();
     return null;
   }
-  const session = await client.session().catch(() => null);
+  // The session's details are asked for first: `ready` waits for them, and on the embedded database (one
+  // connection) the gateway's queries run in turn.
+  const details = client.session().catch(() => null);
+  options.onToken?.(client);
+  const session = await details;
   if (!session) {
     store.clear();
     sessionLost();
@@ -112,7 +126,6 @@ export async function startEmbed(win: Window): Promise<EmbedContext | null> {
       return () => hostListeners.delete(l);
     },
     onResync: (l) => (resyncListeners.add(l), () => resyncListeners.delete(l)),
-    onConnection: (l) => (connectionListeners.add(l), () => connectionListeners.delete(l)),
-    connection: () => connection,
+    connection,
   };
 }

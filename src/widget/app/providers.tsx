@@ -1,12 +1,13 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { EmbedProvider, type EmbedContext } from '@/lib/embed-context.tsx';
 import { FrameOptionsProvider } from '@/lib/frame-options.tsx';
-import { createQueryClient } from '@/lib/query-client.ts';
 
-/** What every screen of a frame runs inside: its server-state cache, its session and stream, its look and language. */
-export function Providers({ ctx, children }: { ctx: EmbedContext; children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+/**
+ * What every screen of a frame runs inside: its server-state cache (made when the frame starts, so that the first
+ * reads can begin before React renders), its session and stream, its look and language.
+ */
+export function Providers({ ctx, queryClient, children }: { ctx: EmbedContext; queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <EmbedProvider ctx={ctx}>

@@ -1,4 +1,5 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
+import { useStore, type StoreApi } from 'zustand';
 import type { HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
 import type { SessionInfo } from '../../contract/session.ts';
@@ -10,6 +11,9 @@ import type { HostBridge } from './host-bridge.ts';
  * `ended`: the session is over (expired, revoked) and only a new link from the host page brings the frame back.
  */
 export type Connection = 'online' | 'offline' | 'ended';
+export interface ConnectionState {
+  state: Connection;
+}
 
 /** What the screens build on: the session, its API client, the bridge to the host page and the event stream. */
 export interface EmbedContext {
@@ -22,10 +26,8 @@ export interface EmbedContext {
   onHostMessage(listener: (message: HostToFrameMessage) => void): () => void;
   /** The stream missed too much: what the screens show must be read again. */
   onResync(listener: () => void): () => void;
-  /** The stream's connection, as it changes. */
-  onConnection(listener: (state: Connection) => void): () => void;
-  /** The stream's connection now. */
-  connection(): Connection;
+  /** The stream's connection, now and as it changes. */
+  connection: StoreApi<ConnectionState>;
 }
 
 const Context = createContext<EmbedContext | null>(null);
@@ -43,6 +45,5 @@ export function useEmbed(): EmbedContext {
 
 /** The stream's connection, redrawn as it changes. */
 export function useConnection(): Connection {
-  const ctx = useEmbed();
-  return useSyncExternalStore(ctx.onConnection, ctx.connection);
+  return useStore(useEmbed().connection, (s) => s.state);
 }

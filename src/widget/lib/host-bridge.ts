@@ -1,5 +1,11 @@
-import { Value } from 'typebox/value';
-import { bridgeProtocol, FrameToHostMessage, HostToFrameMessage } from '../../contract/bridge.ts';
+import { Check as checkFrameToHost } from 'virtual:bridge-check/frame-to-host';
+import { Check as checkHostToFrame } from 'virtual:bridge-check/host-to-frame';
+import type { FrameToHostMessage, HostToFrameMessage } from '../../contract/bridge.ts';
+import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
+
+// The contract's schemas compiled into plain checks when the widget is built (bridge-checks.build.ts).
+const isHostToFrame = checkHostToFrame as (value: unknown) => value is HostToFrameMessage;
+const isFrameToHost = checkFrameToHost as (value: unknown) => value is FrameToHostMessage;
 
 /** The parts of `window` the bridge uses, so it can run against a stand-in in tests. */
 export interface BridgeWindow {
@@ -73,14 +79,14 @@ export function createHostBridge(options: {
   if (!isExactOrigin(hostOrigin)) throw new Error(`the host bridge needs an exact origin, got ${JSON.stringify(hostOrigin)}`);
   const listener = (event: BridgeMessageEvent) => {
     if (event.origin !== hostOrigin || event.source !== win.parent) return;
-    if (!Value.Check(HostToFrameMessage, event.data)) return;
+    if (!isHostToFrame(event.data)) return;
     options.onMessage(event.data);
   };
   win.addEventListener('message', listener);
   return {
     post(message) {
       const tagged = { protocol: bridgeProtocol, ...message };
-      if (!Value.Check(FrameToHostMessage, tagged)) throw new Error(`not a bridge message: ${JSON.stringify(message)}`);
+      if (!isFrameToHost(tagged)) throw new Error(`not a bridge message: ${JSON.stringify(message)}`);
       win.parent.postMessage(tagged, hostOrigin);
     },
     close() {

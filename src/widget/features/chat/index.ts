@@ -1,2 +1,3 @@
 /** The chat screen of the chat frame (/embed/chats). */
-export { ChatScreen } from './components/ChatScreen.tsx';
+export { ChatScreen, preloadChatView } from './components/ChatScreen.tsx';
+export { prefetchChatScreen } from './prefetch.ts';

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
+import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 
 export const channelKeys = { all: ['channels'] as const };
@@ -8,14 +9,16 @@ export const channelKeys = { all: ['channels'] as const };
 const capabilitiesOf = (channels: BffChannel[]): ReadonlyMap<string, TransportCapabilities> => new Map(channels.map((c) => [c.channel_id, c.capabilities]));
 
 /** GET /bff/channels: the account's channels, for what each can do (edit window, deleting, text limit) and reach. */
+export const channelsQuery = (client: BffClient) => queryOptions({ queryKey: channelKeys.all, queryFn: () => client.channels() });
+
 export function useChannels() {
   const { client } = useEmbed();
-  return useQuery(queryOptions({ queryKey: channelKeys.all, queryFn: () => client.channels() }));
+  return useQuery(channelsQuery(client));
 }
 
 /** What each channel of the account can do, to offer only what works (the gateway still checks every call). */
 export function useCapabilities(): ReadonlyMap<string, TransportCapabilities> {
   const { client } = useEmbed();
-  return useQuery({ queryKey: channelKeys.all, queryFn: () => client.channels(), select: capabilitiesOf }).data ?? empty;
+  return useQuery({ ...channelsQuery(client), select: capabilitiesOf }).data ?? empty;
 }
 const empty: ReadonlyMap<string, TransportCapabilities> = new Map();

@@ -1,8 +1,9 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useIsFetching, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
 import type { ChatCrmCard } from '../../../../contract/crm-entities.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { historyKeys } from './get-messages.ts';
 
 export type ChatCrm = Static<typeof ChatCrmCard>;
 
@@ -18,7 +19,12 @@ const crmRefreshMs = 30_000;
 export const chatCrmQuery = (client: BffClient, chatRef: string) =>
   queryOptions({ queryKey: chatCrmKeys.chat(chatRef), queryFn: () => getChatCrm(client, chatRef), refetchInterval: crmRefreshMs });
 
+/**
+ * The chat's CRM card, asked for once its history is not being read: the newest messages are what the agent opened
+ * the chat for, and on the embedded database the two requests' queries would take turns.
+ */
 export function useChatCrm(chatRef: string) {
   const { client } = useEmbed();
-  return useQuery(chatCrmQuery(client, chatRef));
+  const readingHistory = useIsFetching({ queryKey: historyKeys.chat(chatRef) }) > 0;
+  return useQuery({ ...chatCrmQuery(client, chatRef), enabled: !readingHistory });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChatType } from '../../../../contract/channels.ts';
 import type { Attachment, Keyboard, Recipient, SendMessageBody, SendMessageResult, TemplateRef } from '../../../../contract/messages.ts';
-import { uploadLimits } from '../../../../contract/uploads.ts';
+import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { sending, type ChatMessage } from '../store/message.ts';

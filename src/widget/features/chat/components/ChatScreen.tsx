@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { ConnectionBanner } from '@/components/ui/ConnectionBanner.tsx';
 import { useFrameOptions } from '@/lib/frame-options.tsx';
 import { useWords } from '@/lib/i18n.ts';
@@ -9,7 +10,15 @@ import { useUnansweredBadge } from '../hooks/use-unanswered-badge.ts';
 import { openedKey, useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
 import { ChatList } from './ChatList.tsx';
-import { ChatView } from './ChatView.tsx';
+import type { ChatView as ChatViewType } from './ChatView.tsx';
+
+/**
+ * The open chat's code (history, composer, contact panel) is not on the first screen, the list is: it is a chunk
+ * of its own, fetched while the frame starts (`preloadChatView`), and drawn at once when a chat is opened later.
+ */
+let chatViewModule: { ChatView: typeof ChatViewType } | null = null;
+export const preloadChatView = () => import('./ChatView.tsx').then((m) => (chatViewModule = m));
+const LazyChatView = lazy(() => preloadChatView().then((m) => ({ default: m.ChatView })));
 
 /**
  * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
@@ -29,6 +38,8 @@ export function ChatScreen() {
   // The host may change them while the frame is open (`set_options`).
   const { theme, lang } = useFrameOptions();
   const w = useWords(words).screen;
+  // Chosen once: a view switching from the lazy component to the loaded one would be mounted anew, losing its state.
+  const [ChatView] = useState(() => chatViewModule?.ChatView ?? LazyChatView);
 
   return (
     <div className="gw-theme gw-screen flex h-full min-h-0 flex-col" data-theme={theme} lang={lang}>
@@ -38,7 +49,9 @@ export function ChatScreen() {
         <ChatList list={list} openRef={openRef} onOpen={openChat} hidden={!!opened} />
         <main className={`flex min-h-0 min-w-0 ${opened ? '' : 'max-sm:hidden'}`}>
           {opened && viewKey ? (
-            <ChatView key={viewKey} opened={opened} listed={listed} caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined} onBack={close} />
+            <Suspense>
+              <ChatView key={viewKey} opened={opened} listed={listed} caps={opened.chat.channel_id ? capabilities.get(opened.chat.channel_id) : undefined} onBack={close} />
+            </Suspense>
           ) : (
             <p className="m-auto p-4 text-muted">{w.empty}</p>
           )}

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { TemplateRef } from '../../../../contract/messages.ts';
-import { uploadLimits } from '../../../../contract/uploads.ts';
+import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import { Button } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
 import { useLang } from '@/lib/i18n.ts';

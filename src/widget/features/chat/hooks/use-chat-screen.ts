@@ -4,6 +4,7 @@ import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { ChatType } from '../../../../contract/channels.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { getChats } from '../api/get-chats.ts';
+import { historyQuery, type HistoryMeta } from '../api/get-messages.ts';
 import { inScope, sameChat } from '../store/scope.ts';
 import { useChatUi, type RequestedChat } from '../store/ui.ts';
 
@@ -27,10 +28,12 @@ export function useChatOpening(chats: readonly BffChat[] | undefined) {
 
   const openChat = useCallback(
     (chat: BffChat) => {
+      // The history is asked for at the click, ahead of what the chat's view reads as it mounts (its CRM card).
+      void queryClient.prefetchInfiniteQuery({ ...historyQuery(ctx.client, queryClient, chat.chat_ref), meta: { chat } satisfies HistoryMeta });
       open({ kind: 'chat', chat });
       announce(chat);
     },
-    [open, announce],
+    [ctx, queryClient, open, announce],
   );
 
   /**
