@@ -9,12 +9,20 @@
  * versions of the send path. Without DATABASE_URL it runs on PGlite and tells the gateway's CPU only (its
  * database's work is in its process), counting 5 s of idling after the last message was accepted.
  *
+ * PostgreSQL's CPU is that of the gateway's own connections (its database's backends), so that other work on
+ * the server stays out of it; the whole server's is printed beside it. The rows' baseline, in the same run and
+ * under the same load: a bare Fastify route that commits one row per request on the same database
+ * (bench/lib/bare-insert-server.ts), the least a durable accept costs.
+ *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/db-cost.ts
  *   BENCH_MESSAGES=5000 BENCH_CHATS=100 …
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { microsEach, startCpuMeter } from './lib/cpu-time.ts';
+import { GATEWAY_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
+import { startChildServer } from './lib/child.ts';
+import { microsEach, startBackendMeter, startCpuMeter } from './lib/cpu-time.ts';
+import { freshPostgres } from './lib/fresh-postgres.ts';
 import { startBenchGateway } from './lib/gateway-process.ts';
 import { reportRows, type BenchRow } from './lib/report.ts';
 import { sendRequests } from './lib/send-requests.ts';
@@ -75,6 +83,43 @@ async function tableCounts(databaseUrl: string): Promise<Map<string, TableCounts
   }
 }
 
+/** The same load as the gateway's, on `url`: `amount` sends over CHATS chats, all answered 2xx. */
+async function load(url: string, channelId: string, tokens: string[]): Promise<void> {
+  const result = await autocannon({ url, connections: 16, amount: MESSAGES, method: 'POST', requests: sendRequests(channelId, tokens, CHATS, 'cost') });
+  if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends to ${url} were not accepted`);
+}
+
+interface BaselineCost {
+  /** The bare process's CPU per request, its embedded database included on PGlite. */
+  process: number | null;
+  /** Its database's backends' CPU per request (PostgreSQL only). */
+  postgres: number | null;
+}
+
+/**
+ * The baseline: a bare Fastify route committing one row per request (bench/lib/bare-insert-server.ts), started
+ * with the gateway's Node flags, on a fresh database of the same kind, under the same load.
+ */
+async function baseline(serverUrl: string | undefined): Promise<BaselineCost> {
+  const database = serverUrl ? await freshPostgres(serverUrl) : null;
+  const { DATABASE_URL: _server, ...inherited } = process.env;
+  const env = database ? { ...inherited, DATABASE_URL: database.url } : inherited;
+  const bare = await startChildServer(new URL('./lib/bare-insert-server.ts', import.meta.url), GATEWAY_NODE_FLAGS, [], env);
+  try {
+    const meter = await startCpuMeter({ process: bare.child.pid! });
+    const backends = serverUrl && database ? await startBackendMeter(serverUrl, new URL(database.url).pathname.slice(1)) : null;
+    await load(`${bare.url}/v2/messages`, '00000000-0000-0000-0000-000000000000', ['none']);
+    const postgres = backends ? await backends.stop() : null;
+    const cpu = microsEach({ ...(await meter.stop()), postgres }, MESSAGES);
+    return { process: cpu.process ?? null, postgres: cpu.postgres ?? null };
+  } finally {
+    await bare.stop();
+    await database?.drop();
+  }
+}
+
+const BASELINE_NAME = 'bare Fastify route, one insert per request';
+
 /**
  * Without DATABASE_URL: the gateway's CPU per message on the embedded database, whose work is the gateway's own.
  * Its database is read only once the gateway stopped: it gets a few seconds to send, then must have sent all.
@@ -84,14 +129,7 @@ async function embedded() {
   try {
     const meter = await startCpuMeter({ gateway: gateway.process.child.pid! });
     const started = performance.now();
-    const result = await autocannon({
-      url: `${gateway.baseURL}/v2/messages`,
-      connections: 16,
-      amount: MESSAGES,
-      method: 'POST',
-      requests: sendRequests(gateway.channelId, gateway.tokens, CHATS, 'cost'),
-    });
-    if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends were not accepted`);
+    await load(`${gateway.baseURL}/v2/messages`, gateway.channelId, gateway.tokens);
     const accepted = performance.now();
     await new Promise((r) => setTimeout(r, 5_000));
     const cpu = microsEach(await meter.stop(), MESSAGES);
@@ -99,24 +137,28 @@ async function embedded() {
     const unsent = await gateway.unsent();
     if (unsent > 0) throw new Error(`${unsent} messages were still unsent 5 s after the last was accepted`);
     console.log(`db-cost on PGlite: ${MESSAGES} messages over ${CHATS} chats, accepted in ${((accepted - started) / 1000).toFixed(1)} s`);
-    console.log(`CPU per message: gateway (with its database) ${cpu.gateway ?? '–'} µs`);
-    if (cpu.gateway !== undefined && cpu.gateway !== null) await reportRows([costRow('PGlite', 'gateway CPU per message sent (its database included)', 'µs', cpu.gateway)]);
+    const bare = await baseline(undefined);
+    console.log(`CPU per message: gateway (with its database) ${cpu.gateway ?? '–'} µs; ${BASELINE_NAME}: ${bare.process ?? '–'} µs`);
+    if (cpu.gateway != null) await reportRows([costRow('PGlite', 'gateway CPU per message sent (its database included)', 'µs', cpu.gateway, bare.process)]);
   } finally {
     await gateway.stop().catch(() => {});
     await gateway.cleanup();
   }
 }
 
-/** A row of `npm run bench`: a fixed amount of work, so no baseline; two versions compare by alternating runs. */
-const costRow = (database: string, metric: string, unit: string, ours: number, details?: BenchRow['details']): BenchRow => ({
+/**
+ * A row of `npm run bench`: a fixed amount of work, beside the bare route's for the same requests when it has
+ * one (lower is better; the ratio is ours over the baseline's). Two versions compare by alternating runs.
+ */
+const costRow = (database: string, metric: string, unit: string, ours: number, baselineValue: number | null, details?: BenchRow['details']): BenchRow => ({
   row: 'cost',
   metric,
   unit,
   database,
   ours,
-  baseline: null,
-  baselineName: null,
-  ratio: null,
+  baseline: baselineValue,
+  baselineName: baselineValue === null ? null : BASELINE_NAME,
+  ratio: baselineValue ? Number((ours / baselineValue).toFixed(2)) : null,
   budget: null,
   met: null,
   runs: 1,
@@ -132,23 +174,18 @@ async function main() {
     const database = new URL(gateway.target.url).pathname.slice(1);
     const before = await counters(serverUrl, database);
     const tablesBefore = await tableCounts(gateway.target.url);
-    const meter = await startCpuMeter({ gateway: gateway.process.child.pid!, postgres: 'postgres' });
+    const meter = await startCpuMeter({ gateway: gateway.process.child.pid!, server: 'postgres' });
+    const backends = await startBackendMeter(serverUrl, database);
     const started = performance.now();
-    const result = await autocannon({
-      url: `${gateway.baseURL}/v2/messages`,
-      connections: 16,
-      amount: MESSAGES,
-      method: 'POST',
-      requests: sendRequests(gateway.channelId, gateway.tokens, CHATS, 'cost'),
-    });
-    if (result['2xx'] !== MESSAGES) throw new Error(`${MESSAGES - result['2xx']} of ${MESSAGES} sends were not accepted`);
+    await load(`${gateway.baseURL}/v2/messages`, gateway.channelId, gateway.tokens);
     const accepted = performance.now();
     for (;;) {
       if ((await gateway.unsent()) === 0) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const sent = performance.now();
-    const cpu = microsEach(await meter.stop(), MESSAGES);
+    const postgres = await backends.stop();
+    const cpu = microsEach({ ...(await meter.stop()), postgres }, MESSAGES);
     await gateway.stop();
     const after = await counters(serverUrl, database);
     const tablesAfter = await tableCounts(gateway.target.url);
@@ -165,12 +202,16 @@ async function main() {
       console.log(`  ${name}: inserted ${each('inserted').toFixed(2)}, updated ${each('updated').toFixed(2)} (HOT ${each('hot').toFixed(2)}), deleted ${each('deleted').toFixed(2)}, buffers ${each('buffers').toFixed(1)}`);
     }
     // The meter also counted autocannon's requests and the polls for the end: the same on both sides of a comparison.
-    console.log(`CPU per message: gateway ${cpu.gateway ?? '–'} µs, PostgreSQL ${cpu.postgres ?? '–'} µs`);
+    console.log(`CPU per message: gateway ${cpu.gateway ?? '–'} µs, PostgreSQL ${cpu.postgres ?? '–'} µs (its connections; the whole server ${cpu.server ?? '–'} µs)`);
     const wal = Number(after.wal - before.wal) / MESSAGES;
+    const bare = await baseline(serverUrl);
+    console.log(`${BASELINE_NAME}: ${bare.process ?? '–'} µs, PostgreSQL ${bare.postgres ?? '–'} µs per request`);
     await reportRows([
-      ...(cpu.gateway != null ? [costRow('PostgreSQL', 'gateway CPU per message sent', 'µs', cpu.gateway)] : []),
-      ...(cpu.postgres != null ? [costRow('PostgreSQL', 'PostgreSQL CPU per message sent', 'µs', cpu.postgres)] : []),
-      costRow('PostgreSQL', 'WAL per message sent', 'bytes', Math.round(wal), { rows_updated: Number(per('updated').toFixed(2)), rows_inserted: Number(per('inserted').toFixed(2)) }),
+      ...(cpu.gateway != null ? [costRow('PostgreSQL', 'gateway CPU per message sent', 'µs', cpu.gateway, bare.process)] : []),
+      ...(cpu.postgres != null
+        ? [costRow('PostgreSQL', 'PostgreSQL CPU per message sent (the gateway\'s connections)', 'µs', cpu.postgres, bare.postgres, { whole_server_us: cpu.server ?? '–' })]
+        : []),
+      costRow('PostgreSQL', 'WAL per message sent', 'bytes', Math.round(wal), null, { rows_updated: Number(per('updated').toFixed(2)), rows_inserted: Number(per('inserted').toFixed(2)) }),
     ]);
   } finally {
     await gateway.stop().catch(() => {});

@@ -33,7 +33,7 @@ const benches: Bench[] = [
   { row: 'realtime', script: 'realtime.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'export', script: 'export-memory.ts', flags: ['--expose-gc'], args: ['1000000'], databases: ['PGlite'] },
   { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
-  { row: 'footprint', script: 'footprint.ts', databases: ['PGlite'] },
+  { row: 'footprint', script: 'footprint.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'whatsapp-sessions', script: 'whatsapp-sessions.ts', flags: ['--expose-gc'], args: ['100'], databases: ['PGlite'] },
   { row: 'start', script: 'start.ts', databases: ['PGlite'] },
   { row: 'cost', script: 'db-cost.ts', databases: ['PGlite', 'PostgreSQL'] },

@@ -9,8 +9,8 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-export function startChildServer(script: URL, execArgv: string[] = [], args: string[] = []): Promise<ChildServer> {
-  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...execArgv] });
+export function startChildServer(script: URL, execArgv: string[] = [], args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<ChildServer> {
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, ...execArgv], env });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script.pathname} exited with ${code} before listening`)));

@@ -5,6 +5,7 @@
  * about a ratio than the ratio does. Where /proc is missing (not Linux) every figure is null.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import pg from 'pg';
 import { median } from './report.ts';
 
 /** USER_HZ: /proc counts CPU time in these ticks per second, 100 on every Linux that Node runs on. */
@@ -94,4 +95,33 @@ export function medianByPart(runs: readonly CpuEach[]): Record<string, number> {
       return each.length > 0 ? [[part, median(each)]] : [];
     }),
   );
+}
+
+/**
+ * The CPU of one database's backends on a local PostgreSQL server: the processes serving connections to
+ * `database` when `stop` is called, each since `start` (or since it began, for one opened meanwhile). The server's
+ * other work (other databases' sessions, on a machine shared with other work) stays out, which the whole server's
+ * figure (`postgres` above) cannot tell apart. A backend that closed before `stop` is missed: the gateway's pool
+ * keeps its connections. Null where the server is elsewhere.
+ */
+export async function startBackendMeter(serverUrl: string, database: string): Promise<{ stop(): Promise<number | null> }> {
+  const pids = async (): Promise<number[]> => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+      return rows.map((r) => r.pid);
+    } finally {
+      await client.end();
+    }
+  };
+  const cpuOf = async (list: number[]) => new Map((await Promise.all(list.map(async (pid) => [pid, await processCpuSeconds(pid)] as const))).filter((e): e is [number, number] => e[1] !== null));
+  const before = await cpuOf(await pids());
+  return {
+    async stop() {
+      const after = await cpuOf(await pids());
+      if (after.size === 0) return null;
+      return [...after].reduce((sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0), 0);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The footprint bench's loaded readings of a gateway on PGlite: its resident memory once 1,000 messages were
+ * The footprint bench's loaded readings of a gateway (on PGlite or PostgreSQL): its resident memory once 1,000 messages were
  * accepted and sent, and once it exported N messages to CSV. The messages to export are written straight into
  * the stopped gateway's database (as bench/export-memory.ts does), and the gateway started again on it.
  */

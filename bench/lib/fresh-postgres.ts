@@ -10,7 +10,17 @@ export async function freshPostgres(serverUrl: string): Promise<{ url: string; d
   const name = `gw_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    // BENCH_DATABASE_SETTINGS="log_min_duration_statement=0 …": settings of the new database, say to log each
+    // statement's time while looking into where the server's time goes.
+    for (const setting of process.env.BENCH_DATABASE_SETTINGS?.split(' ').filter(Boolean) ?? []) {
+      const [key, value] = setting.split('=');
+      await admin.query(`ALTER DATABASE ${name} SET ${key} = '${value}'`);
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {

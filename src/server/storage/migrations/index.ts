@@ -29,6 +29,7 @@ import * as crmEntities from './0029_crm_entities.ts';
 import * as sessionHeldSince from './0030_session_held_since.ts';
 import * as receivedUploads from './0031_received_uploads.ts';
 import * as messageTextSearch from './0032_message_text_search.ts';
+import * as lighterSendWrites from './0033_lighter_send_writes.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0030_session_held_since': sessionHeldSince,
   '0031_received_uploads': receivedUploads,
   '0032_message_text_search': messageTextSearch,
+  '0033_lighter_send_writes': lighterSendWrites,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -95,7 +95,7 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * once only the first gets it.
  */
 export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
-  sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: Selectable<ChannelsTable> | null }>`
+  sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: string | null }>`
     with recursive heads as (
       select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped, null::uuid as channel_id
       union all
@@ -122,7 +122,7 @@ export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSe
     from due, chats c
     where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and m.send_lease_until is not distinct from due.send_lease_until
     returning m.*, to_jsonb(c) as chat,
-      (select to_jsonb(ch) from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`;
+      (select to_jsonb(ch)::text from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`;
 const claimStatement = fixedStatement(claimQuery);
 
 /**
@@ -200,6 +200,16 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: S
       // so of two senders claiming the same head at once only the first gets it.
       const { rows } = await claimStatement(db, cursor.chatRef, now, limit, leaseSeconds, owner);
       cursor.chatRef = cursorAfter(cursor.chatRef, rows.map((r) => r.chat_ref));
+      // The heads of a claim mostly go through one channel: its row (as text) is decoded once, not once per head.
+      const channels = new Map<string, ClaimedSend['channel']>();
+      const channelOf = (text: string | null) => {
+        if (text === null) return undefined;
+        if (!channels.has(text)) {
+          const r = JSON.parse(text) as Selectable<ChannelsTable>;
+          channels.set(text, toChannelRecord({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }));
+        }
+        return channels.get(text);
+      };
       return rows
         .sort((a, b) => Number(a.seq) - Number(b.seq))
         .map(
@@ -207,7 +217,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: S
             message: toMessageRecord(r),
             attempt: r.send_attempts,
             chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
-            channel: r.channel ? toChannelRecord({ ...r.channel, created_at: new Date(r.channel.created_at), updated_at: new Date(r.channel.updated_at) }) : undefined,
+            channel: channelOf(r.channel),
           }),
         );
     },
