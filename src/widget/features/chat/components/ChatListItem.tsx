@@ -4,10 +4,11 @@ import { Badge } from '@/components/ui/Badge.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 import { ChatRowMenu } from './ChatRowMenu.tsx';
-import { chatTitle, previewParts, shortWhen } from './format.ts';
+import { chatTitle, previewParts } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
 import { StatusTicks } from './MessageBubble.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
+import { RowHeading } from './RowHeading.tsx';
 
 interface Props {
   chat: BffChat;
@@ -56,12 +57,7 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
       >
         <Initials name={title} />
         <span className="grid min-w-0 flex-1 gap-0.5">
-          <span className="flex min-w-0 items-center gap-2">
-            <span className="gw-chat-row__name flex-1 truncate font-semibold">{title}</span>
-            <time className="text-xs text-muted" dateTime={chat.last_activity_at}>
-              {shortWhen(chat.last_activity_at, lang)}
-            </time>
-          </span>
+          <RowHeading title={title} at={chat.last_activity_at} lang={lang} titleClass="gw-chat-row__name" />
           <span className="flex min-w-0 items-center gap-2">
             <span className={`flex-1 truncate text-muted ${last?.deleted ? 'italic' : ''}`}>
               {last?.deleted ? w.deleted : ''}

@@ -8,9 +8,10 @@ import { refusalOf } from '@/lib/refusal.ts';
 import { useMessageSearch } from '../api/search-messages.ts';
 import { searchWords } from '../search-words.ts';
 import { useJump } from '../store/jump.ts';
-import { chatTitle, shortWhen } from './format.ts';
+import { chatTitle } from './format.ts';
 import { hitParts } from './hit-text.ts';
 import { MessengerMark } from './MessengerMark.tsx';
+import { RowHeading } from './RowHeading.tsx';
 
 interface Props {
   /** The list's search, as applied. */
@@ -73,12 +74,7 @@ export function MessageHits({ q, openRef, onOpen }: Props) {
                   className="grid w-full min-w-0 cursor-pointer gap-0.5 border-b border-line px-3 py-2 text-left text-text hover:bg-bg focus-visible:bg-selected"
                   onClick={() => choose(hit, chat)}
                 >
-                  <span className="flex min-w-0 items-center gap-2">
-                    <span className="flex-1 truncate font-semibold">{title}</span>
-                    <time className="text-xs text-muted" dateTime={hit.created_at}>
-                      {shortWhen(hit.created_at, lang)}
-                    </time>
-                  </span>
+                  <RowHeading title={title} at={hit.created_at} lang={lang} />
                   <span className="line-clamp-2 text-[13px] break-words text-muted">
                     {hitParts(hit.text, terms).map((part, i) =>
                       part.match ? (
