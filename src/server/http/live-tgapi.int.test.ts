@@ -190,7 +190,7 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     expect(fake.calls.filter((c) => c._ === 'messages.sendMessage').length - before).toBe(2);
     // Both tries carry the random id of the send's request: Telegram would take a second one as the same message.
     const tries = fake.calls.filter((c) => c._ === 'messages.sendMessage').slice(-2);
-    expect(tries.map((c) => String(c.randomId))).toEqual([String(telegramRandomId(busy.request_id)), String(telegramRandomId(busy.request_id))]);
+    expect(tries.map((c) => String(c.randomId))).toEqual([String(await telegramRandomId(busy.request_id)), String(await telegramRandomId(busy.request_id))]);
     expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
   });
 

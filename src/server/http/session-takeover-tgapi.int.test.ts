@@ -113,7 +113,7 @@ describe.runIf(databaseKind() === 'postgres')('a personal Telegram session movin
     // The cut-off send went to Telegram twice, under one random id derived from its request: one message.
     const asked = fake.calls.filter((c) => c._ === 'messages.sendMessage' && c.message === 'Ваш заказ отправлен');
     expect(asked).toHaveLength(2);
-    expect(asked.map((c) => String(c.randomId))).toEqual([String(telegramRandomId(cutOff)), String(telegramRandomId(cutOff))]);
+    expect(asked.map((c) => String(c.randomId))).toEqual([String(await telegramRandomId(cutOff)), String(await telegramRandomId(cutOff))]);
     const texts = ['Здравствуйте, Анна', 'Ваш заказ отправлен', 'Завтра до обеда'];
     expect(inTelegram(texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));
     expect(await recordedTexts(direct.db, 'outbound', texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));

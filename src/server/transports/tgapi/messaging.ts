@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TelegramClient } from '@mtcute/core/client.js';
-import { Long, type tl } from '@mtcute/core';
+import type { Long, tl } from '@mtcute/core';
 import type { Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import { AppError, validationError } from '../../core/errors.ts';
@@ -33,7 +33,12 @@ export interface TgapiMessagingDeps {
  * The `random_id` of a send: derived from its request id, so that a send repeated after a crash (sent, but its answer
  * never recorded) is the same message to Telegram, which keeps one per random id, not a second one.
  */
-export const telegramRandomId = (requestId: string): Long => Long.fromBytesLE([...createHash('sha256').update(requestId).digest().subarray(0, 8)]);
+export async function telegramRandomId(requestId: string): Promise<Long> {
+  // Loaded on the first send rather than at start: the library weighs tens of MB, and most gateways run no
+  // personal Telegram account.
+  const { Long } = await import('@mtcute/core');
+  return Long.fromBytesLE([...createHash('sha256').update(requestId).digest().subarray(0, 8)]);
+}
 
 /** The resolver's answer: the chat to write to, or why nobody can be written to. */
 type Target = { peer: tl.TypeInputPeer; chatId: string } | { refused: 'contact_can_not_create' | 'bad_contact' };
@@ -129,7 +134,7 @@ export function tgapiMessaging(deps: TgapiMessagingDeps): MessagingDriver {
         const target = await deps.pacer.pace(m.channelId, null, () => targetOf(client, m));
         if ('refused' in target) return { kind: 'failed', reason: target.refused };
         const replyTo = m.quotedMessengerId ? Number(m.quotedMessengerId) : undefined;
-        const params = { randomId: telegramRandomId(m.requestId), ...(replyTo ? { replyTo } : {}) };
+        const params = { randomId: await telegramRandomId(m.requestId), ...(replyTo ? { replyTo } : {}) };
         const sent = await deps.pacer.pace(m.channelId, target.chatId, async () => {
           if (m.attachment) return client.sendMedia(target.peer, await mediaOf(deps, m.attachment, m.text), params);
           if (!m.text) throw Object.assign(new Error('MESSAGE_EMPTY'), { code: 400, text: 'MESSAGE_EMPTY' });
