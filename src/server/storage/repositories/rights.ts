@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RightsRepository } from '../../core/rights/ports.ts';
+import type { UserRole } from '../../../contract/settings.ts';
 import type { DatabaseSchema } from '../schema.ts';
 
 export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
@@ -30,6 +31,22 @@ export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
           pushInputOutputMessageEventsForManagers: row.push_input_output_message_events_for_managers,
         }
       );
+    },
+    async userRights(accountId, userId) {
+      // One statement rather than roles + flags: on the embedded database (one connection) every frame request
+      // pays each round trip in turn.
+      const { rows } = await sql<{ any_roles: boolean; own: { channel_id: string; role: UserRole }[] | null; hide_phones: boolean | null }>`
+        select exists(select 1 from crm_user_roles where account_id = ${accountId}) as any_roles,
+          (select json_agg(json_build_object('channel_id', r.channel_id, 'role', r.role) order by r.channel_id)
+             from crm_user_roles r where r.account_id = ${accountId} and r.user_id = ${userId}) as own,
+          (select s.hide_phone_numbers_for_user_ids @> jsonb_build_array(${userId}::text)
+             from crm_settings s where s.account_id = ${accountId}) as hide_phones`.execute(db);
+      const row = rows[0]!;
+      return {
+        anyRoles: row.any_roles,
+        own: (row.own ?? []).map((r) => ({ channelId: r.channel_id, role: r.role })),
+        hidePhones: userId !== null && row.hide_phones === true,
+      };
     },
     async saveFlags(accountId, flags, at) {
       const values = {
