@@ -69,10 +69,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) 
     async (request) => {
       const session = sessionOf(request);
       assertChatsSession(session);
-      const chat = await deps.store.chats.get(session.accountId, request.params.chat_ref);
+      // Both at once: on PostgreSQL they overlap; the embedded database runs them back to back either way.
+      const [chat, rights] = await Promise.all([deps.store.chats.get(session.accountId, request.params.chat_ref), frameRights(deps.store, session)]);
       if (!chat) throw new AppError('CHAT_NOT_FOUND', 'Chat not found');
       assertChatInScope(session, { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone });
-      assertChannelAllowed(await frameRights(deps.store, session), chat.channelId);
+      assertChannelAllowed(rights, chat.channelId);
       return ok(deps.clock, await chatHistory(deps, session.accountId, chat.id, request.query));
     },
   );

@@ -12,12 +12,23 @@ export interface RightsFlags {
   pushInputOutputMessageEventsForManagers: boolean;
 }
 
+export interface UserRights {
+  anyRoles: boolean;
+  own: { channelId: string; role: UserRole }[];
+  hidePhones: boolean;
+}
+
 /** The account's rights: roles per channel and user, and account-wide flags. */
 export interface RightsRepository {
   roles(accountId: string): Promise<RoleRecord[]>;
   /** Replaces every role of the account. */
   replaceRoles(accountId: string, roles: RoleRecord[]): Promise<void>;
   flags(accountId: string): Promise<RightsFlags | undefined>;
+  /**
+   * What a frame request needs of the rights in one round trip: whether the account sets any role at all, the
+   * user's own roles (none when `userId` is null) and whether the user's phone numbers are hidden.
+   */
+  userRights(accountId: string, userId: string | null): Promise<UserRights>;
   saveFlags(accountId: string, flags: RightsFlags, at: Date): Promise<void>;
   /** Who got the customer of a chat, when someone did. */
   assigneeOf(chatRef: string): Promise<string | undefined>;

@@ -15,10 +15,8 @@ export interface FrameRights {
 export const unrestricted: FrameRights = { channels: null, hidePhones: false };
 
 export async function rightsOf(store: Pick<Store, 'rights'>, accountId: string, userId: string | null): Promise<FrameRights> {
-  const [roles, flags] = await Promise.all([store.rights.roles(accountId), store.rights.flags(accountId)]);
-  const hidePhones = userId !== null && (flags?.hidePhoneNumbersForUserIds.includes(userId) ?? false);
-  if (roles.length === 0 || userId === null) return { channels: null, hidePhones };
-  const own = roles.filter((r) => r.userId === userId);
+  const { anyRoles, own, hidePhones } = await store.rights.userRights(accountId, userId);
+  if (!anyRoles || userId === null) return { channels: null, hidePhones };
   return { channels: new Set(own.map((r) => r.channelId)), hidePhones, readOnly: new Set(own.filter((r) => r.role === 'auditor').map((r) => r.channelId)) };
 }
 

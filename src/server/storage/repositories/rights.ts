@@ -1,6 +1,21 @@
 import { sql, type Kysely } from 'kysely';
 import type { RightsRepository } from '../../core/rights/ports.ts';
+import type { UserRole } from '../../../contract/settings.ts';
 import type { DatabaseSchema } from '../schema.ts';
+import { fixedStatement } from './fixed-statement.ts';
+
+/**
+ * What a frame request needs of the rights, in one statement rather than roles + flags: on the embedded database
+ * (one connection) every frame request pays each round trip in turn.
+ */
+const userRightsStatement = fixedStatement(
+  (account, user) => sql<{ any_roles: boolean; own: { channel_id: string; role: UserRole }[] | null; hide_phones: boolean | null }>`
+    select exists(select 1 from crm_user_roles where account_id = ${account}) as any_roles,
+      (select json_agg(json_build_object('channel_id', r.channel_id, 'role', r.role) order by r.channel_id)
+         from crm_user_roles r where r.account_id = ${account} and r.user_id = ${user}::text) as own,
+      (select s.hide_phone_numbers_for_user_ids @> jsonb_build_array(${user}::text)
+         from crm_settings s where s.account_id = ${account}) as hide_phones`,
+);
 
 export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
   return {
@@ -30,6 +45,15 @@ export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
           pushInputOutputMessageEventsForManagers: row.push_input_output_message_events_for_managers,
         }
       );
+    },
+    async userRights(accountId, userId) {
+      const { rows } = await userRightsStatement(db, accountId, userId);
+      const row = rows[0]!;
+      return {
+        anyRoles: row.any_roles,
+        own: (row.own ?? []).map((r) => ({ channelId: r.channel_id, role: r.role })),
+        hidePhones: userId !== null && row.hide_phones === true,
+      };
     },
     async saveFlags(accountId, flags, at) {
       const values = {

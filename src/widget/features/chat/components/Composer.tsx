@@ -73,9 +73,12 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   useEffect(() => {
     if (replyTo) box.current?.focus();
   }, [replyTo]);
-  // The open chat's composer takes the focus: the agent opened it to write.
+  // The open chat's composer takes the focus: the agent opened it to write. After the first paint: focusing while
+  // the history mounts would force the browser to lay the whole view out before it could draw it.
   useEffect(() => {
-    if (!disabledReason) box.current?.focus({ preventScroll: true });
+    if (disabledReason) return;
+    const frame = requestAnimationFrame(() => box.current?.focus({ preventScroll: true }));
+    return () => cancelAnimationFrame(frame);
   }, [disabledReason]);
   useEffect(() => fit(box.current), [text]);
 

@@ -50,7 +50,11 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 64,
+    // A one-line message with its time: the closer the guess, the fewer rows the first measuring moves and mounts.
+    estimateSize: () => 56,
+    // The view is most of the frame: the first render already mounts the rows that fill it, rather than a few
+    // overscan rows, then the rest after the scroller's size is read (one more layout pass on opening).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
     getItemKey,
     overscan: 8,
     paddingStart: TOP,
