@@ -72,6 +72,21 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
     virtualizer.scrollToEnd();
   }, [ready, messages.length, virtualizer]);
 
+  // The view keeps its end in place when it gets shorter while the agent is at the end: the contact bar comes in
+  // above it after the history, the composer grows with a reply, a file or buttons. The browser keeps the top.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      const before = height;
+      height = el.clientHeight;
+      if (height < before && el.scrollHeight - el.scrollTop - before <= FOLLOW_WITHIN) virtualizer.scrollToEnd();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [virtualizer]);
+
   // What the agent sends is shown even when they had scrolled up.
   const last = messages.at(-1);
   const lastKey = last?.key;
