@@ -172,16 +172,22 @@ export function messageHistory(db: Kysely<DatabaseSchema>): MessageHistory {
     ...messageSearch(db),
     async historyPage(q) {
       const bound = q.bound ? sql`and m.seq ${sql.raw(SEQ_OPS[q.bound.op])} ${q.bound.seq}::bigint` : sql``;
+      // The page is cut first, then joined: joined before the limit, the quote and the author were looked up for
+      // every message of the chat whenever the planner read the chat whole (as it does before its first ANALYZE).
+      const order = sql.raw(q.order === 'asc' ? 'asc' : 'desc');
       const contains = q.textContains === undefined ? sql`` : sql`and m.deleted_at is null and m.text ilike ${likePattern(q.textContains)} escape '\\'`;
       const { rows } = await sql<HistoryResult>`
         select m.*, m.seq::text as seq_text, qm.id as q_id, qm.direction as q_direction, qm.text as q_text,
           qm.attachment as q_attachment, qm.deleted_at as q_deleted_at, u.name as author_name
-        from messages m
+        from (
+          select * from messages m
+          where m.account_id = ${q.accountId} and m.chat_ref = ${q.chatRef} ${bound} ${contains}
+          order by m.seq ${order}
+          limit ${q.limit}
+        ) m
         left join messages qm on qm.id = m.quoted_message_id and qm.account_id = m.account_id
         left join crm_users u on u.account_id = m.account_id and u.id = m.crm_user_id
-        where m.account_id = ${q.accountId} and m.chat_ref = ${q.chatRef} ${bound} ${contains}
-        order by m.seq ${sql.raw(q.order === 'asc' ? 'asc' : 'desc')}
-        limit ${q.limit}`.execute(db);
+        order by m.seq ${order}`.execute(db);
       return rows.map(toHistoryRow);
     },
     async historySeq(accountId, chatRef, messageId) {
