@@ -85,7 +85,7 @@ describe('telegram-bot buttons', () => {
     const draft = apply(
       draftOf('telegram_bot', [{ text: 'Track', type: 'link', url: 'https://shop.example/t', payload: 'left over' }]),
       { type: 'addRow' },
-      { type: 'edit', id: 2, patch: { text: 'Call me', payload: 'call', url: 'https://left.over' } },
+      { type: 'edit', id: 2, patch: { text: 'Call me', payload: 'call', url: 'https://left.example' } },
     );
     expect(checkDraft(draft).valid).toBe(true);
     expect(toKeyboard(draft)).toEqual({
@@ -123,7 +123,7 @@ describe('MAX-bot buttons', () => {
 
   it('sends each type with its own fields, and an intent on callback buttons only', () => {
     const draft = draftOf('max_bot', [
-      { text: 'Pay', type: 'callback', payload: 'pay', intent: 'positive', url: 'https://left.over' },
+      { text: 'Pay', type: 'callback', payload: 'pay', intent: 'positive', url: 'https://left.example' },
       { text: 'Site', type: 'link', url: 'https://shop.example', intent: 'negative' },
       { text: 'Hi', type: 'message', intent: 'positive' },
       { text: 'Plain', type: 'callback', payload: 'x', intent: 'default' },
