@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexesRead, readWhole } from '../testing/query-plans.ts';
+import { insertAccountWithChannel } from '../testing/message-rows.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { migrateToLatest, openDatabase, type Database } from './database.ts';
 import { messageSearch, messageSearchQuery } from './repositories/message-search.ts';
@@ -26,11 +27,7 @@ describe(`messages found by their words through the index (${databaseKind()})`, 
     database = await openDatabase(testDb.target);
     await migrateToLatest(database.db);
     const db = database.db;
-    await db.insertInto('accounts').values({ id: accountId, name: 'A', created_at: at }).execute();
-    await db
-      .insertInto('channels')
-      .values({ id: channelId, account_id: accountId, transport: 'telegram', status: 'active', reason: null, phone: null, username: null, messenger_id: null, name: null, auth_url: null, tier: null, paid: true, credentials: null, qr: null, pairing: null, created_at: at, updated_at: at })
-      .execute();
+    await insertAccountWithChannel(db, { accountId, channelId, transport: 'telegram', at });
     await db.insertInto('chats').values({ id: chatRef, account_id: accountId, channel_id: channelId, chat_type: 'telegram', chat_id: '4242', unanswered: 0, created_at: at }).execute();
     // Many messages, a few with the rare word; one of those deleted, the newest a send still queued.
     await sql`

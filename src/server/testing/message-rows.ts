@@ -7,6 +7,15 @@ import type { DatabaseSchema } from '../storage/schema.ts';
  * (the export) without going through sending.
  */
 
+/** An account with one active channel of `transport`, both made at `at`: what the rows below belong to. */
+export async function insertAccountWithChannel(db: Kysely<DatabaseSchema>, o: { accountId: string; channelId: string; transport: string; at: Date }): Promise<void> {
+  await db.insertInto('accounts').values({ id: o.accountId, name: 'A', created_at: o.at }).execute();
+  await db
+    .insertInto('channels')
+    .values({ id: o.channelId, account_id: o.accountId, transport: o.transport, status: 'active', reason: null, phone: null, username: null, messenger_id: null, name: null, auth_url: null, tier: null, paid: true, credentials: null, qr: null, pairing: null, created_at: o.at, updated_at: o.at })
+    .execute();
+}
+
 export interface ChatRow {
   accountId: string;
   channelId: string;
