@@ -158,6 +158,20 @@ describe(`the messages table as the send queue (${databaseKind()})`, () => {
     expect(await claimTexts(5)).toEqual(['a2', 'b2', 'e1']);
   });
 
+  it('sends the channel’s row once per claim, and every head of the channel gets it', async () => {
+    await accept([
+      ['a1', '7001'],
+      ['b1', '7002'],
+      ['c1', '7003'],
+    ]);
+    const { rows } = await database.db.executeQuery(claimQuery(newSendCursor().chatRef, at, 32, 30, null).compile(database.db));
+    expect(rows.map((r) => (r as { channel: string | null }).channel !== null).sort()).toEqual([false, false, true]);
+    await sql`update messages set send_lease_until = null`.execute(database.db);
+    const claims = await sends.claim({ limit: 32, leaseSeconds: 30, now: at });
+    expect(claims.map((c) => c.message.text).sort()).toEqual(['a1', 'b1', 'c1']);
+    for (const c of claims) expect(c.channel).toMatchObject({ id: channelId, accountId, state: { status: 'active', reason: null } });
+  });
+
   it('brings the channel along with a claim, and none once the channel is deleted', async () => {
     await accept([['a1', '7001']]);
     const [claim] = await sends.claim({ limit: 10, leaseSeconds: 1, now: at });

@@ -30,6 +30,7 @@ import * as sessionHeldSince from './0030_session_held_since.ts';
 import * as receivedUploads from './0031_received_uploads.ts';
 import * as messageTextSearch from './0032_message_text_search.ts';
 import * as lighterSendWrites from './0033_lighter_send_writes.ts';
+import * as eventsKeyedByPosition from './0034_events_keyed_by_position.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0031_received_uploads': receivedUploads,
   '0032_message_text_search': messageTextSearch,
   '0033_lighter_send_writes': lighterSendWrites,
+  '0034_events_keyed_by_position': eventsKeyedByPosition,
 };
 
 export const migrationProvider: MigrationProvider = {

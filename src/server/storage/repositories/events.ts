@@ -45,8 +45,8 @@ const streamStatement = fixedStatement(
  */
 const pruneStatement = (db: Kysely<DatabaseSchema>, before: Date, limit: number) =>
   sql`
-    delete from events where id in (
-      select e.id from events e
+    delete from events where position in (
+      select e.position from events e
       where e.created_at < ${before}
         and e.position < coalesce((select position from events where created_at >= ${before} order by position limit 1), 9223372036854775807)
         and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
@@ -72,6 +72,7 @@ export function eventRepository(db: Kysely<DatabaseSchema>, recorded?: EventsRec
       tellRecorded(counts.rows, recorded);
     },
     async get(id) {
+      // Not indexed (events are keyed by position, migration 0034): for tests and diagnostics, not a hot path.
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toEventRecord(row);
     },

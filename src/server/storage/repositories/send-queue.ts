@@ -93,9 +93,13 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * connection is gone: it is due again at once, not when that claim lapses (its claim time is its lease's end less
  * `leaseSeconds`). The row is taken only if its lease is still the one the scan saw, so that of two claims at
  * once only the first gets it.
+ *
+ * The heads of a claim mostly go through one channel: its row comes as JSON with the first head of the channel
+ * only (`channel_first`), and the others take it from there; within one statement every head sees the channel in
+ * the same state. Built and sent with every head, the channel's row was most of what a claim returned.
  */
 export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
-  sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel: string | null }>`
+  sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel_first: boolean; channel: string | null }>`
     with recursive heads as (
       select ${after}::uuid as chat_ref, null::uuid as id, null::timestamptz as send_after, null::timestamptz as send_lease_until, false as wrapped, null::uuid as channel_id
       union all
@@ -117,12 +121,16 @@ export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSe
         and coalesce((
           select coalesce(s.owner = ${owner}::text and s.lease_until > now(), false)
           from sessions s where s.channel_id = heads.channel_id), true)
-      limit ${limit})
-    update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
-    from due, chats c
-    where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and m.send_lease_until is not distinct from due.send_lease_until
-    returning m.*, to_jsonb(c) as chat,
-      (select to_jsonb(ch)::text from channels ch where ch.id = m.channel_id and ch.deleted_at is null) as channel`;
+      limit ${limit}),
+    claimed as (
+      update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1
+      from due, chats c
+      where m.id = due.id and c.id = m.chat_ref and m.status = 'accepted' and m.send_lease_until is not distinct from due.send_lease_until
+      returning m.*, to_jsonb(c) as chat),
+    firsts as (select claimed.*, row_number() over (partition by claimed.channel_id) = 1 as channel_first from claimed)
+    select firsts.*, case when channel_first then
+        (select to_jsonb(ch)::text from channels ch where ch.id = firsts.channel_id and ch.deleted_at is null) end as channel
+    from firsts`;
 const claimStatement = fixedStatement(claimQuery);
 
 /**
@@ -200,16 +208,13 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: S
       // so of two senders claiming the same head at once only the first gets it.
       const { rows } = await claimStatement(db, cursor.chatRef, now, limit, leaseSeconds, owner);
       cursor.chatRef = cursorAfter(cursor.chatRef, rows.map((r) => r.chat_ref));
-      // The heads of a claim mostly go through one channel: its row (as text) is decoded once, not once per head.
+      // Each channel's row came with its first head only (none: the channel is deleted or gone), decoded once.
       const channels = new Map<string, ClaimedSend['channel']>();
-      const channelOf = (text: string | null) => {
-        if (text === null) return undefined;
-        if (!channels.has(text)) {
-          const r = JSON.parse(text) as Selectable<ChannelsTable>;
-          channels.set(text, toChannelRecord({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }));
-        }
-        return channels.get(text);
-      };
+      for (const r of rows) {
+        if (!r.channel_first) continue;
+        const c = r.channel === null ? null : (JSON.parse(r.channel) as Selectable<ChannelsTable>);
+        channels.set(r.channel_id, c ? toChannelRecord({ ...c, created_at: new Date(c.created_at), updated_at: new Date(c.updated_at) }) : undefined);
+      }
       return rows
         .sort((a, b) => Number(a.seq) - Number(b.seq))
         .map(
@@ -217,7 +222,7 @@ export function sendQueueRepository(db: Db, recorded?: EventsRecorded, cursor: S
             message: toMessageRecord(r),
             attempt: r.send_attempts,
             chat: toChatRecord({ ...r.chat, created_at: new Date(r.chat.created_at), last_message_at: r.chat.last_message_at && new Date(r.chat.last_message_at) }),
-            channel: channelOf(r.channel),
+            channel: channels.get(r.channel_id),
           }),
         );
     },

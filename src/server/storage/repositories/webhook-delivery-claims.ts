@@ -25,7 +25,8 @@ const isHead = sql<boolean>`(
   order by p.account_id, p.endpoint, p.lane, p.seq limit 1) = d.id`;
 
 /**
- * Marks rows as being sent under this lease, if they are still due heads nobody else holds. Rows named in
+ * Marks rows as being sent under this lease, if they are still due heads nobody else holds. A row's event is found
+ * by its position (the delivery's `seq`, the events' primary key), and is the row's own by its id. Rows named in
  * `batches` join that batch in the same update (a batch formed by this claim), so forming it writes each
  * row once; rows named in `keyedByEvent` store their event's id as their key, the same way. Rows another claim
  * is taking right now are skipped, not waited for.
@@ -44,7 +45,7 @@ export function takeStatement(
         case when w.id = any(${[...keyedByEvent]}::uuid[]) then w.event_id end,
         w.batch_id)
     from events e
-    where e.id = w.event_id and w.id in (
+    where e.position = w.seq and e.id = w.event_id and w.id in (
       select d.id from webhook_deliveries d
       where d.id = ${anyUuid(ids)} and ${isDue(now)} and ${isHead}
       for update skip locked)

@@ -87,7 +87,7 @@ function byHead(rows: (TakenRow & { head: string; place: string })[]): Map<strin
 }
 
 /**
- * Built once (see `fixedStatement`): it runs with every claim. The heads of a batch (`bounded`) keep where their
+ * Built once (see `fixedStatement`): it runs with every claim. Events are found by position (a delivery's `seq`). The heads of a batch (`bounded`) keep where their
  * runs were read up to, the first time they are read (a head with no run keeps its own place): read again after
  * a crash, the runs stop there, and events that came in meanwhile do not join follow-ups already sent.
  */
@@ -98,7 +98,7 @@ const followStatement = fixedStatement(
       update webhook_deliveries h set run_until = coalesce((select max(f.seq) from followers f where f.head = h.id and f.contiguous), h.seq)
       where h.id = any(${bounded}::uuid[]) and h.run_until is null)
     select c.id, c.event_id, c.attempts, c.seq, c.lane, c.event_name, c.batch_id, e.payload, e.created_at, c.head, c.place
-    from followers c join events e on e.id = c.event_id
+    from followers c join events e on e.position = c.seq and e.id = c.event_id
     where c.contiguous`,
 );
 
