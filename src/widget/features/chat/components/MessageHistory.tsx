@@ -3,6 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { Button } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import type { useHistory } from '../api/get-messages.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
@@ -31,6 +32,7 @@ const FOLLOW_WITHIN = 80;
 /** Messages of one side this close together read as one group: no gap, one time at the group's end. */
 const GROUP_MS = 5 * 60_000;
 const EMPTY: ChatMessage[] = [];
+
 
 /**
  * A chat's history, virtualized: only the messages in and near the view are in the DOM, so a chat of tens of
@@ -71,6 +73,13 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
     opened.current = true;
     virtualizer.scrollToEnd();
   }, [ready, messages.length, virtualizer]);
+
+  // The messages' actions (reply, copy, forward, edit, delete) appear on hover or focus, not with the opened chat:
+  // they are added once its newest messages are drawn, so that opening a chat lays out the messages alone.
+  const [withActions, setWithActions] = useState(false);
+  useEffect(() => {
+    if (ready && !withActions) return whenIdle(() => setWithActions(true));
+  }, [ready, withActions]);
 
   // The view keeps its end in place when it gets shorter while the agent is at the end: the contact bar comes in
   // above it after the history, the composer grows with a reply, a file or buttons. The browser keeps the top.
@@ -181,7 +190,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
                       </p>
                     )}
                     <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && marked === m.message_id ? '*:ring-2 *:ring-accent' : ''}`}>
-                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
+                      <MessageBubble message={m} actions={withActions ? actionsOf(m) : null} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
                     </div>
                   </li>
                 );
