@@ -10,3 +10,10 @@ export function whenIdle(task: () => void): () => void {
   const id = setTimeout(task, 50);
   return () => clearTimeout(id);
 }
+
+/** Runs `task` right after the next frame is painted; answers a cancel. For what may follow what was just drawn. */
+export function afterPaint(task: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => (timer = setTimeout(task, 0)));
+  return () => (cancelAnimationFrame(frame), clearTimeout(timer));
+}

@@ -3,7 +3,7 @@ import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
-import { useFirstListReading } from './get-chats.ts';
+import { useFirstListDrawn } from './get-chats.ts';
 
 export const channelKeys = { all: ['channels'] as const };
 
@@ -19,10 +19,10 @@ export function useChannels() {
 
 /**
  * What each channel of the account can do, to offer only what works (the gateway still checks every call). Read
- * by the screen once its chat list is in; an opened chat reads the channels at once (useChannels).
+ * by the screen once its chat list is drawn; an opened chat reads the channels at once (useChannels).
  */
 export function useCapabilities(): ReadonlyMap<string, TransportCapabilities> {
   const { client } = useEmbed();
-  return useQuery({ ...channelsQuery(client), select: capabilitiesOf, enabled: !useFirstListReading() }).data ?? empty;
+  return useQuery({ ...channelsQuery(client), select: capabilitiesOf, enabled: useFirstListDrawn() }).data ?? empty;
 }
 const empty: ReadonlyMap<string, TransportCapabilities> = new Map();

@@ -1,7 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery, useIsFetching, type InfiniteData } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { BffChat, ChatPage, ChatsQuery } from '../../../../contract/bff-chats.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { afterPaint } from '@/lib/when-idle.ts';
 import { queryString } from './query.ts';
 
 export type ChatListData = InfiniteData<ChatPage, string | null>;
@@ -47,8 +49,16 @@ export function useChatList(q: string) {
 }
 
 /**
- * Whether the chat list the screen opens with is being read. What the first rows do not need (the channels, the
- * unanswered totals) waits for it: on the embedded database their queries would take turns with the list's. (The
- * frame's start asks for them as soon as the list is in: see prefetchChatScreen.)
+ * Whether the chat list the screen opens with is in and painted. What the first rows do not need (the channels, the
+ * unanswered totals) waits for it: on the embedded database their queries would take turns with the list's, and
+ * their requests would be sent while the rows are being drawn. (The frame's start asks for them right after the
+ * list's answer is drawn: see prefetchChatScreen.)
  */
-export const useFirstListReading = (): boolean => useIsFetching({ queryKey: chatListKeys.search('') }) > 0;
+export function useFirstListDrawn(): boolean {
+  const reading = useIsFetching({ queryKey: chatListKeys.search('') }) > 0;
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (!reading && !drawn) return afterPaint(() => setDrawn(true));
+  }, [reading, drawn]);
+  return drawn;
+}
