@@ -210,3 +210,32 @@ test('builds a MAX bot keyboard: a coloured callback button and a link button', 
   await expect(sent.getByRole('group', { name: 'Buttons under the message' }).getByRole('link', { name: /Our terms/ })).toBeVisible();
   await shot(page, 'sent-max');
 });
+
+test('says what the gateway changed in the buttons sent: business-API buttons do not go with a file', async ({ page, request, token }) => {
+  const [created] = await api<{ channel_id: string; url: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'wapi', credentials: {} });
+  const channelId = created!.channel_id;
+  expect((await request.get(created!.url)).status()).toBe(200);
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${channelId}`))[0]!.status).toBe('active');
+  await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79001110042', name: 'Gleb Orlov', text: 'Send me the receipt' });
+  const frame = await openChat(page, request, token, 'Gleb Orlov', {}, 960);
+  await frame.getByRole('button', { name: 'Add buttons to the message' }).click();
+  const dialog = frame.getByRole('dialog', { name: 'Buttons for the message' });
+  // The business API's buttons are one list, not rows.
+  const first = dialog.getByRole('group', { name: 'Button 1', exact: true });
+  await first.getByLabel('Text').fill('Thanks');
+  await first.getByLabel('Payload').fill('thanks');
+  await dialog.getByRole('button', { name: 'Attach the buttons' }).click();
+  await expect(frame.getByRole('group', { name: 'Buttons to send with the message' })).toContainText('Thanks');
+
+  // A file without words: the buttons would go with the file, which the business API does not take; the gateway
+  // sends the file alone and says so in its answer, and the composer tells the agent.
+  await frame.locator('input[type=file]').setInputFiles({ name: 'receipt-42.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 receipt 42') });
+  await frame.getByRole('button', { name: 'Send', exact: true }).click();
+  const sent = lastMessage(frame, 'Messages');
+  await expect(sent).toContainText('receipt-42.pdf');
+  const note = frame.getByRole('status').filter({ hasText: 'Sent, but the gateway changed the buttons:' });
+  await expect(note).toContainText('business-API buttons go with a text only, not with a file or a template');
+  await shot(page, 'warnings');
+  await note.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(note).toHaveCount(0);
+});

@@ -42,6 +42,17 @@ export const SessionInfo = Type.Object({
 });
 export type SessionInfo = Static<typeof SessionInfo>;
 
+/**
+ * The exchange's answer: the token, and the session's details as GET /bff/session tells them, so that a frame can
+ * say `ready` without a second round trip (a frame taking up its session after a reload still asks GET /bff/session).
+ */
+export const ExchangedSession = Type.Object({
+  token: SessionToken.properties.token,
+  expires_at: SessionToken.properties.expires_at,
+  session: SessionInfo,
+});
+export type ExchangedSession = Static<typeof ExchangedSession>;
+
 /** A channel as the frames see it: the same view as GET /v2/channels, with its transport's capabilities. */
 export const BffChannel = Channel;
 export type BffChannel = Static<typeof BffChannel>;

@@ -1,3 +1,5 @@
+// First: the frame's session request leaves while the rest of the frame's code is evaluated.
+import { sessionStart } from './app/session-start.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, prefetchScreen, preloadScreen } from './app/App.tsx';
@@ -11,7 +13,7 @@ if (!root) throw new Error('missing #root');
 // The screen's code, and what it reads first, are fetched alongside: none of them waits for another.
 const { pathname } = window.location;
 const queryClient = createQueryClient();
-const embed = pathname.startsWith('/embed/') ? startEmbed(window, { onToken: (client) => prefetchScreen(pathname, queryClient, client) }) : null;
+const embed = pathname.startsWith('/embed/') ? startEmbed(window, sessionStart, { onToken: (client) => prefetchScreen(pathname, queryClient, client) }) : null;
 preloadScreen(pathname);
 
 createRoot(root).render(

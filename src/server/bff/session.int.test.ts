@@ -37,7 +37,7 @@ describe(`frame sessions (${databaseKind()})`, () => {
     const { link } = await createLink(t, a.token, 'chats', card);
     const res = await bff('POST', '/session', undefined, { link });
     expect(res.statusCode).toBe(201);
-    const { token, expires_at } = res.json().data;
+    const { token, expires_at, session } = res.json().data;
     expect(token).toMatch(/^mgs_[0-9a-f]{32}_[\w-]{43}$/);
     expect(Date.parse(expires_at) - clock.now().getTime()).toBe(15 * MINUTE);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -62,6 +62,8 @@ describe(`frame sessions (${databaseKind()})`, () => {
       allowed_origins: ['https://crm.example.com'],
       expires_at,
     });
+    // The exchange's answer carries the same details, so that the frame starts without asking for them.
+    expect(session).toEqual(me.json().data);
 
     const again = await bff('POST', '/session', undefined, { link });
     expect(again.statusCode).toBe(401);

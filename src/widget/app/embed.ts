@@ -2,12 +2,12 @@ import { createStore } from 'zustand/vanilla';
 import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
 import type { HostToFrameMessage } from '../../contract/bridge.ts';
 import type { StreamEvent } from '../../contract/realtime.ts';
-import { createBffClient, type BffClient } from '@/lib/bff-client.ts';
+import type { BffClient } from '@/lib/bff-client.ts';
 import { gatedBridge } from '@/lib/bridge-events.ts';
 import type { Connection, ConnectionState, EmbedContext } from '@/lib/embed-context.tsx';
 import { createHostBridge, resolveHostOrigin, type HostBridge } from '@/lib/host-bridge.ts';
-import { frameKey, savedSessions, tabStorage } from '@/lib/saved-session.ts';
 import { connectRealtime } from '@/lib/socket.ts';
+import type { SessionStart } from './session-start.ts';
 
 export type { EmbedContext };
 
@@ -17,15 +17,12 @@ export type { EmbedContext };
  */
 export async function startEmbed(
   win: Window,
+  start: SessionStart | null,
   options: {
     /** The session token is known (traded or taken up): what the screen reads first can be asked for now. */
     onToken?(client: BffClient): void;
   } = {},
 ): Promise<EmbedContext | null> {
-  // The link stays in the frame's address (pages send no referrer): it is good for one session only, and a reload
-  // of the frame needs it to be served the frame page and to find the session it was traded for.
-  const link = new URL(win.location.href).searchParams.get('link');
-
   const eventListeners = new Set<(event: StreamEvent) => void>();
   const hostListeners = new Set<(message: HostToFrameMessage) => void>();
   const resyncListeners = new Set<() => void>();
@@ -38,38 +35,26 @@ export async function startEmbed(
   let early: HostToFrameMessage[] = [];
   let bridge: HostBridge | null = null;
   const ancestorOrigins = win.location.ancestorOrigins as ArrayLike<string> | undefined;
-  const store = savedSessions(tabStorage(win), link ? frameKey(link) : null);
   // Told once, though the session's details and the first reads made alongside them may each find it gone.
   let lost = false;
   const sessionLost = () => {
     if (lost) return;
     lost = true;
-    store.clear();
+    start?.store.clear();
     setConnection('ended');
     // Without a session the allowed origins are unknown; the parent is trusted only as the browser names it.
     const host = bridge ? null : resolveHostOrigin({ allowed: null, ancestorOrigins, referrer: win.document.referrer });
     if (bridge) bridge.post({ type: 'session_expired', payload: {} });
     else if (host) win.parent.postMessage({ protocol: bridgeProtocol, type: 'session_expired', payload: {} }, host);
   };
-  const client = createBffClient({ onSessionLost: sessionLost });
-  // A link is good once. Reloaded, the frame or the host page (the same link again) takes up the session that link
-  // was traded for, kept for this tab only, and renews it as before; a new link is traded anew.
-  if (!link) return null;
-  const saved = store.read();
-  try {
-    if (saved) client.resume(saved);
-    else await client.exchange(link);
-  } catch {
-    sessionLost();
-    return null;
-  }
-  // The session's details are asked for first: `ready` waits for them, and on the embedded database (one
-  // connection) the gateway's queries run in turn.
-  const details = client.session().catch(() => null);
-  options.onToken?.(client);
-  const session = await details;
+  if (!start) return null;
+  const { client, store } = start;
+  start.onLost(sessionLost);
+  // A session taken up after a reload holds its token already: the screen's first reads go alongside its details.
+  const tokenHeld = client.token() !== null;
+  if (tokenHeld) options.onToken?.(client);
+  const session = await start.details;
   if (!session) {
-    store.clear();
     sessionLost();
     return null;
   }
@@ -95,6 +80,8 @@ export async function startEmbed(
     );
     bridge.post({ type: 'ready', payload: { kind: session.kind, user_id: session.user?.id ?? null } });
   }
+  // A traded link's answer brought the token and the details at once: `ready` goes first, then the first reads.
+  if (!tokenHeld) options.onToken?.(client);
 
   const realtime = connectRealtime({
     token: client.token,

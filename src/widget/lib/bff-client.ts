@@ -1,7 +1,7 @@
 import type { Contact, ContactKey } from '../../contract/contacts.ts';
 import type { EnvelopeOf } from '../../contract/envelope.ts';
 import type { ErrorBody } from '../../contract/errors.ts';
-import type { BffChannel, BffTransport, SessionInfo, SessionToken } from '../../contract/session.ts';
+import type { BffChannel, BffTransport, ExchangedSession, SessionInfo } from '../../contract/session.ts';
 import type { CrmUser } from '../../contract/users.ts';
 
 /** An error answer of /bff in the gateway's error model. */
@@ -60,9 +60,9 @@ export function createBffClient(options: BffClientOptions = {}) {
   return {
     /** The current session token, for the socket.io handshake. */
     token: () => token,
-    /** Trades the iframe link for a session (once per link). */
-    async exchange(link: string): Promise<SessionToken> {
-      const session = await request<SessionToken>('POST', '/session', { link });
+    /** Trades the iframe link for a session (once per link); the answer carries the session's details. */
+    async exchange(link: string): Promise<ExchangedSession> {
+      const session = await request<ExchangedSession>('POST', '/session', { link });
       token = session.token;
       expiresAt = Date.parse(session.expires_at);
       return session;

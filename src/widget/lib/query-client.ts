@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { notifyManager, QueryClient } from '@tanstack/react-query';
 import { BffError } from './bff-client.ts';
 
 /**
@@ -7,6 +7,9 @@ import { BffError } from './bff-client.ts';
  * of the gateway (4xx) is an answer, not a failure worth repeating; a network error is tried once more.
  */
 export function createQueryClient(): QueryClient {
+  // An answer is drawn in the task that brought it, not one task later: the frame shares its page's thread with the
+  // host page (and anything else queued there), and the agent waits for the first rows and an opened chat.
+  notifyManager.setScheduler(queueMicrotask);
   return new QueryClient({
     defaultOptions: {
       queries: {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, NullEnvelope } from '../../../contract/envelope.ts';
-import { ExchangeLinkBody, SessionInfo, SessionRenewed, SessionToken } from '../../../contract/session.ts';
+import { ExchangedSession, ExchangeLinkBody, SessionInfo, SessionRenewed } from '../../../contract/session.ts';
 import { describeSession, exchangeLink, renewSession, revokeSession } from '../../core/embedding/sessions.ts';
 import type { BffDeps } from '../deps.ts';
 import { sessionOf } from '../guards.ts';
@@ -17,15 +17,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       schema: {
         tags,
         summary: 'Exchange an iframe link for a session',
-        description: 'Once per link. Expired, tampered and used links get 401. Keep the token in memory (not in cookies or storage).',
+        description:
+          'Once per link. Expired, tampered and used links get 401. Keep the token in memory (not in cookies or storage). The answer carries the session’s details (`session`, as GET /bff/session tells them), so the frame needs no second request to start.',
         security: [],
         body: ExchangeLinkBody,
-        response: { 201: Envelope(SessionToken), ...sessionErrors },
+        response: { 201: Envelope(ExchangedSession), ...sessionErrors },
       },
     },
     async (request, reply) => {
-      const { token, expires_at } = await exchangeLink(deps, request.body.link);
-      return reply.code(201).send(ok(deps.clock, { token, expires_at }));
+      const { token, expires_at, session } = await exchangeLink(deps, request.body.link);
+      return reply.code(201).send(ok(deps.clock, { token, expires_at, session: await describeSession(deps, session) }));
     },
   );
 

@@ -3,6 +3,7 @@ import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { BffChannel } from '../../../../contract/session.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { useFirstListDrawn } from './get-chats.ts';
 
 export const channelKeys = { all: ['channels'] as const };
 
@@ -16,9 +17,12 @@ export function useChannels() {
   return useQuery(channelsQuery(client));
 }
 
-/** What each channel of the account can do, to offer only what works (the gateway still checks every call). */
+/**
+ * What each channel of the account can do, to offer only what works (the gateway still checks every call). Read
+ * by the screen once its chat list is drawn; an opened chat reads the channels at once (useChannels).
+ */
 export function useCapabilities(): ReadonlyMap<string, TransportCapabilities> {
   const { client } = useEmbed();
-  return useQuery({ ...channelsQuery(client), select: capabilitiesOf }).data ?? empty;
+  return useQuery({ ...channelsQuery(client), select: capabilitiesOf, enabled: useFirstListDrawn() }).data ?? empty;
 }
 const empty: ReadonlyMap<string, TransportCapabilities> = new Map();

@@ -1,8 +1,10 @@
 import { queryOptions, useIsFetching, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { Static } from 'typebox';
 import type { ChatCrmCard } from '../../../../contract/crm-entities.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { whenIdle } from '@/lib/when-idle.ts';
 import { historyKeys } from './get-messages.ts';
 
 export type ChatCrm = Static<typeof ChatCrmCard>;
@@ -20,11 +22,16 @@ export const chatCrmQuery = (client: BffClient, chatRef: string) =>
   queryOptions({ queryKey: chatCrmKeys.chat(chatRef), queryFn: () => getChatCrm(client, chatRef), refetchInterval: crmRefreshMs });
 
 /**
- * The chat's CRM card, asked for once its history is not being read: the newest messages are what the agent opened
- * the chat for, and on the embedded database the two requests' queries would take turns.
+ * The chat's CRM card, asked for once its history is read and drawn: the newest messages are what the agent opened
+ * the chat for, on the embedded database the two requests' queries would take turns, and the card's answer coming
+ * while the history is laid out would hold it up.
  */
 export function useChatCrm(chatRef: string) {
   const { client } = useEmbed();
   const readingHistory = useIsFetching({ queryKey: historyKeys.chat(chatRef) }) > 0;
-  return useQuery({ ...chatCrmQuery(client, chatRef), enabled: !readingHistory });
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (!readingHistory && !drawn) return whenIdle(() => setDrawn(true));
+  }, [readingHistory, drawn]);
+  return useQuery({ ...chatCrmQuery(client, chatRef), enabled: drawn && !readingHistory });
 }

@@ -1,7 +1,9 @@
-import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useIsFetching, type InfiniteData } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { BffChat, ChatPage, ChatsQuery } from '../../../../contract/bff-chats.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { afterPaint } from '@/lib/when-idle.ts';
 import { queryString } from './query.ts';
 
 export type ChatListData = InfiniteData<ChatPage, string | null>;
@@ -44,4 +46,19 @@ export const chatListQuery = (client: BffClient, q: string) =>
 export function useChatList(q: string) {
   const { client } = useEmbed();
   return useInfiniteQuery({ ...chatListQuery(client, q), select: chatsOf });
+}
+
+/**
+ * Whether the chat list the screen opens with is in and painted. What the first rows do not need (the channels, the
+ * unanswered totals) waits for it: on the embedded database their queries would take turns with the list's, and
+ * their requests would be sent while the rows are being drawn. (The frame's start asks for them right after the
+ * list's answer is drawn: see prefetchChatScreen.)
+ */
+export function useFirstListDrawn(): boolean {
+  const reading = useIsFetching({ queryKey: chatListKeys.search('') }) > 0;
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    if (!reading && !drawn) return afterPaint(() => setDrawn(true));
+  }, [reading, drawn]);
+  return drawn;
 }

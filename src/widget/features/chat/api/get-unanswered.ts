@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UnansweredSummary } from '../../../../contract/bff-chats.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
+import { useFirstListDrawn } from './get-chats.ts';
 
 export const unansweredKeys = { summary: ['chats', 'unanswered'] as const };
 
@@ -10,8 +11,8 @@ export const getUnanswered = (client: BffClient): Promise<UnansweredSummary> => 
 
 export const unansweredQuery = (client: BffClient) => queryOptions({ queryKey: unansweredKeys.summary, queryFn: () => getUnanswered(client) });
 
-/** The server's totals, read when the frame opens and again whenever a chat's count changes. */
+/** The server's totals, read when the frame opens (once its chat list is drawn) and again whenever a chat's count changes. */
 export function useUnanswered() {
   const { client } = useEmbed();
-  return useQuery(unansweredQuery(client));
+  return useQuery({ ...unansweredQuery(client), enabled: useFirstListDrawn() });
 }

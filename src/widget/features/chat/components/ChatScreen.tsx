@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { ConnectionBanner } from '@/components/ui/ConnectionBanner.tsx';
 import { useFrameOptions } from '@/lib/frame-options.tsx';
 import { useWords } from '@/lib/i18n.ts';
@@ -18,7 +18,17 @@ import type { ChatView as ChatViewType } from './ChatView.tsx';
  */
 let chatViewModule: { ChatView: typeof ChatViewType } | null = null;
 export const preloadChatView = () => import('./ChatView.tsx').then((m) => (chatViewModule = m));
-const LazyChatView = lazy(() => preloadChatView().then((m) => ({ default: m.ChatView })));
+type ViewModule = { default: typeof ChatViewType };
+/**
+ * Once the chunk is in, the lazy view is handed it through a thenable that answers at once: React then renders the
+ * view in the same pass. A promise, even a settled one, answers a tick later, so the view would suspend and show
+ * its fallback first, and React reveals a boundary no sooner than 300 ms after its fallback.
+ */
+const ChatView = lazy(() =>
+  chatViewModule
+    ? ({ then: (resolve: (m: ViewModule) => void) => resolve({ default: chatViewModule!.ChatView }) } as unknown as Promise<ViewModule>)
+    : preloadChatView().then((m) => ({ default: m.ChatView })),
+);
 
 /**
  * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
@@ -38,8 +48,6 @@ export function ChatScreen() {
   // The host may change them while the frame is open (`set_options`).
   const { theme, lang } = useFrameOptions();
   const w = useWords(words).screen;
-  // Chosen once: a view switching from the lazy component to the loaded one would be mounted anew, losing its state.
-  const [ChatView] = useState(() => chatViewModule?.ChatView ?? LazyChatView);
 
   return (
     <div className="gw-theme gw-screen flex h-full min-h-0 flex-col" data-theme={theme} lang={lang}>

@@ -48,7 +48,8 @@ function Quote({ quoted, onJump }: { quoted: NonNullable<ChatMessage['quoted_mes
 
 interface BubbleProps {
   message: ChatMessage;
-  actions: MessageActions;
+  /** Null while the opened chat's first messages are being drawn: the actions, shown on hover, come after. */
+  actions: MessageActions | null;
   onEdit(message: ChatMessage): void;
   onDelete(message: ChatMessage): void;
   onReply(message: ChatMessage): void;
@@ -64,7 +65,7 @@ const retryable = (m: ChatMessage) => m.direction === 'outbound' && m.status ===
  * What the agent can do with a message: reply to it, copy it and forward it (any message), edit and delete (their side's,
  * where the messenger allows). Deleting asks once more, in place; Escape keeps the message.
  */
-function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps) {
+function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps & { actions: MessageActions }) {
   const w = useWords(words).message;
   const [confirming, setConfirming] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
@@ -157,7 +158,7 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
         </time>
         {m.direction === 'outbound' && <StatusTicks status={m.status} />}
       </span>
-      <Actions {...props} />
+      {props.actions && <Actions {...props} actions={props.actions} />}
       {m.status === 'failed' && (
         <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-danger">
           {w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}

@@ -3,11 +3,13 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { Button } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import type { useHistory } from '../api/get-messages.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { words } from '../words.ts';
 import { dayLabel, dayOf } from './format.ts';
+import { estimateHeight } from './history-estimate.ts';
 import { useJump } from '../store/jump.ts';
 import { useJumpTarget } from '../hooks/use-jump-target.ts';
 import { LoadFailed } from './LoadFailed.tsx';
@@ -24,6 +26,7 @@ interface Props {
 
 /** Room above the first message for "loading earlier messages" or "start of the conversation". */
 const TOP = 36;
+const BOTTOM = 12;
 /** How close to the top (px) the agent scrolls before the next older page is read. */
 const LOAD_OLDER_WITHIN = 600;
 /** Within this distance from the end (px), the view follows new messages. */
@@ -32,33 +35,59 @@ const FOLLOW_WITHIN = 80;
 const GROUP_MS = 5 * 60_000;
 const EMPTY: ChatMessage[] = [];
 
+
+/** The history's scroller while its first page is read, or failed to be. */
+function HistoryPending({ history }: { history: Props['history'] }) {
+  const lang = useLang();
+  const w = useWords(words).history;
+  return (
+    <div className="relative flex min-h-0 flex-1">
+      <div className="gw-history flex flex-1 flex-col overflow-y-auto [contain:strict]" tabIndex={0} role="region" aria-label={w.label}>
+        {history.isPending && (
+          <p className="m-0 p-6 text-center text-muted" role="status">
+            {w.loading}
+          </p>
+        )}
+        {history.isLoadingError && <LoadFailed what={w.loadFailed} error={refusalOf(history.error, {}, lang).message} className="p-6 text-center" onRetry={() => void history.refetch()} />}
+      </div>
+    </div>
+  );
+}
+
 /**
  * A chat's history, virtualized: only the messages in and near the view are in the DOM, so a chat of tens of
  * thousands of loaded messages scrolls as lightly as a short one. The list is anchored at its end: it opens at
  * the newest message, follows new ones while the agent is at the end, and keeps the message in view in place
  * when older pages are prepended. A new day starts with its date; a side's messages close together are grouped.
+ * The list starts once the first page is in, at its end: the first messages drawn are the newest, not the oldest
+ * of the page, which scrolling to the end would then replace.
  */
-export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry }: Props) {
+export function MessageHistory(props: Props) {
+  return props.history.data === undefined ? <HistoryPending history={props.history} /> : <LoadedHistory {...props} />;
+}
+
+function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry }: Props) {
   const lang = useLang();
   const w = useWords(words).history;
   const messages = history.data?.messages ?? EMPTY;
   const olderCursor = history.data?.olderCursor ?? null;
-  const ready = history.data !== undefined;
   const loadingOlder = history.isFetchingNextPage;
   const scrollRef = useRef<HTMLDivElement>(null);
   const getItemKey = useCallback((i: number) => messages[i]!.key, [messages]);
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
-    // A one-line message with its time: the closer the guess, the fewer rows the first measuring moves and mounts.
-    estimateSize: () => 56,
+    // Each message's guessed from what it holds: the closer the guess, the fewer rows the first measuring moves and mounts.
+    estimateSize: (i) => estimateHeight(messages[i]!),
     // The view is most of the frame: the first render already mounts the rows that fill it, rather than a few
     // overscan rows, then the rest after the scroller's size is read (one more layout pass on opening).
     initialRect: { width: window.innerWidth, height: window.innerHeight },
+    // Past the end: the first rows drawn are the newest, however far the estimate is from their real heights.
+    initialOffset: Number.MAX_SAFE_INTEGER,
     getItemKey,
     overscan: 8,
     paddingStart: TOP,
-    paddingEnd: 12,
+    paddingEnd: BOTTOM,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: FOLLOW_WITHIN,
@@ -67,10 +96,17 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
   // Open at the newest message once the first page is there.
   const opened = useRef(false);
   useLayoutEffect(() => {
-    if (opened.current || !ready || messages.length === 0) return;
+    if (opened.current || messages.length === 0) return;
     opened.current = true;
     virtualizer.scrollToEnd();
-  }, [ready, messages.length, virtualizer]);
+  }, [messages.length, virtualizer]);
+
+  // The messages' actions (reply, copy, forward, edit, delete) appear on hover or focus, not with the opened chat:
+  // they are added once its newest messages are drawn, so that opening a chat lays out the messages alone.
+  const [withActions, setWithActions] = useState(false);
+  useEffect(() => {
+    if (!withActions) return whenIdle(() => setWithActions(true));
+  }, [withActions]);
 
   // The view keeps its end in place when it gets shorter while the agent is at the end: the contact bar comes in
   // above it after the history, the composer grows with a reply, a file or buttons. The browser keeps the top.
@@ -141,13 +177,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
         role="region"
         aria-label={w.label}
       >
-        {history.isPending && (
-          <p className="m-0 p-6 text-center text-muted" role="status">
-            {w.loading}
-          </p>
-        )}
-        {history.isLoadingError && <LoadFailed what={w.loadFailed} error={refusalOf(history.error, {}, lang).message} className="p-6 text-center" onRetry={() => void history.refetch()} />}
-        {ready && messages.length === 0 && <p className="m-0 p-6 text-center text-muted">{w.empty}</p>}
+        {messages.length === 0 && <p className="m-0 p-6 text-center text-muted">{w.empty}</p>}
         {messages.length > 0 && (
           // A short chat sits at the bottom, next to the composer, as its newest message would.
           <div className="relative mt-auto w-full flex-none" style={{ height: virtualizer.getTotalSize() }}>
@@ -181,7 +211,7 @@ export function MessageHistory({ history, actionsOf, onEdit, onDelete, onReply, 
                       </p>
                     )}
                     <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && marked === m.message_id ? '*:ring-2 *:ring-accent' : ''}`}>
-                      <MessageBubble message={m} actions={actionsOf(m)} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
+                      <MessageBubble message={m} actions={withActions ? actionsOf(m) : null} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
                     </div>
                   </li>
                 );

@@ -2,14 +2,16 @@ import type { BffChat, MessagePreview } from '../../../../contract/bff-chats.ts'
 import type { Lang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 
-interface DateFormats {
-  time: Intl.DateTimeFormat;
-  day: Intl.DateTimeFormat;
-  dayWithYear: Intl.DateTimeFormat;
-  full: Intl.DateTimeFormat;
-}
+type DateFormat = 'time' | 'day' | 'dayWithYear' | 'full';
 
-const formats = new Map<Lang, DateFormats>();
+const formatOptions: Record<DateFormat, Intl.DateTimeFormatOptions> = {
+  time: { hour: '2-digit', minute: '2-digit' },
+  day: { day: 'numeric', month: 'short' },
+  dayWithYear: { day: 'numeric', month: 'short', year: 'numeric' },
+  full: { dateStyle: 'medium', timeStyle: 'short' },
+};
+
+const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * The locale dates are written in: the browser's own variant of the frame's language when it has one (en-GB keeps
@@ -19,18 +21,16 @@ export function dateLocale(lang: Lang, preferred: readonly string[] = typeof nav
   return preferred.find((tag) => tag.split('-')[0]!.toLowerCase() === lang) ?? lang;
 }
 
-/** Built once per language: a formatter is costly to make and the list formats every row. */
-function formatsOf(lang: Lang): DateFormats {
-  let f = formats.get(lang);
+/**
+ * Each formatter is built once per language, and only when first used: a formatter is costly to make, the list
+ * formats every row, and the first rows (today's chats) need only the hour.
+ */
+function formatOf(lang: Lang, kind: DateFormat): Intl.DateTimeFormat {
+  const key = `${lang} ${kind}`;
+  let f = formats.get(key);
   if (!f) {
-    const locale = dateLocale(lang);
-    f = {
-      time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
-      day: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' }),
-      dayWithYear: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }),
-      full: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
-    };
-    formats.set(lang, f);
+    f = new Intl.DateTimeFormat(dateLocale(lang), formatOptions[kind]);
+    formats.set(key, f);
   }
   return f;
 }
@@ -40,19 +40,18 @@ const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.g
 /** A list row's time: the hour today, else the day (with the year when it is not this one). */
 export function shortWhen(iso: string, lang: Lang, now = new Date()): string {
   const d = new Date(iso);
-  const f = formatsOf(lang);
-  if (sameDay(d, now)) return f.time.format(d);
-  return (d.getFullYear() === now.getFullYear() ? f.day : f.dayWithYear).format(d);
+  if (sameDay(d, now)) return formatOf(lang, 'time').format(d);
+  return formatOf(lang, d.getFullYear() === now.getFullYear() ? 'day' : 'dayWithYear').format(d);
 }
 
 /** A message's time: the hour, with the day when it is not today. */
 export function messageWhen(iso: string, lang: Lang, now = new Date()): string {
   const d = new Date(iso);
-  const { time } = formatsOf(lang);
+  const time = formatOf(lang, 'time');
   return sameDay(d, now) ? time.format(d) : `${shortWhen(iso, lang, now)}, ${time.format(d)}`;
 }
 
-export const fullWhen = (iso: string, lang: Lang): string => formatsOf(lang).full.format(new Date(iso));
+export const fullWhen = (iso: string, lang: Lang): string => formatOf(lang, 'full').format(new Date(iso));
 
 /** What the list and headers call a chat. */
 export function chatTitle(chat: Pick<BffChat, 'name' | 'username' | 'phone' | 'chat_id'>, lang: Lang): string {
