@@ -235,6 +235,8 @@ test('says what the gateway changed in the buttons sent: business-API buttons do
   await expect(sent).toContainText('receipt-42.pdf');
   const note = frame.getByRole('status').filter({ hasText: 'Sent, but the gateway changed the buttons:' });
   await expect(note).toContainText('business-API buttons go with a text only, not with a file or a template');
+  // The message shows what went, the file alone: not the buttons the agent attached.
+  await expect(sent.getByRole('group', { name: 'Buttons under the message' })).toHaveCount(0);
   await shot(page, 'warnings');
   await note.getByRole('button', { name: 'Dismiss' }).click();
   await expect(note).toHaveCount(0);

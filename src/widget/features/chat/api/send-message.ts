@@ -88,7 +88,8 @@ export function useSendMessage(target: SendTarget) {
       update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null }));
     },
     onSuccess: ({ result, attachment }, content) => {
-      if (content.keyboard && result.warnings?.length) keyboardWarnings.set(content.keyboard, result.warnings);
+      const keyboardChanged = Boolean(content.keyboard && result.warnings?.length);
+      if (keyboardChanged) keyboardWarnings.set(content.keyboard!, result.warnings!);
       update((data) => {
         // A read of the newest page may have brought the message before the answer to the send did.
         const already = data.pages.some((p) => p.messages.some((m) => m.request_id === result.request_id && m.key !== content.key));
@@ -102,6 +103,8 @@ export function useSendMessage(target: SendTarget) {
           },
         );
       });
+      // The gateway dropped or cut some of the buttons: the row shows what was stored, not what the agent attached.
+      if (keyboardChanged) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     },
     onError: (_err, content) => update((data) => removeMessage(data, content.key)),
   });
