@@ -4,11 +4,13 @@ import { Button } from '@/components/ui/Button.tsx';
 import { inputClass } from '@/components/ui/Input.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import type { useChatList } from '../api/get-chats.ts';
 import { useUnanswered } from '../api/get-unanswered.ts';
 import { useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
 import { ChatListItem } from './ChatListItem.tsx';
+import { prepareDateFormats } from './format.ts';
 import { LoadFailed } from './LoadFailed.tsx';
 import { MessageHits } from './MessageHits.tsx';
 
@@ -43,6 +45,12 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
     const t = setTimeout(() => setSearch(text), SEARCH_DELAY_MS);
     return () => clearTimeout(t);
   }, [text, setSearch]);
+
+  // Once the rows are drawn, the dates a chat's messages are written with are made ready for the first open.
+  const drawn = list.data !== undefined;
+  useEffect(() => {
+    if (drawn) return whenIdle(() => prepareDateFormats(lang));
+  }, [drawn, lang]);
 
   // The open chat stays in view when the list reorders (answered, it moves down among the chats that do not wait).
   const items = useRef<HTMLUListElement>(null);

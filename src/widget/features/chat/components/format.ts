@@ -83,7 +83,22 @@ export function dayLabel(iso: string, lang: Lang, now = new Date()): string {
   if (sameDay(d, now)) return words[lang].history.today;
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
   if (sameDay(d, yesterday)) return words[lang].history.yesterday;
+  return dayFormatOf(lang).format(d);
+}
+
+function dayFormatOf(lang: Lang): Intl.DateTimeFormat {
   let f = dayFormats.get(lang);
   if (!f) dayFormats.set(lang, (f = new Intl.DateTimeFormat(dateLocale(lang), { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' })));
-  return f.format(d);
+  return f;
+}
+
+/**
+ * Makes what an opened chat's messages are written with (their times, the full dates of their titles, the days
+ * between them) while the frame has nothing else to do: made by the first open, they would hold up its drawing.
+ */
+export function prepareDateFormats(lang: Lang): void {
+  formatOf(lang, 'time');
+  formatOf(lang, 'day');
+  formatOf(lang, 'full');
+  dayFormatOf(lang);
 }
