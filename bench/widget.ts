@@ -18,6 +18,7 @@
  *   git worktree add --detach ../base <commit> && (cd ../base && npm ci && npx vite build)
  *   BENCH_BASELINE_DIR=../base npm run bench:widget
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -247,6 +248,10 @@ async function oneRun(builds: Build[]): Promise<RunFigures[]> {
   }
 }
 
+function baselineCommit(dir: string): string {
+  return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+}
+
 const builds = baselineDir ? [ours, await baselineBuild(baselineDir)] : [ours];
 const assets = await Promise.all(builds.map((b) => initialAssets(b.dist)));
 for (const [i, a] of assets.entries()) {
@@ -273,7 +278,8 @@ for (let run = 1; run <= runs; run++) {
 const m = (pick: (f: RunFigures) => number, build = 0) => median(all.map((figures) => pick(figures[build]!)));
 const mScroll = (pick: (f: ScrollFigures) => number) => m((f) => pick(f.scroll!));
 const mine = assets[0]!;
-const old = baselineDir ? { assets: assets[1]!, name: `the build of ${baselineDir}, served by its own gateway` } : null;
+// Named by its commit: the checkout's path means nothing to a reader of the results.
+const old = baselineDir ? { assets: assets[1]!, name: `the build at commit ${baselineCommit(baselineDir)}, served by its own gateway` } : null;
 /** Against the baseline build when there is one, else against `fallback` of this run. */
 const against = (pick: (f: RunFigures) => number, fallback: (f: RunFigures) => number, fallbackName: string) => {
   const baseline = old ? m(pick, 1) : m(fallback);
