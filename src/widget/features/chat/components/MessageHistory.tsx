@@ -79,13 +79,9 @@ function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry 
     getScrollElement: () => scrollRef.current,
     // Each message's guessed from what it holds: the closer the guess, the fewer rows the first measuring moves and mounts.
     estimateSize: (i) => estimateHeight(messages[i]!),
-    // The view is most of the frame: the first render already mounts the rows that fill it, rather than a few
-    // overscan rows, then the rest after the scroller's size is read (one more layout pass on opening).
-    initialRect: { width: window.innerWidth, height: window.innerHeight },
-    // Past the end: the first rows drawn are the newest, however far the estimate is from their real heights.
-    initialOffset: Number.MAX_SAFE_INTEGER,
     getItemKey,
-    overscan: 8,
+    // Rows drawn beyond the view: each is a bubble to lay out while a chat opens, and three keep scrolling seamless.
+    overscan: 3,
     paddingStart: TOP,
     paddingEnd: BOTTOM,
     anchorTo: 'end',
