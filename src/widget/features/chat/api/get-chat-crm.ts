@@ -1,10 +1,9 @@
 import { queryOptions, useIsFetching, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import type { Static } from 'typebox';
 import type { ChatCrmCard } from '../../../../contract/crm-entities.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
-import { whenIdle } from '@/lib/when-idle.ts';
+import { useScheduledFlag, whenIdle } from '@/lib/when-idle.ts';
 import { historyKeys } from './get-messages.ts';
 
 export type ChatCrm = Static<typeof ChatCrmCard>;
@@ -29,9 +28,6 @@ export const chatCrmQuery = (client: BffClient, chatRef: string) =>
 export function useChatCrm(chatRef: string) {
   const { client } = useEmbed();
   const readingHistory = useIsFetching({ queryKey: historyKeys.chat(chatRef) }) > 0;
-  const [drawn, setDrawn] = useState(false);
-  useEffect(() => {
-    if (!readingHistory && !drawn) return whenIdle(() => setDrawn(true));
-  }, [readingHistory, drawn]);
+  const drawn = useScheduledFlag(!readingHistory, whenIdle);
   return useQuery({ ...chatCrmQuery(client, chatRef), enabled: drawn && !readingHistory });
 }

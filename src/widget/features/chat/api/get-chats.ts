@@ -1,9 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery, useIsFetching, type InfiniteData } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import type { BffChat, ChatPage, ChatsQuery } from '../../../../contract/bff-chats.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
-import { afterPaint } from '@/lib/when-idle.ts';
+import { afterPaint, useScheduledFlag } from '@/lib/when-idle.ts';
 import { queryString } from './query.ts';
 
 export type ChatListData = InfiniteData<ChatPage, string | null>;
@@ -55,10 +54,5 @@ export function useChatList(q: string) {
  * list's answer is drawn: see prefetchChatScreen.)
  */
 export function useFirstListDrawn(): boolean {
-  const reading = useIsFetching({ queryKey: chatListKeys.search('') }) > 0;
-  const [drawn, setDrawn] = useState(false);
-  useEffect(() => {
-    if (!reading && !drawn) return afterPaint(() => setDrawn(true));
-  }, [reading, drawn]);
-  return drawn;
+  return useScheduledFlag(useIsFetching({ queryKey: chatListKeys.search('') }) === 0, afterPaint);
 }

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { Button } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
-import { whenIdle } from '@/lib/when-idle.ts';
+import { useScheduledFlag, whenIdle } from '@/lib/when-idle.ts';
 import type { useHistory } from '../api/get-messages.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
@@ -34,7 +34,6 @@ const FOLLOW_WITHIN = 80;
 /** Messages of one side this close together read as one group: no gap, one time at the group's end. */
 const GROUP_MS = 5 * 60_000;
 const EMPTY: ChatMessage[] = [];
-
 
 /** The history's scroller while its first page is read, or failed to be. */
 function HistoryPending({ history }: { history: Props['history'] }) {
@@ -99,10 +98,7 @@ function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry 
 
   // The messages' actions (reply, copy, forward, edit, delete) appear on hover or focus, not with the opened chat:
   // they are added once its newest messages are drawn, so that opening a chat lays out the messages alone.
-  const [withActions, setWithActions] = useState(false);
-  useEffect(() => {
-    if (!withActions) return whenIdle(() => setWithActions(true));
-  }, [withActions]);
+  const withActions = useScheduledFlag(true, whenIdle);
 
   // The view keeps its end in place when it gets shorter while the agent is at the end: the contact bar comes in
   // above it after the history, the composer grows with a reply, a file or buttons. The browser keeps the top.
