@@ -2,13 +2,15 @@ import type { BffChat, MessagePreview } from '../../../../contract/bff-chats.ts'
 import type { Lang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 
-type DateFormat = 'time' | 'day' | 'dayWithYear' | 'full';
+type DateFormat = 'time' | 'day' | 'dayWithYear' | 'full' | 'separator';
 
 const formatOptions: Record<DateFormat, Intl.DateTimeFormatOptions> = {
   time: { hour: '2-digit', minute: '2-digit' },
   day: { day: 'numeric', month: 'short' },
   dayWithYear: { day: 'numeric', month: 'short', year: 'numeric' },
   full: { dateStyle: 'medium', timeStyle: 'short' },
+  /** Between the days of a chat's history. */
+  separator: { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' },
 };
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -22,8 +24,8 @@ export function dateLocale(lang: Lang, preferred: readonly string[] = typeof nav
 }
 
 /**
- * Each formatter is built once per language, and only when first used: a formatter is costly to make, the list
- * formats every row, and the first rows (today's chats) need only the hour.
+ * Each formatter is built once per language, when first used or made ready (prepareDateFormats): a formatter is
+ * costly to make, the list formats every row, and the first rows (today's chats) need only the hour.
  */
 function formatOf(lang: Lang, kind: DateFormat): Intl.DateTimeFormat {
   const key = `${lang} ${kind}`;
@@ -69,8 +71,6 @@ export function previewParts(m: MessagePreview, lang: Lang): { by: string; file:
 /** What a transport (or a chat type) is called, when there is no channel name to show. */
 export const transportName = (transport: string, lang: Lang): string => words[lang].chat.transports[transport] ?? transport;
 
-const dayFormats = new Map<Lang, Intl.DateTimeFormat>();
-
 /** The calendar day a message belongs to, in the browser's time zone (for separators between days). */
 export const dayOf = (iso: string): string => {
   const d = new Date(iso);
@@ -83,13 +83,7 @@ export function dayLabel(iso: string, lang: Lang, now = new Date()): string {
   if (sameDay(d, now)) return words[lang].history.today;
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
   if (sameDay(d, yesterday)) return words[lang].history.yesterday;
-  return dayFormatOf(lang).format(d);
-}
-
-function dayFormatOf(lang: Lang): Intl.DateTimeFormat {
-  let f = dayFormats.get(lang);
-  if (!f) dayFormats.set(lang, (f = new Intl.DateTimeFormat(dateLocale(lang), { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' })));
-  return f;
+  return formatOf(lang, 'separator').format(d);
 }
 
 /**
@@ -100,5 +94,5 @@ export function prepareDateFormats(lang: Lang): void {
   formatOf(lang, 'time');
   formatOf(lang, 'day');
   formatOf(lang, 'full');
-  dayFormatOf(lang);
+  formatOf(lang, 'separator');
 }
