@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { Readable } from 'node:stream';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { Dispatcher, buildConnector } from 'undici';
+import { undici, lazyDispatcher } from './lazy-undici.ts';
 import { guardedLookup, refusedLiteralHost } from '../core/webhooks/guarded-lookup.ts';
 import type { HostResolver } from '../core/webhooks/url-policy.ts';
+
+type Connector = buildConnector.connector;
 
 /**
  * The files a send names, fetched from the CRM's address and streamed to a platform as an upload: what the live
@@ -31,15 +34,18 @@ const systemResolver: HostResolver = (hostname) => lookup(hostname, { all: true,
  * since no lookup runs for it. Every connection is checked, a redirect's included.
  */
 export function sourceAgent(allowLoopback: boolean, resolve: HostResolver = systemResolver): Dispatcher {
-  const policy = { allowLoopback };
-  const connector = buildConnector({ lookup: guardedLookup(resolve, policy, (message) => new SourceRefused(message)) as never });
-  const connect: buildConnector.connector = (options, callback) => {
-    const host = options.hostname.includes(':') && !options.hostname.startsWith('[') ? `[${options.hostname}]` : options.hostname;
-    const refused = refusedLiteralHost(new URL(`${options.protocol}//${host}`), policy);
-    if (refused) return callback(new SourceRefused(refused), null);
-    connector(options, callback);
-  };
-  return new Agent({ connect, keepAliveTimeout: 5_000 });
+  return lazyDispatcher(() => {
+    const { Agent, buildConnector } = undici();
+    const policy = { allowLoopback };
+    const connector = buildConnector({ lookup: guardedLookup(resolve, policy, (message) => new SourceRefused(message)) as never });
+    const connect: Connector = (options, callback) => {
+      const host = options.hostname.includes(':') && !options.hostname.startsWith('[') ? `[${options.hostname}]` : options.hostname;
+      const refused = refusedLiteralHost(new URL(`${options.protocol}//${host}`), policy);
+      if (refused) return callback(new SourceRefused(refused), null);
+      connector(options, callback);
+    };
+    return new Agent({ connect, keepAliveTimeout: 5_000 });
+  });
 }
 
 export interface SourceOptions {
@@ -77,7 +83,7 @@ export async function fetchSource(url: string, options: SourceOptions, limitByte
   }
   const refused = refusedLiteralHost(parsed, { allowLoopback: options.allowLoopback });
   if (refused) throw new SourceRefused(refused);
-  const res = await request(url, {
+  const res = await undici().request(url, {
     method: 'GET',
     dispatcher: options.agent,
     headersTimeout: options.timeoutMs,

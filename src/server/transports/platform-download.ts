@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './lazy-undici.ts';
 import type { MessengerFileRangeNotSatisfiable } from '../core/messages/ports.ts';
 import { downloadedBody, type DownloadedBody } from './byte-ranges.ts';
 
@@ -24,7 +25,7 @@ export interface DownloadOptions {
  * longer has the file (404, 410).
  */
 export async function downloadFromPlatform(url: string, range: string | null, options: DownloadOptions, hops = 0): Promise<PlatformDownload | MessengerFileRangeNotSatisfiable | null> {
-  const res = await request(url, {
+  const res = await undici().request(url, {
     method: 'GET',
     headers: { ...(hops === 0 ? options.headers : {}), ...(range ? { range } : {}) },
     headersTimeout: options.timeoutMs,

@@ -1,4 +1,8 @@
-import QRCode from 'qrcode';
-
-/** A QR's content as the PNG data URL `channel.qr_update` carries and the frames show, the same for every transport. */
-export const renderQr = (payload: string): Promise<string> => QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
+/**
+ * A QR's content as the PNG data URL `channel.qr_update` carries and the frames show, the same for every transport.
+ * The QR library is loaded with the first QR drawn: a gateway with no channel being connected does not hold it.
+ */
+export const renderQr = async (payload: string): Promise<string> => {
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toDataURL(payload, { errorCorrectionLevel: 'M', margin: 1, width: 264 });
+};

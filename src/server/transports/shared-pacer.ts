@@ -1,7 +1,11 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
+import { packageOnFirstUse } from '../core/on-first-use.ts';
 import { AnswerDropped, callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 
+
+const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
 /** Where the gateway's pacing keys live in Redis: `<this>:<transport>:{<bot id>}…`. */
 export const PACE_KEY_PREFIX = 'messaging-gateway:pace';
 
@@ -74,7 +78,7 @@ export type PacingRedis = Redis & { reservePace: Reserve; reserveAnswer: Reserve
  */
 export function paceConnection(url: string, commandTimeoutMs = 500): PacingRedis {
   // A command given up on is not sent again after a reconnect: its call was made meanwhile, and its turn would go unused.
-  const redis = new Redis(url, { commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 1, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
+  const redis = new (ioredis().Redis)(url, { commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 1, enableOfflineQueue: false, autoResendUnfulfilledCommands: false });
   redis.on('error', () => {
     // Reported by the pacer, at most once a minute; the client reconnects on its own.
   });

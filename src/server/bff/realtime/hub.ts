@@ -1,6 +1,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type * as RedisAdapter from '@socket.io/redis-adapter';
+import type * as IoRedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import {
   realtimeErrors,
@@ -17,6 +18,7 @@ import { eventForRights } from '../../core/rights/events.ts';
 import { isRestricted, rightsOf, unrestricted, type FrameRights } from '../../core/rights/visibility.ts';
 import type { ChatRecord } from '../../core/messages/ports.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
+import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
 import type { Clock, EventRecord, Store } from '../../core/ports.ts';
@@ -31,6 +33,9 @@ interface SocketData {
  * Chat frames whose user is restricted by the account's rights (channels by role, hidden phone numbers) join only
  * this audience and their own: each event is judged, and masked, for each of them rather than sent to a room.
  */
+const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
+const redisAdapter = packageOnFirstUse<typeof RedisAdapter>('@socket.io/redis-adapter');
+
 const ruledAudience = (accountId: string) => `account:${accountId}:ruled-chat-frames`;
 const isRuled = (data: SocketData) => data.session.kind === 'chats' && isRestricted(data.rights);
 
@@ -84,10 +89,10 @@ function hearPublishFailures(redis: Redis, log: RealtimeHubDeps['log']): Redis {
  */
 export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   const io: Io = new Server({ path: realtimePath, serveClient: false });
-  const redis = deps.redisUrl ? new Redis(deps.redisUrl, { maxRetriesPerRequest: 1 }) : null;
+  const redis = deps.redisUrl ? new (ioredis().Redis)(deps.redisUrl, { maxRetriesPerRequest: 1 }) : null;
   const redisSub = redis?.duplicate() ?? null;
   for (const client of [redis, redisSub]) client?.on('error', (err) => deps.log.warn({ err }, 'realtime fan-out: Redis error'));
-  if (redis && redisSub) io.adapter(createAdapter(hearPublishFailures(redis, deps.log), redisSub));
+  if (redis && redisSub) io.adapter(redisAdapter().createAdapter(hearPublishFailures(redis, deps.log), redisSub));
 
   const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
     const ruled = isRuled(socket.data) ? socket.data.rights : undefined;

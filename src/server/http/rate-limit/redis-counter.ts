@@ -1,10 +1,13 @@
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
+import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import type { WindowCounter } from './window-counter.ts';
+
+const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
 
 /** Counts shared by every gateway process: INCR on a per-window key that expires with the window. */
 export function redisWindowCounter(url: string): WindowCounter {
   // A slow or absent Redis must not hold requests: commands time out and the plugin fails open.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: 250 });
+  const redis = new (ioredis().Redis)(url, { maxRetriesPerRequest: 1, commandTimeout: 250 });
   redis.on('error', () => {
     // Reported per call by the plugin, which fails open; the client reconnects on its own.
   });

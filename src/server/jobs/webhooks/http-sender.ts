@@ -1,8 +1,10 @@
 import { lookup } from 'node:dns';
-import { Agent, request } from 'undici';
+import type * as Undici from 'undici';
+import type { Agent } from 'undici';
 import type { WebhookSender } from '../../core/webhooks/delivery.ts';
 import { guardedLookup, refusedLiteralHost } from '../../core/webhooks/guarded-lookup.ts';
 import { memoized } from '../../core/webhooks/memo.ts';
+import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import type { HostResolver, UrlPolicy } from '../../core/webhooks/url-policy.ts';
 
 /** Node's resolver, every address of both families, as the operating system orders them. */
@@ -20,6 +22,8 @@ export interface HttpSenderOptions {
   maxResponseBytes?: number;
 }
 
+const undici = packageOnFirstUse<typeof Undici>('undici');
+
 class RefusedAddressError extends Error {}
 
 /**
@@ -30,11 +34,14 @@ class RefusedAddressError extends Error {}
 export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & { close(): Promise<void> } {
   const maxBytes = options.maxResponseBytes ?? 64 * 1024;
   const connectLookup = guardedLookup(options.resolveHost, options.policy, (message) => new RefusedAddressError(message));
-  const agent = new Agent({
-    connect: { lookup: connectLookup as never },
-    connections: options.connectionsPerOrigin ?? 16,
-    keepAliveTimeout: 10_000,
-  });
+  // undici and the agent are made with the first delivery: a gateway with no webhook endpoint holds neither.
+  let client: { agent: Agent; request: typeof Undici.request } | undefined;
+  const connected = () => {
+    if (client) return client;
+    const { Agent, request } = undici();
+    const agent = new Agent({ connect: { lookup: connectLookup as never }, connections: options.connectionsPerOrigin ?? 16, keepAliveTimeout: 10_000 });
+    return (client = { agent, request });
+  };
 
   // The verdict on a URL whose host is an address, like the policy, never changes.
   const refusalOf = memoized((url: string): string | null => refusedLiteralHost(new URL(url), options.policy));
@@ -50,6 +57,7 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
       const limit = new AbortController();
       const timer = setTimeout(() => limit.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
       try {
+        const { agent, request } = connected();
         const res = await request(url, {
           method: 'POST',
           headers,
@@ -69,7 +77,7 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
         clearTimeout(timer);
       }
     },
-    close: () => agent.close(),
+    close: async () => client?.agent.close(),
   };
 }
 

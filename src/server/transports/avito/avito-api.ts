@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
+import { undici } from '../lazy-undici.ts';
 import { parsedAnswer, retryAfterOf } from '../bot-common.ts';
 
 /**
@@ -99,7 +99,7 @@ export function avitoApi(app: AvitoApplication, timeoutMs = 15_000): AvitoApi {
   /** One exchange; only the method, the path and the kind of failure are ever said of it. */
   async function exchange(method: string, path: string, headers: Record<string, string>, body: string | Readable | undefined, signal?: AbortSignal) {
     try {
-      const res = await request(`${base}${path}`, {
+      const res = await undici().request(`${base}${path}`, {
         method: method as 'GET' | 'POST',
         headers,
         ...(body === undefined ? {} : { body }),

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { undici } from '../lazy-undici.ts';
 import { parsedAnswer, retryAfterOf } from '../bot-common.ts';
 
 /**
@@ -130,7 +130,7 @@ export function maxApi(baseUrl: string, token: string, timeoutMs = 15_000): MaxA
       let retryAfterMs: number | null;
       let answer: unknown;
       try {
-        const res = await request(`${base}${path}${query}`, {
+        const res = await undici().request(`${base}${path}${query}`, {
           method,
           headers: { authorization: token, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../lazy-undici.ts';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { CredentialsCipher } from '../../core/channels/ports.ts';
 import { AppError } from '../../core/errors.ts';
@@ -215,7 +216,7 @@ export async function uploadFrom(
     const form = multipart({}, { field: 'data', name, contentType: contentType ?? 'application/octet-stream', source }, limitBytes, 'MAX');
     let answer: unknown;
     try {
-      const res = await request(endpoint.url, {
+      const res = await undici().request(endpoint.url, {
         method: 'POST',
         headers: form.headers,
         body: form.body,

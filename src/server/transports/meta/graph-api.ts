@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { request } from 'undici';
+import { undici } from '../lazy-undici.ts';
 
 /**
  * The calls of Meta's Graph API that the drivers of one Meta app make (Instagram messaging through a Facebook page,
@@ -133,7 +133,7 @@ export function graphApi(baseUrl: string, token: string | null, appSecret: strin
       let headers: Record<string, string | string[] | undefined>;
       let answer: unknown;
       try {
-        const res = await request(`${base}${path}?${query}`, {
+        const res = await undici().request(`${base}${path}?${query}`, {
           method,
           headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),

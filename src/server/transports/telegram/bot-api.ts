@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../lazy-undici.ts';
 
 /**
  * The few Telegram Bot API methods the gateway calls (https://core.telegram.org/bots/api), at a configurable
@@ -150,7 +151,7 @@ export function botApi(baseUrl: string, token: string, timeoutMs = 15_000): BotA
   async function post<T>(method: string, headers: Record<string, string>, body: string | Readable, signal?: AbortSignal): Promise<T> {
     let answer: Answer;
     try {
-      const res = await request(`${base}/${method}`, {
+      const res = await undici().request(`${base}/${method}`, {
         method: 'POST',
         headers,
         body,

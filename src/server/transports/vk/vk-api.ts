@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
+import { undici } from '../lazy-undici.ts';
 import { parsedAnswer } from '../bot-common.ts';
 
 /**
@@ -67,7 +67,7 @@ export function vkApi(app: VkApplication, timeoutMs = 15_000): VkApi {
   /** One exchange; only what was called and the kind of failure are ever said of it. */
   async function exchange(what: string, url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string | Readable; signal?: AbortSignal }) {
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: init.method,
         ...(init.headers ? { headers: init.headers } : {}),
         ...(init.body === undefined ? {} : { body: init.body }),
