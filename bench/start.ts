@@ -16,7 +16,7 @@ import { GATEWAY_NODE_FLAGS, spawnGateway } from '../src/server/testing/spawned-
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 /** As `npm start` runs the gateway (package.json): the compile cache first, then the flags. */
-const startFlags = ['--import', './src/server/compile-cache.ts', ...GATEWAY_NODE_FLAGS];
+const startFlags = ['--import', './src/server/preload.ts', ...GATEWAY_NODE_FLAGS];
 
 /** Milliseconds from spawning the gateway on `dataDir` until it is ready (spawnGateway polls /readyz every 50 ms). */
 async function readyMs(dataDir: string): Promise<number> {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.ts';
+import { ALLOCATOR_ENV } from '../allocator-env.ts';
 
 /** A gateway running as a real child process (`node src/server/main.ts`), for crash tests. */
 export interface SpawnedGateway {
@@ -20,7 +21,7 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /** Node's flags for the gateway, as `npm start` passes them (package.json; why in docs/benchmarks.md). */
-export const GATEWAY_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=8'];
+export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8'];
 
 export async function spawnGateway(options: {
   dataDir: string;
@@ -43,6 +44,8 @@ export async function spawnGateway(options: {
     DATA_DIR: options.dataDir,
     PARTNER_API_KEY: partnerKey,
     LOG_LEVEL: 'warn',
+    // As `npm start`'s preload sets them (it is not loaded here).
+    ...ALLOCATOR_ENV,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
