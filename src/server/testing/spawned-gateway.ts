@@ -21,7 +21,7 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /** Node's flags for the gateway, as `npm start` passes them (package.json; why in docs/benchmarks.md). */
-export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8', '--expose-gc'];
 
 export async function spawnGateway(options: {
   dataDir: string;
