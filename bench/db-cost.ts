@@ -19,6 +19,7 @@
  */
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { ALLOCATOR_ENV } from '../src/server/allocator-env.ts';
 import { GATEWAY_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
 import { startChildServer } from './lib/child.ts';
 import { microsEach, startBackendMeter, startCpuMeter } from './lib/cpu-time.ts';
@@ -98,12 +99,12 @@ interface BaselineCost {
 
 /**
  * The baseline: a bare Fastify route committing one row per request (bench/lib/bare-insert-server.ts), started
- * with the gateway's Node flags, on a fresh database of the same kind, under the same load.
+ * with the gateway's Node flags and allocator settings, on a fresh database of the same kind, under the same load.
  */
 async function baseline(serverUrl: string | undefined): Promise<BaselineCost> {
   const database = serverUrl ? await freshPostgres(serverUrl) : null;
   const { DATABASE_URL: _server, ...inherited } = process.env;
-  const env = database ? { ...inherited, DATABASE_URL: database.url } : inherited;
+  const env = { ...inherited, ...ALLOCATOR_ENV, ...(database ? { DATABASE_URL: database.url } : {}) };
   const bare = await startChildServer(new URL('./lib/bare-insert-server.ts', import.meta.url), GATEWAY_NODE_FLAGS, [], env);
   try {
     const meter = await startCpuMeter({ process: bare.child.pid! });

@@ -20,6 +20,7 @@ import { startBenchGateway } from './lib/gateway-process.ts';
 import { callOrThrow, rssOf } from './lib/calls.ts';
 import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
 import { exportMessages, sendMessages } from './lib/footprint-load.ts';
+import { ALLOCATOR_ENV } from '../src/server/allocator-env.ts';
 import { GATEWAY_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
 
 const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -127,11 +128,12 @@ async function fastifyAlone(): Promise<number> {
 }
 
 /**
- * Idle RSS of a process holding only an open PGlite: with PGlite's defaults, or (`gateway`) with the settings and
- * Node flags the gateway starts it with.
+ * Idle RSS of a process holding only an open PGlite: with PGlite's defaults, or (`gateway`) with the settings,
+ * Node flags and allocator settings the gateway starts it with.
  */
 async function pgliteAlone(settings: 'defaults' | 'gateway'): Promise<number> {
-  const db = await startChildServer(new URL('./lib/bare-pglite.ts', import.meta.url), ...(settings === 'gateway' ? [GATEWAY_NODE_FLAGS, ['gateway']] : [[], []]));
+  const script = new URL('./lib/bare-pglite.ts', import.meta.url);
+  const db = settings === 'gateway' ? await startChildServer(script, GATEWAY_NODE_FLAGS, ['gateway'], { ...process.env, ...ALLOCATOR_ENV }) : await startChildServer(script);
   try {
     return await settledRss(async () => (await db.ask<{ rss: number }>('rss')).rss);
   } finally {
