@@ -1,6 +1,6 @@
 /**
  * Start: how long the gateway takes from its process starting to answering `GET /readyz`, run as `npm start`
- * runs it once prepared (Node's compile cache and flags, the embedded database): on an empty data directory
+ * runs it once prepared (its preload and flags, the embedded database): on an empty data directory
  * (a first start: the database copied from the installed template, the demo account made) and again on the same
  * directory (a restart). Baseline in the same run: a bare Fastify process (bench/lib/bare-server.ts) until it
  * listens. Each run alternates the three.
@@ -15,13 +15,13 @@ import { median, reportRows, type BenchRow } from './lib/report.ts';
 import { GATEWAY_NODE_FLAGS, spawnGateway } from '../src/server/testing/spawned-gateway.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-/** As `npm start` runs the gateway (package.json): the compile cache first, then the flags. */
-const startFlags = ['--import', './src/server/preload.ts', ...GATEWAY_NODE_FLAGS];
+/** As `npm start` runs the gateway (package.json): the preload first, then the flags. */
+const startFlags = ['--import', './src/server/preload.js', ...GATEWAY_NODE_FLAGS];
 
 /** Milliseconds from spawning the gateway on `dataDir` until it is ready (spawnGateway polls /readyz every 50 ms). */
 async function readyMs(dataDir: string): Promise<number> {
   const started = performance.now();
-  const gateway = await spawnGateway({ dataDir, nodeFlags: startFlags });
+  const gateway = await spawnGateway({ dataDir, nodeFlags: startFlags, preloaded: true });
   const ms = performance.now() - started;
   await gateway.stop();
   return ms;

@@ -1,6 +1,9 @@
+import settings from './allocator-env.json' with { type: 'json' };
+
 /**
  * The C allocator's settings the gateway runs with, read by glibc from the environment when a process starts (other C
- * libraries ignore them). Set by `npm start`'s preload (src/server/preload.ts) and by the test and bench gateways.
+ * libraries ignore them). Set by `npm start`'s preload (src/server/preload.js) and by the test and bench gateways. The values
+ * are in allocator-env.json, which the preload reads before any TypeScript is loaded.
  *
  * `MALLOC_TRIM_THRESHOLD_`: glibc gives memory back to the system once this much is free at the top of its heap, and,
  * with any such setting made, stops raising its mmap threshold by itself. Left to itself it raises that threshold
@@ -9,4 +12,4 @@
  * that no later collection gives back. With it, those blocks are mapped on their own and unmapped when freed.
  * Costs a system call per large block; no change was measured in the CPU per message (docs/benchmarks.md).
  */
-export const ALLOCATOR_ENV: Readonly<Record<string, string>> = { MALLOC_TRIM_THRESHOLD_: '131072' };
+export const ALLOCATOR_ENV: Readonly<Record<string, string>> = settings;

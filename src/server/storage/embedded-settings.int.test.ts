@@ -30,7 +30,7 @@ describe('the gateway’s Node flags', () => {
   it('are those `npm start` passes, so tests and benchmarks run the gateway as it runs', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
     const start = pkg.scripts['start']!.split('&&').at(-1)!.trim().split(/\s+/);
-    const flags = start.slice(start.indexOf('./src/server/preload.ts') + 1, start.indexOf('src/server/main.ts'));
+    const flags = start.slice(start.indexOf('./src/server/preload.js') + 1, start.indexOf('src/server/main.ts'));
     expect(flags).toEqual(GATEWAY_NODE_FLAGS);
   });
 });

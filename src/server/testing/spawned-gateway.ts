@@ -31,6 +31,8 @@ export async function spawnGateway(options: {
   env?: Record<string, string>;
   /** Instead of GATEWAY_NODE_FLAGS. */
   nodeFlags?: string[];
+  /** The flags load `npm start`'s preload, which adds the allocator's settings itself (by starting the process again). */
+  preloaded?: boolean;
 }): Promise<SpawnedGateway> {
   const port = options.port ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
@@ -44,8 +46,8 @@ export async function spawnGateway(options: {
     DATA_DIR: options.dataDir,
     PARTNER_API_KEY: partnerKey,
     LOG_LEVEL: 'warn',
-    // As `npm start`'s preload sets them (it is not loaded here).
-    ...ALLOCATOR_ENV,
+    // As `npm start`'s preload sets them, unless it is loaded.
+    ...(options.preloaded ? {} : ALLOCATOR_ENV),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
