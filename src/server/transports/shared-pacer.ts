@@ -4,8 +4,9 @@ import type { Redis } from 'ioredis';
 import { packageOnFirstUse } from '../core/on-first-use.ts';
 import { AnswerDropped, callPacer, type CallLimits, type CallPacer } from './call-pacer.ts';
 
-
+// Loaded only when the gateway runs with Redis.
 const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
+
 /** Where the gateway's pacing keys live in Redis: `<this>:<transport>:{<bot id>}…`. */
 export const PACE_KEY_PREFIX = 'messaging-gateway:pace';
 

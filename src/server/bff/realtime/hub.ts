@@ -29,13 +29,14 @@ interface SocketData {
   rights: FrameRights;
 }
 
+// Loaded only when the gateway runs with Redis.
+const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
+const redisAdapter = packageOnFirstUse<typeof RedisAdapter>('@socket.io/redis-adapter');
+
 /**
  * Chat frames whose user is restricted by the account's rights (channels by role, hidden phone numbers) join only
  * this audience and their own: each event is judged, and masked, for each of them rather than sent to a room.
  */
-const ioredis = packageOnFirstUse<typeof IoRedis>('ioredis');
-const redisAdapter = packageOnFirstUse<typeof RedisAdapter>('@socket.io/redis-adapter');
-
 const ruledAudience = (accountId: string) => `account:${accountId}:ruled-chat-frames`;
 const isRuled = (data: SocketData) => data.session.kind === 'chats' && isRestricted(data.rights);
 
