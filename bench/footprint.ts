@@ -21,7 +21,7 @@ import { callOrThrow, rssOf } from './lib/calls.ts';
 import { databaseName, median, reportRows, type BenchRow } from './lib/report.ts';
 import { exportMessages, sendMessages } from './lib/footprint-load.ts';
 import { ALLOCATOR_ENV } from '../src/server/allocator-env.ts';
-import { GATEWAY_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
+import { GATEWAY_NODE_FLAGS, NPM_START_NODE_FLAGS } from '../src/server/testing/spawned-gateway.ts';
 
 const sockets = Number(process.env.BENCH_SOCKETS ?? 1000);
 /** Messages accepted and sent before the "after messages" reading, and exported before the last one. */
@@ -75,7 +75,9 @@ interface GatewayReadings {
 async function gatewayRun(): Promise<GatewayReadings> {
   const inspectPort = await freePort();
   // Links and sends are rate limited per token: spread them over a few client tokens.
-  const bench = await startBenchGateway({ tokens: Math.max(10, Math.ceil(sockets / 400)), env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } });
+  // Started as `npm start` starts it, preload included: what the preload loads (or, once, Node's compile cache did:
+  // 13 MB) is part of the footprint.
+  const bench = await startBenchGateway({ tokens: Math.max(10, Math.ceil(sockets / 400)), nodeFlags: NPM_START_NODE_FLAGS, env: { NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` } });
   let inspector = await inspectorOf(inspectPort);
   try {
     const pid = bench.process.child.pid!;

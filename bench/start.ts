@@ -12,16 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer } from './lib/child.ts';
 import { median, reportRows, type BenchRow } from './lib/report.ts';
-import { GATEWAY_NODE_FLAGS, spawnGateway } from '../src/server/testing/spawned-gateway.ts';
+import { NPM_START_NODE_FLAGS, spawnGateway } from '../src/server/testing/spawned-gateway.ts';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
-/** As `npm start` runs the gateway (package.json): the preload first, then the flags. */
-const startFlags = ['--import', './src/server/preload.js', ...GATEWAY_NODE_FLAGS];
 
 /** Milliseconds from spawning the gateway on `dataDir` until it is ready (spawnGateway polls /readyz every 50 ms). */
 async function readyMs(dataDir: string): Promise<number> {
   const started = performance.now();
-  const gateway = await spawnGateway({ dataDir, nodeFlags: startFlags, preloaded: true });
+  const gateway = await spawnGateway({ dataDir, nodeFlags: NPM_START_NODE_FLAGS, preloaded: true });
   const ms = performance.now() - started;
   await gateway.stop();
   return ms;

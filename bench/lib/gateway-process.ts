@@ -36,7 +36,12 @@ export interface BenchGateway {
   cleanup(): Promise<void>;
 }
 
-export async function startBenchGateway(options: { tokens: number; env?: Record<string, string> }): Promise<BenchGateway> {
+export async function startBenchGateway(options: {
+  tokens: number;
+  env?: Record<string, string>;
+  /** Instead of GATEWAY_NODE_FLAGS (say, NPM_START_NODE_FLAGS, to run it with `npm start`'s preload too). */
+  nodeFlags?: string[];
+}): Promise<BenchGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gw-bench-'));
   const postgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL) : null;
   const target: DatabaseTarget = postgres ? { kind: 'postgres', url: postgres.url } : { kind: 'pglite', dataDir };
@@ -52,7 +57,7 @@ export async function startBenchGateway(options: { tokens: number; env?: Record<
   const spawnOptions = {
     dataDir,
     ...(postgres ? { databaseUrl: postgres.url } : {}),
-    ...(flags !== undefined ? { nodeFlags: flags.split(' ').filter(Boolean) } : {}),
+    ...(flags !== undefined ? { nodeFlags: flags.split(' ').filter(Boolean) } : options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
     env: { LOG_LEVEL: 'warn', ...profile, ...options.env },
   };
   let child = await spawnGateway(spawnOptions);

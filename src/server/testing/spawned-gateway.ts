@@ -23,6 +23,9 @@ const exited = (child: ChildProcess) => child.exitCode !== null || child.signalC
 /** Node's flags for the gateway, as `npm start` passes them (package.json; why in docs/benchmarks.md). */
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=8', '--expose-gc'];
 
+/** The whole of what `npm start` gives Node before the gateway: its preload, then GATEWAY_NODE_FLAGS. */
+export const NPM_START_NODE_FLAGS = ['--import', './src/server/preload.js', ...GATEWAY_NODE_FLAGS];
+
 export async function spawnGateway(options: {
   dataDir: string;
   databaseUrl?: string;
