@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { chatTypes } from './channels.ts';
+import { limits } from './limits.ts';
 
 /**
  * The CRM's contacts and deals as the original service shapes them, sent as `{contacts: […]}` / `{deals: […]}`
@@ -68,7 +69,7 @@ export const PipelinesCreated = Type.Object({ pipelines_created: Type.Integer(),
 export const EntityIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const EntityListQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: limits.maxListOffset, default: 0 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
 });
 

@@ -50,7 +50,7 @@ import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
 import { requestLogPlugin } from './request-log.ts';
 import type { FailedAuthLimiter } from './rate-limit/failed-auth.ts';
-import { markMayHoldUnstorable, mayHoldUnstorable } from './unstorable-text.ts';
+import { mayHoldUnstorable, unstorableBodyRefusal } from './unstorable-text.ts';
 import { validatorCompiler } from './validation.ts';
 
 export interface HttpDeps {
@@ -132,10 +132,11 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text === '') return done(null, undefined);
-    // PostgreSQL cannot store U+0000 or a lone surrogate: a body that may hold one is walked by validation, and refused naming the field.
+    // PostgreSQL cannot store U+0000 or a lone surrogate: a body that may hold one is walked, and refused naming the field.
     parseJson(request, text, (err, parsed) => {
-      if (!err && typeof parsed === 'object' && parsed !== null && mayHoldUnstorable(text)) markMayHoldUnstorable(parsed);
-      done(err, parsed);
+      const refusal = !err && mayHoldUnstorable(text) ? unstorableBodyRefusal(parsed) : null;
+      if (refusal) done(refusal, undefined);
+      else done(err, parsed);
     });
   });
   app.addHook('onRequest', async (request, reply) => {

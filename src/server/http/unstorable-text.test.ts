@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markMayHoldUnstorable, mayHoldUnstorable, needsUnstorableWalk, replacingUnstorable, unstorablePlace, unstorablePointer } from './unstorable-text.ts';
+import { mayHoldUnstorable, replacingUnstorable, unstorableBodyRefusal, unstorablePlace, unstorablePointer } from './unstorable-text.ts';
 
 describe('text the database cannot store', () => {
   it('points at the first string or key holding a NUL, through objects and arrays', () => {
@@ -34,14 +34,15 @@ describe('text the database cannot store', () => {
     expect(replacingUnstorable(clean)).toBe(clean);
   });
 
-  it('walks a parsed body only when its text may hold one', () => {
+  it('tells when JSON text may hold one, and refuses a parsed body holding one as a schema failure of its field', () => {
     expect(mayHoldUnstorable('{"a":"\\u0000"}')).toBe(true);
     expect(mayHoldUnstorable('{"a":"\\uD800"}')).toBe(true);
     expect(mayHoldUnstorable('{"a":"\\u0001"}')).toBe(false);
-    const body = { a: 'b' };
-    expect(needsUnstorableWalk(body)).toBe(false);
-    markMayHoldUnstorable(body);
-    expect(needsUnstorableWalk(body)).toBe(true);
-    expect(needsUnstorableWalk('a string body')).toBe(true);
+    expect(unstorableBodyRefusal({ a: 'b' })).toBeNull();
+    expect(unstorableBodyRefusal([{ name: 'a\u0000' }])).toMatchObject({
+      statusCode: 400,
+      validationContext: 'body',
+      validation: [{ instancePath: '/0/name', keyword: 'unstorable', message: 'must not contain the NUL character (U+0000)' }],
+    });
   });
 });

@@ -89,10 +89,24 @@ export const mayHoldUnstorable = (json: string): boolean => MAY_HOLD.test(json);
 export const replacingUnstorable = (json: string): string =>
   mayHoldUnstorable(json) ? json.replace(ESCAPES, (whole, backslashes: string, code: string) => (code.length === 10 ? whole : `${backslashes}\\ufffd`)) : json;
 
-/** Bodies parsed from JSON text that may hold unstorable text (see `mayHoldUnstorable`): only these are walked when validated. */
-const suspectBodies = new WeakSet<object>();
+/** A refusal in the shape of a schema failure, so that it is answered as one: 400 VALIDATION_ERROR naming the field. */
+export interface UnstorableRefusal extends Error {
+  statusCode: 400;
+  validationContext: 'body';
+  validation: { instancePath: string; schemaPath: string; keyword: 'unstorable'; params: Record<string, never>; message: string }[];
+}
 
-export const markMayHoldUnstorable = (body: object): void => void suspectBodies.add(body);
-
-/** Whether a parsed body must be walked: one parsed from text that may hold unstorable text, or anything not an object. */
-export const needsUnstorableWalk = (body: unknown): boolean => typeof body !== 'object' || body === null || suspectBodies.has(body);
+/**
+ * The refusal of a parsed request body holding text the database cannot store, or null. It is made where the body
+ * is parsed, before any route rewrites it (wraps a bare array, turns ids to text, drops blank fields), so that no
+ * rewriting can carry such text past the check, whatever the route and whether or not it has a body schema.
+ */
+export function unstorableBodyRefusal(body: unknown): UnstorableRefusal | null {
+  const at = unstorablePlace(body);
+  if (at === null) return null;
+  const refusal = new Error(`body${at.pointer} ${at.message}`) as UnstorableRefusal;
+  refusal.statusCode = 400;
+  refusal.validationContext = 'body';
+  refusal.validation = [{ instancePath: at.pointer, schemaPath: '#', keyword: 'unstorable', params: {}, message: at.message }];
+  return refusal;
+}

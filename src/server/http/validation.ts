@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
-import { needsUnstorableWalk, unstorablePlace } from './unstorable-text.ts';
+import { unstorablePlace } from './unstorable-text.ts';
 
 /**
  * Two validators: bodies are checked strictly (a number is not a string, unknown fields are refused),
@@ -20,12 +20,12 @@ type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidatio
 
 /**
  * A validator that first refuses strings holding U+0000 or an unpaired surrogate, which the database cannot store,
- * naming the field. A JSON body is walked only when its text could hold one (see unstorable-text.ts); query strings and path
- * parameters, short and few, always.
+ * naming the field: query strings, path parameters and headers, short and few. Bodies are refused where they are
+ * parsed (app.ts, unstorable-text.ts), before a route can rewrite them.
  */
-function refusingUnstorable(validate: Validate, isBody: boolean): Validate {
+function refusingUnstorable(validate: Validate): Validate {
   const checked: Validate = (data) => {
-    const at = !isBody || needsUnstorableWalk(data) ? unstorablePlace(data) : null;
+    const at = unstorablePlace(data);
     if (at !== null) {
       checked.errors = [{ instancePath: at.pointer, schemaPath: '#', keyword: 'unstorable', params: {}, message: at.message }];
       return false;
@@ -54,4 +54,4 @@ function compiledOnFirstUse(ajv: Ajv, schema: object): Validate {
 }
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  refusingUnstorable(compiledOnFirstUse(httpPart === 'body' ? bodyAjv : textAjv, schema as object), httpPart === 'body');
+  httpPart === 'body' ? compiledOnFirstUse(bodyAjv, schema as object) : refusingUnstorable(compiledOnFirstUse(textAjv, schema as object));

@@ -10,13 +10,18 @@ import type { AuthDeps } from '../../../core/auth/ports.ts';
 import { revokeAccountGrants } from '../../../core/auth/revocation.ts';
 import { grantTokens } from '../../../core/auth/token-endpoint.ts';
 import { envelope } from '../../envelope.ts';
+import { unstorableBodyRefusal } from '../../unstorable-text.ts';
 import { partnerOf } from '../../plugins/auth.ts';
 import { authErrors, withNotFound } from '../errors.ts';
 
 /** OAuth clients send the token request form-encoded as RFC 6749 has it; CRMs of the service send JSON. Both are read. */
 export function acceptForms(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+    // `%00` decodes to U+0000, which the database cannot store: refused as in a JSON body (a lone surrogate cannot be decoded).
+    const fields = Object.fromEntries(new URLSearchParams(body.toString()));
+    const refusal = unstorableBodyRefusal(fields);
+    if (refusal) done(refusal, undefined);
+    else done(null, fields);
   });
 }
 
