@@ -80,6 +80,31 @@ describe(`authorization code with PKCE over HTTP (${databaseKind()})`, () => {
     expect(afterReuse.status).toBe(401);
   });
 
+  it('lets only the client the code was issued to, with its verifier, revoke what a spent code gave', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeOf(challenge);
+    const first = await redeem({ code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier });
+    const access = `Bearer ${(first.body.data as { access_token: string }).access_token}`;
+    // Another partner that got hold of the spent code, with its own client (same redirect URI), and the owner's client with a wrong verifier.
+    const other = await t.call('POST', '/v2/oauth/clients', { token: t.partnerKey, body: { name: 'Someone else', redirect_uris: [REDIRECT] } });
+    const otherClient = other.json().data.client_id as string;
+    for (const codeVerifier of [verifier, pkce().verifier]) {
+      const stolen = await t.call('POST', '/v2/oauth/token', {
+        token: t.partnerKey,
+        body: { grant_type: 'authorization_code', authorize_code_data: { code, redirect_uri: REDIRECT, client_id: otherClient, code_verifier: codeVerifier } },
+      });
+      expect([stolen.statusCode, stolen.json().error]).toEqual([400, 'invalid_grant']);
+    }
+    const guessed = await redeem({ code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: pkce().verifier });
+    expect(guessed.body.error).toBe('invalid_grant');
+    const elsewhere = await redeem({ code, redirect_uri: 'http://127.0.0.1:9/crm/callback', client_id: clientId, code_verifier: verifier });
+    expect(elsewhere.body.error).toBe('invalid_grant');
+    expect((await api(base, 'GET', '/v2/channels', access)).status).toBe(200);
+    // The rightful client presenting it again is a replay of its own code: what it gave is revoked.
+    expect((await redeem({ code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier })).body.error).toBe('invalid_grant');
+    expect((await api(base, 'GET', '/v2/channels', access)).status).toBe(401);
+  });
+
   it('refuses a wrong verifier, a wrong redirect URI, another client and an expired code', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeOf(challenge);

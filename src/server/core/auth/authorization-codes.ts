@@ -86,7 +86,7 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 
 /**
  * Trades a code for tokens. The partner must own the client, and client, redirect URI and verifier must be those the
- * code was bound to. A code presented a second time revokes what its first use produced (RFC 6749 §4.1.2).
+ * code was bound to. A code presented a second time by them revokes what its first use produced (RFC 6749 §4.1.2).
  */
 export async function redeemCode(
   deps: Deps,
@@ -104,14 +104,16 @@ export async function redeemCode(
   const record = parsed ? await deps.auth.codes.get(parsed.id) : undefined;
   if (!parsed || !record || !secretMatches(parsed.secret, record.secretHash)) throw new AppError('invalid_grant', 'The code is not valid');
   const now = deps.clock.now();
+  // Checked before a spent code's revocation: only the client the code was issued to, at its redirect URI and with
+  // its verifier, replays it; anyone else holding the code must not be able to end the rightful holder's grant.
+  if (record.clientId !== client.id) throw new AppError('invalid_grant', 'The code was issued to another client');
+  if (record.redirectUri !== redirectUri) throw new AppError('invalid_grant', 'The redirect_uri differs from the one the code was issued for');
+  if (s256(verifier) !== record.codeChallenge) throw new AppError('invalid_grant', 'The code_verifier does not match the code_challenge');
   if (record.usedAt) {
     if (record.grantId) await endGrants(deps, [record.grantId]);
     throw new AppError('invalid_grant', 'The code was already used');
   }
   if (record.expiresAt <= now) throw new AppError('invalid_grant', 'The code has expired');
-  if (record.clientId !== client.id) throw new AppError('invalid_grant', 'The code was issued to another client');
-  if (record.redirectUri !== redirectUri) throw new AppError('invalid_grant', 'The redirect_uri differs from the one the code was issued for');
-  if (s256(verifier) !== record.codeChallenge) throw new AppError('invalid_grant', 'The code_verifier does not match the code_challenge');
   const grantId = randomUUID();
   const tokens = await startGrant(deps, { id: grantId, accountId: record.accountId, partnerId: client.partnerId, clientId: client.id, scopes: record.scopes });
   if (!(await deps.auth.codes.redeem(record.id, now, grantId))) {
