@@ -105,6 +105,23 @@ describe(`authorization code with PKCE over HTTP (${databaseKind()})`, () => {
     expect((await api(base, 'GET', '/v2/channels', access)).status).toBe(401);
   });
 
+  it('answers a partner the same whether or not an email already signs in to an account it cannot see, and keeps that sign-in', async () => {
+    const created = await api(base, 'POST', '/v2/accounts', partner, { name: 'Partner Co' });
+    const own = created.body.data!.account!.account_id as number;
+    const taken = await api(base, 'PUT', `/v2/accounts/${own}/owner`, partner, { email: OWNER.email.toUpperCase(), password: 'a partner password' });
+    const fresh = await api(base, 'PUT', `/v2/accounts/${own}/owner`, partner, { email: 'FRESH@example.com', password: 'a partner password' });
+    expect(taken.status).toBe(200);
+    expect({ ...taken.body.data, email: 'x' }).toEqual({ ...fresh.body.data, email: 'x' });
+    expect([taken.body.data!.email, fresh.body.data!.email]).toEqual([OWNER.email, 'fresh@example.com']);
+    // The email still signs in to the account it did: not to the partner's, with the partner's password.
+    const { challenge } = pkce();
+    expect((await consent(challenge, { email: OWNER.email, password: 'a partner password', decision: 'allow' })).status).toBe(401);
+    expect((await consent(challenge)).status).toBe(303);
+    // Whoever administers both accounts is told.
+    const both = await t.call('PUT', `/v2/accounts/${own}/owner`, { token: t.partnerKey, body: { email: OWNER.email, password: 'a partner password' } });
+    expect([both.statusCode, both.json().description]).toEqual([400, 'This email signs in to another account']);
+  });
+
   it('refuses a wrong verifier, a wrong redirect URI, another client and an expired code', async () => {
     const { verifier, challenge } = pkce();
     const code = await codeOf(challenge);

@@ -20,10 +20,19 @@ export async function setAccountOwner(
   const email = normalEmail(input.email);
   if (!EMAIL.test(email)) throw new AppError('VALIDATION_ERROR', 'Not an email address');
   if (input.password.length < 10 || input.password.length > 256) throw new AppError('VALIDATION_ERROR', 'The password must be 10 to 256 characters');
+  // Hashed whether or not it is kept, so that the answer takes as long either way.
+  const passwordHash = await hashPassword(input.password);
+  const answer = { account_id: account.publicId, email };
   const taken = await deps.auth.owners.byEmail(email);
-  if (taken && taken.accountId !== account.accountId) throw new AppError('VALIDATION_ERROR', 'This email signs in to another account');
-  await deps.auth.owners.set({ accountId: account.accountId, email, passwordHash: await hashPassword(input.password), createdAt: deps.clock.now() });
-  return { account_id: account.publicId, email };
+  if (taken && taken.accountId !== account.accountId) {
+    // One email signs in to one account. A caller that administers the other account is told; any other partner is
+    // answered as if it were set, and nothing changes: it must not learn whose sign-in an email is (docs/decisions.md).
+    const other = await deps.auth.accounts.find(taken.accountId);
+    if (caller.partnerId === null || other?.partnerId === caller.partnerId) throw new AppError('VALIDATION_ERROR', 'This email signs in to another account');
+    return answer;
+  }
+  await deps.auth.owners.set({ accountId: account.accountId, email, passwordHash, createdAt: deps.clock.now() });
+  return answer;
 }
 
 /** The account whose owner this is, or null (unknown email and wrong password alike, in the same time). */
