@@ -119,6 +119,12 @@ describe(`simplified authorization over HTTP (${databaseKind()})`, () => {
     expect((await token({ grant_type: 'password' })).body.error).toBe('unsupported_grant_type');
     expect((await token({})).body.error).toBe('invalid_request');
     expect((await token({ grant_type: 'client_credentials', client_credentials_data: { scope: 'everything' } })).body.error).toBe('invalid_scope');
+    // A scope naming nothing is not "every scope" nor a grant of none: it is refused, on every grant type.
+    for (const empty of [',', ' , ', ',,']) {
+      expect((await token({ grant_type: 'client_credentials', client_credentials_data: { scope: empty } })).body.error).toBe('invalid_scope');
+      const exchanged = await token({ grant_type: EXCHANGE, token_exchange_data: { subject_token: machine, subject_token_type: MACHINE, requested_subject: String(accountId), scope: empty } });
+      expect([exchanged.status, exchanged.body.error]).toEqual([400, 'invalid_scope']);
+    }
     const forged = await token({ grant_type: EXCHANGE, token_exchange_data: { subject_token: `${machine}x`, subject_token_type: MACHINE, requested_subject: String(accountId) } });
     expect(forged.body.error).toBe('invalid_grant');
   });
