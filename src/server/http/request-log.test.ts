@@ -20,6 +20,14 @@ describe('requests as the log tells them', () => {
     expect(withoutSecrets('/v2/messages?limit=10&codec=x&stateful=1')).toBe('/v2/messages?limit=10&codec=x&stateful=1');
   });
 
+  it('tells a secret parameter by its decoded name, and by the names other services sign addresses with', () => {
+    expect(withoutSecrets('/files/f?%73ignature=s1&%2573ig=s2&S%49GNATURE=s3')).toBe('/files/f?%73ignature=[redacted]&%2573ig=[redacted]&S%49GNATURE=[redacted]');
+    expect(withoutSecrets('/x?jwt=a.b.c&auth=u:p&X-Goog-Signature=g&X-Goog-Credential=c&X-Amz-Credential=k&client_secret=s&id_token=t&private_key=p&passwd=w'))
+      .toBe('/x?jwt=[redacted]&auth=[redacted]&X-Goog-Signature=[redacted]&X-Goog-Credential=[redacted]&X-Amz-Credential=[redacted]&client_secret=[redacted]&id_token=[redacted]&private_key=[redacted]&passwd=[redacted]');
+    expect(withoutSecrets('/x?sess%69on=abc&a+uth=z')).toBe('/x?sess%69on=[redacted]&a+uth=z');
+    expect(withoutSecrets('/v2/contacts?offset=5&limit=10&after=x&expires=1700000000')).toBe('/v2/contacts?offset=5&limit=10&after=x&expires=1700000000');
+  });
+
   it('keeps the fields Fastify logs of a request', () => {
     const logged = loggedRequest({ method: 'POST', url: '/hooks/avito/c?secret=s', host: 'gw.example.com', ip: '10.0.0.1', headers: {}, socket: { remotePort: 4000 } });
     expect(logged).toEqual({ method: 'POST', url: '/hooks/avito/c?secret=[redacted]', version: undefined, host: 'gw.example.com', remoteAddress: '10.0.0.1', remotePort: 4000 });

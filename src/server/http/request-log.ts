@@ -5,32 +5,59 @@ import { stdSerializers, type LevelWithSilent, type LoggerOptions } from 'pino';
 /**
  * Query parameters that carry a secret somewhere in the gateway or in what reaches it: signed links (`signature`,
  * `expires` is not one), a frame's `link`, OAuth's `code`/`state` and tokens, a hook's `secret` (Avito signs
- * nothing it posts, so the address it posts to holds the channel's), a token wrongly put in a query string.
+ * nothing it posts, so the address it posts to holds the channel's), a token wrongly put in a query string, and the
+ * names other services sign their addresses with (`X-Goog-Signature`, `X-Amz-Credential`, `jwt`, `auth`).
  */
-const SECRET_PARAMS = [
+const SECRET_PARAMS = new Set([
   'secret',
-  'client_secret',
-  'signature',
   'sig',
-  'x-amz-signature',
   'link',
   'code',
   'state',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'api_key',
-  'apikey',
   'key',
-  'password',
+  'auth',
+  'authorization',
+  'bearer',
+  'pass',
+  'pwd',
+  'otp',
+  'session',
+  'sessionid',
+  'session_id',
+  'sid',
+  'assertion',
+  'client_assertion',
   'hub.verify_token',
-];
-const escaped = SECRET_PARAMS.map((p) => p.replace(/[.-]/g, (c) => `\\${c}`)).join('|');
-const SECRET_QUERY = new RegExp(`([?&](?:${escaped})=)[^&#\\s"']*`, 'gi');
+]);
+/** Any name holding one of these is one too: `client_secret`, `x-amz-signature`, `id_token`, `apikey`, `jwt_assertion`. */
+const SECRET_PART = /token|secret|signature|passw|jwt|credential|api[-_]?key|private[-_]?key|access[-_]?key/;
 
-/** Text (an address, a message) with the value of every secret query parameter replaced. */
-export const withoutSecrets = (text: string): string => (text.includes('=') ? text.replace(SECRET_QUERY, '$1[redacted]') : text);
+/** A parameter's name as a server reads it: `%73ignature` is `signature`, `+` a space; decoded until it stays put. */
+function decodedName(name: string): string {
+  let decoded = name.replaceAll('+', ' ');
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return decoded.trim().toLowerCase();
+}
+
+const isSecretParam = (name: string) => {
+  const decoded = decodedName(name);
+  return SECRET_PARAMS.has(decoded) || SECRET_PART.test(decoded);
+};
+
+const QUERY_PARAM = /([?&])([^=&#\s"'?]+)=[^&#\s"']*/g;
+
+/** Text (an address, a message) with the value of every secret query parameter replaced, told by its decoded name. */
+export const withoutSecrets = (text: string): string =>
+  text.includes('=') ? text.replace(QUERY_PARAM, (whole, separator: string, name: string) => (isSecretParam(name) ? `${separator}${name}=[redacted]` : whole)) : text;
 
 /** A request as the log tells it: Fastify's own fields, with the secrets of its address taken out. */
 export function loggedRequest(req: { method: string; url: string; host?: string; ip?: string; headers?: Record<string, unknown>; socket?: { remotePort?: number } }) {
