@@ -10,11 +10,15 @@ describe('export files', () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  it('neutralises cells a spreadsheet would run as a formula, as OWASP says: a leading quote before = + - @ tab and CR', async () => {
+  it('neutralises cells a spreadsheet would run as a formula, as OWASP says: a leading quote before = + - @ tab and CR, blanks before them too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'exports-'));
     dirs.push(dir);
     const files = exportFiles(dir);
-    const texts = ['=HYPERLINK("https://evil.example","click")', '+1+2', '-2+3', '@SUM(A1)', '\t=1', '\r=1', '＝1', 'plain', 'a=b', ''];
+    const texts = [
+      ...['=HYPERLINK("https://evil.example","click")', '+1+2', '-2+3', '@SUM(A1)', '\t=1', '\r=1', '＝1', 'plain', 'a=b', ''],
+      // Spreadsheets skip leading blanks before they look for a formula.
+      ...[' =1+1', '  +1', '\n-1', '\u00a0@SUM(A1)', '\u3000＝1', ' plain', ' a=b'],
+    ];
     async function* pages() {
       yield texts.map((text) => [text] as const);
     }
@@ -32,6 +36,13 @@ describe('export files', () => {
       'plain',
       'a=b',
       '',
+      "' =1+1",
+      "'  +1",
+      "'\n-1",
+      "'\u00a0@SUM(A1)",
+      "'\u3000＝1",
+      ' plain',
+      ' a=b',
     ]);
   });
 });

@@ -6,12 +6,20 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFiles, ExportRow } from '../core/exports/ports.ts';
 
+/** Blanks (any white space, no-break and ideographic spaces included) before a formula's first character: spreadsheets skip them. */
+const BLANKS_THEN_FORMULA = /^[\s\uFEFF]+[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+
 /**
- * A cell starting with = + - @, a tab or a carriage return (or their full-width forms) gets a leading apostrophe,
- * as OWASP's CSV-injection guidance says: a customer's message must not run as a formula in the spreadsheet an
- * operator opens the export in. The apostrophe shows in the cell; spreadsheets read the rest as text.
+ * A cell starting with = + - @, a tab or a carriage return (or their full-width forms), or with blanks before one of
+ * them, gets a leading apostrophe, as OWASP's CSV-injection guidance says: a customer's message must not run as a
+ * formula in the spreadsheet an operator opens the export in. The apostrophe shows in the cell; spreadsheets read the
+ * rest as text. (The CSV library guards the first character; the blanks before one are guarded here.)
  */
-const csv = { record_delimiter: 'windows', escape_formulas: true } as const;
+const csv = {
+  record_delimiter: 'windows',
+  escape_formulas: true,
+  cast: { string: (value: string) => (BLANKS_THEN_FORMULA.test(value) ? `'${value}` : value) },
+} as const;
 
 /**
  * Export files in one directory (DATA_DIR/exports): RFC 4180 CSV (CRLF, fields quoted when needed) in UTF-8
