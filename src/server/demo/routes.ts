@@ -5,7 +5,8 @@ import type { Clock } from '../core/ports.ts';
 import type { DemoAccount } from './account.ts';
 import { gatewayClient, type GatewayClient } from './crm-client.ts';
 import { demoPageOrigins, reachableBase, RECEIVER_PATH, setUpDemoCrm } from './setup.ts';
-import { signatureValid, webhookLog } from './webhook-log.ts';
+import { mountWebhookReceiver } from './receiver.ts';
+import { webhookLog } from './webhook-log.ts';
 
 const PAGES = new URL('../../../public/demo/', import.meta.url);
 
@@ -75,19 +76,8 @@ export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; p
     return api.call('POST', '/iframe-links/channels', { user: AGENT });
   });
 
-  // The receiver: every delivery is checked against the signing secret before it is believed.
-  await app.register(async (receiver) => {
-    receiver.removeContentTypeParser('application/json');
-    receiver.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    receiver.post<{ Body: string }>(RECEIVER_PATH, { schema: { hide: true } }, async (request, reply) => {
-      const { signingSecret } = await crm();
-      const now = deps.clock.now();
-      const verified = signatureValid(signingSecret, request.headers, request.body, Math.floor(now.getTime() / 1000));
-      const body = JSON.parse(request.body) as { event?: string };
-      log.add(body.event ?? '(none)', verified, body, now);
-      return reply.code(verified ? 204 : 400).send();
-    });
-  });
+  // The receiver: every delivery is checked against the signing secret before it is believed or kept.
+  await mountWebhookReceiver(app, { clock: deps.clock, signingSecret: async () => (await crm()).signingSecret, log });
   app.get<{ Querystring: { after?: string } }>('/demo/api/log', { schema: { hide: true } }, async (request) => ({ entries: log.after(Number(request.query.after ?? 0) || 0) }));
 
   return { listening: (address) => void (base = reachableBase(address)) };

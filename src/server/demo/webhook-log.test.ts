@@ -27,7 +27,7 @@ describe('the demo CRM’s webhook receiver', () => {
 
   it('keeps the last 200 deliveries for the page, each read once after its position', () => {
     const log = webhookLog();
-    for (let i = 0; i < 205; i++) log.add('message.add', true, { i }, at);
+    for (let i = 0; i < 205; i++) log.add('message.add', { i }, at, 7);
     expect(log.after(0)).toHaveLength(200);
     expect(log.after(0)[0]).toMatchObject({ seq: 6, body: { i: 5 } });
     expect(log.after(204).map((e) => e.seq)).toEqual([205]);

@@ -32,17 +32,27 @@ export function signatureValid(secret: string, headers: Record<string, string | 
   });
 }
 
-/** The last deliveries the demo's receiver took, for the page's log (kept in memory; a restart starts afresh). */
+/** What the log keeps at most, of deliveries and of their bodies' bytes: the oldest go first. */
+export const KEPT_BYTES = 1024 * 1024;
+
+export type WebhookLog = ReturnType<typeof webhookLog>;
+
+/**
+ * The last deliveries the demo's receiver took, for the page's log (kept in memory; a restart starts afresh): only
+ * signed ones reach it, and at most `KEPT` of them holding at most `KEPT_BYTES`.
+ */
 export function webhookLog() {
-  const entries: LogEntry[] = [];
+  const entries: (LogEntry & { bytes: number })[] = [];
   let seq = 0;
+  let bytes = 0;
   return {
-    add(event: string, verified: boolean, body: unknown, at: Date): void {
-      entries.push({ seq: ++seq, at: at.toISOString(), event, verified, body });
-      if (entries.length > KEPT) entries.shift();
+    add(event: string, body: unknown, at: Date, size: number): void {
+      entries.push({ seq: ++seq, at: at.toISOString(), event, verified: true, body, bytes: size });
+      bytes += size;
+      while (entries.length > KEPT || (bytes > KEPT_BYTES && entries.length > 1)) bytes -= entries.shift()!.bytes;
     },
     after(position: number): LogEntry[] {
-      return entries.filter((entry) => entry.seq > position);
+      return entries.filter((entry) => entry.seq > position).map(({ bytes: _bytes, ...entry }) => entry);
     },
   };
 }
