@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/ports.ts';
 import type { DemoAccount } from './account.ts';
+import { toolPagePolicy } from '../http/tool-page-policy.ts';
 import { gatewayClient, type GatewayClient } from './crm-client.ts';
 import { demoPageOrigins, reachableBase, RECEIVER_PATH, setUpDemoCrm } from './setup.ts';
 import { mountWebhookReceiver } from './receiver.ts';
@@ -42,9 +43,13 @@ export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; p
       throw err;
     }));
 
+  // The page's scripts only, and the frames it embeds from the gateway's public address.
+  const policy = toolPagePolicy([new URL(deps.publicUrl).origin]);
   const index = () => readFile(new URL('index.html', PAGES), 'utf8');
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(await index()));
-  await app.register(fastifyStatic, { root: PAGES, prefix: '/demo/', decorateReply: false, index: false });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('Content-Security-Policy', policy).send(await index()),
+  );
+  await app.register(fastifyStatic, { root: PAGES, prefix: '/demo/', decorateReply: false, index: false, setHeaders: (reply) => void reply.header('Content-Security-Policy', policy) });
 
   // What the page needs to start: who it is, and where the sandbox phone is (with the token, in the fragment,
   // which browsers never send to a server).

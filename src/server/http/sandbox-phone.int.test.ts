@@ -88,6 +88,10 @@ describe(`the sandbox phone's calls (${databaseKind()})`, () => {
   it('serves the phone page in the sandbox', async () => {
     const page = await t.gateway.app.inject({ method: 'GET', url: '/sandbox/phone/' });
     expect([page.statusCode, page.body]).toEqual([200, expect.stringContaining('<h1>Sandbox phone</h1>')]);
+    // It holds the account's token: only its own scripts run, and nobody frames it.
+    for (const policy of [page.headers['content-security-policy'], (await t.gateway.app.inject({ method: 'GET', url: '/sandbox/phone/index.html' })).headers['content-security-policy']]) {
+      expect(String(policy).split('; ')).toEqual(expect.arrayContaining(["script-src 'self'", "default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]));
+    }
     expect((await t.gateway.app.inject({ method: 'GET', url: '/sandbox/phone?customer=1' })).headers.location).toBe('/sandbox/phone/?customer=1');
   });
 });

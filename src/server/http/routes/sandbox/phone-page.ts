@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
+import { toolPagePolicy } from '../../tool-page-policy.ts';
 
 const PAGE = new URL('../../../../../public/phone/', import.meta.url);
 
@@ -8,6 +9,10 @@ const PAGE = new URL('../../../../../public/phone/', import.meta.url);
  * phone that scans, the platform) through the `/v2/sandbox` calls, with the account's client token.
  */
 export const sandboxPhonePage: FastifyPluginAsync = async (app) => {
+  // It holds the account's token: no script but its own may run on it. Set before the reply, so that the security
+  // headers add their refusal to be framed.
+  const policy = toolPagePolicy();
+  app.addHook('onRequest', async (_request, reply) => void reply.header('Content-Security-Policy', policy));
   await app.register(fastifyStatic, { root: PAGE, prefix: '/sandbox/phone/', decorateReply: false, index: 'index.html' });
   // Its files are named relative to the folder, so the address without the slash leads to the one with it.
   app.get('/sandbox/phone', { schema: { hide: true } }, async (request, reply) => {
