@@ -194,6 +194,28 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     expect(await statusTrail(t, busy.request_id)).toEqual(['sent']);
   });
 
+  it('records a send repeated after its answer was lost as sent, under the number Telegram gave it the first time', async () => {
+    // Telegram makes the message, and its answer is lost on the way: the send waits for its next try.
+    fake.loseAnswerOf('messages.sendMessage');
+    const lost = await send({ recipient: { chat_type: 'telegram', chat_id: String(anna.id) }, text: 'Счёт отправлен' });
+    const made = await eventually(async () => [...fake.messages.values()].find((m) => m.text === 'Счёт отправлен'));
+    await eventually(async () => {
+      const { rows } = await sql<{ send_after: Date | null }>`select send_after from messages where request_id = ${lost.request_id}`.execute(t.gateway.database.db);
+      return rows[0]?.send_after ? true : undefined;
+    });
+    // The next try carries the same random id: Telegram refuses it as RANDOM_ID_DUPLICATE, and the first message is the send's.
+    clock.advance(60_000);
+    t.gateway.wakeSends();
+    const settledLost = await settled(t, lost.request_id, ['sent', 'failed']);
+    expect(settledLost).toMatchObject({ status: 'sent' });
+    const stored = await t.gateway.database.db.selectFrom('messages').select('messenger_message_id').where('request_id', '=', lost.request_id).executeTakeFirstOrThrow();
+    expect(stored.messenger_message_id).toBe(String(made.id));
+    expect([...fake.messages.values()].filter((m) => m.text === 'Счёт отправлен')).toHaveLength(1);
+    const tries = fake.calls.filter((c) => c._ === 'messages.sendMessage' && c.message === 'Счёт отправлен');
+    expect(tries.map((c) => String(c.randomId))).toEqual([String(await telegramRandomId(lost.request_id)), String(await telegramRandomId(lost.request_id))]);
+    expect(await statusTrail(t, lost.request_id)).toEqual(['sent']);
+  });
+
   it('records a group’s messages and its new members', async () => {
     fake.customerWrites(anna.id, 'Всем привет', { groupId: GROUP.id });
     fake.membersJoin(GROUP.id, anna.id, [boris.id]);
