@@ -62,7 +62,9 @@ describe(`personal Telegram accounts: logging in while Telegram fails (${databas
     stream = eventStream(t.gateway.database, account.accountId);
     // The gateway's first create loads what it uses: the answers timed below are those of a warm gateway.
     clients = telegramAccountFake({ self, seed: 'warm-up' }).clients;
-    expect((await create()).statusCode).toBe(201);
+    const warmUp = await create();
+    expect(warmUp.statusCode).toBe(201);
+    await qrShown(warmUp.json().data[0].channel_id as string);
   });
   beforeEach(async () => {
     await stream.since();
@@ -115,12 +117,24 @@ describe(`personal Telegram accounts: logging in while Telegram fails (${databas
     const id = answer.json().data[0].channel_id as string;
     expect(answer.json().data[0]).toMatchObject({ status: 'init', reason: 'qr' });
     expect((await timed(api.get(id))).ms).toBeLessThan(1_000);
-    expect((await stream.since()).map((e) => e.name)).toEqual(['channel.create', 'channel.status_update']);
+    expect((await stream.since()).filter((e) => e.payload.channel_id === id).map((e) => e.name)).toEqual(['channel.create', 'channel.status_update']);
 
     fake.reachable();
     await qrShown(id);
     fake.scan();
     await eventually(async () => ((await api.get(id)).status === 'active' ? true : undefined));
+  });
+
+  it('lets go of the login of a channel deleted while Telegram is unreachable', async () => {
+    const fake = telegramAccountFake({ self, seed: 'deleted-meanwhile' });
+    clients = fake.clients;
+    fake.unreachable();
+    const id = (await create()).json().data[0].channel_id as string;
+    await eventually(async () => (fake.openClients === 1 ? true : undefined));
+    expect((await t.call('DELETE', `/v2/channels/${id}`, { token })).statusCode).toBe(200);
+    fake.reachable();
+    await eventually(async () => (fake.openClients === 0 ? true : undefined));
+    expect((await stream.since()).filter((e) => e.name === 'channel.qr_update' && e.payload.channel_id === id)).toEqual([]);
   });
 
   it('shows the first QR after the wait Telegram asks for when it floods the login', async () => {

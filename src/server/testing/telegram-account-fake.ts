@@ -341,6 +341,10 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       network?.restore();
       network = null;
     },
+    /** Clients made and not closed yet. */
+    get openClients() {
+      return [...openClients.values()].reduce((sum, n) => sum + n, 0);
+    },
     callers,
     duplicated,
     calls,

@@ -11,6 +11,8 @@ export interface FirstQrDeps {
   channels(): ChannelDeps;
   /** A login link from a new session for the channel (its session before is closed). */
   freshLink(channelId: string): Promise<string>;
+  /** The channel no longer waits for its first code (deleted, or moved on): its login session, if any, is closed. */
+  abandon(channelId: string): Promise<void>;
   warn(err: unknown, message: string): void;
 }
 
@@ -53,13 +55,16 @@ export function firstQrs(deps: FirstQrDeps) {
   const isCurrent = (channelId: string, turn: symbol) => !closed && current.get(channelId) === turn;
   const channelOf = (channelId: string) => deps.channels().store.channels.getById(channelId);
 
-  async function show(channelId: string, link: string): Promise<void> {
+  /** Shows the code; false when the channel no longer waits for it. */
+  async function show(channelId: string, link: string): Promise<boolean> {
     const channelDeps = deps.channels();
     prepared.set(channelId, link);
     try {
-      await channelDeps.store.transaction(async (tx) => {
+      return await channelDeps.store.transaction(async (tx) => {
         const channel = await tx.channels.getByIdForUpdate(channelId);
-        if (channel && waitingForFirstQr(channel)) await issueQr(tx, channelDeps, channel, { shown: 1, issuedAt: channelDeps.clock.now() });
+        if (!channel || !waitingForFirstQr(channel)) return false;
+        await issueQr(tx, channelDeps, channel, { shown: 1, issuedAt: channelDeps.clock.now() });
+        return true;
       });
     } finally {
       prepared.delete(channelId);
@@ -70,8 +75,8 @@ export function firstQrs(deps: FirstQrDeps) {
     for (let attempt = 1; isCurrent(channelId, turn) && waitingForFirstQr(await channelOf(channelId)); attempt++) {
       try {
         const link = await withTimeout(deps.freshLink(channelId), TRY_TIMEOUT_MS);
-        if (isCurrent(channelId, turn)) await show(channelId, link);
-        return;
+        if (isCurrent(channelId, turn) && (await show(channelId, link))) return;
+        break;
       } catch (err) {
         const asked = floodWaitSeconds(err);
         const waitMs = asked !== null ? asked * 1000 : Math.min(1000 * 2 ** (attempt - 1), MAX_BACKOFF_MS);
@@ -79,6 +84,8 @@ export function firstQrs(deps: FirstQrDeps) {
         await pause(waitMs);
       }
     }
+    // Deleted or moved on meanwhile: the connection opened for it goes (a newer login closes it itself).
+    if (isCurrent(channelId, turn)) await deps.abandon(channelId);
   }
 
   return {

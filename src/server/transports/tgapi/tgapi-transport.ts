@@ -118,6 +118,7 @@ export function tgapiTransport(deps: TgapiTransportDeps) {
     async freshLink(channelId) {
       return (await sessions.login(channelId)).loginLink();
     },
+    abandon: (channelId) => sessions.dropLogin(channelId),
     warn: deps.warn,
   });
   const passwords = passwordThrottle(() => deps.channels().clock);
@@ -168,7 +169,7 @@ export function tgapiTransport(deps: TgapiTransportDeps) {
      */
     async checkTwoFactor(channelId: string, password: string): Promise<boolean> {
       const retryAfter = passwords.retryAfter(channelId);
-      if (retryAfter > 0) throw retryLater(retryAfter, 'Too many wrong two-factor passwords for this channel');
+      if (retryAfter > 0) throw retryLater(retryAfter, 'Too many two-factor password tries for this channel');
       const session = sessions.local(channelId);
       if (!session) throw notHere('password step');
       let accepted: boolean;
