@@ -58,6 +58,8 @@ describe.runIf(databaseKind() === 'postgres')('a personal Telegram session movin
     const account = await gateways.a.newAccount();
     token = account.token;
     ({ channel_id: channelId } = await channelClient(gateways.a, token).create('tgapi'));
+    // The phone scans the code once it is shown (it comes from Telegram after the create's answer).
+    await eventually(async () => ((await direct.db.selectFrom('events').select('id').where('name', '=', 'channel.qr_update').executeTakeFirst()) ? true : undefined));
     fake.scan();
     await eventually(async () => (gateways.a!.gateway.sessions?.running().includes(channelId) ? true : undefined));
     ({ t: gateways.b } = await startLiveAt(database, ENV, {}, { tgapiClients: fake.clientsOf('b') }));

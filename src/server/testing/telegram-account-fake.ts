@@ -46,7 +46,16 @@ function seeded(seed: string) {
   return () => createHash('sha256').update(`${seed}/${counter++}`).digest();
 }
 
-export function telegramAccountFake(options: { self: FakeUser; password?: string; seed?: string }) {
+/**
+ * After `after` wrong two-factor passwords in a row, Telegram answers `auth.checkPassword` with FLOOD_WAIT_`seconds`
+ * until that wait is over (it does not say after how many; a few, in practice).
+ */
+export interface PasswordFlood {
+  after: number;
+  seconds: number;
+}
+
+export function telegramAccountFake(options: { self: FakeUser; password?: string; seed?: string; passwordFlood?: PasswordFlood }) {
   const bytes = seeded(options.seed ?? 'telegram-account-fake');
   const users = new Map<number, FakeUser>([[options.self.id, options.self]]);
   const chats = new Map<number, { id: number; title: string; members: number[] }>();
@@ -56,6 +65,8 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
   let lastMessageId = 0;
   let password = options.password ? srpVerifier(options.password, bytes) : null;
   const login = { scannedBy: null as number | null, authorized: false, ended: false };
+  const passwordFlood = options.passwordFlood ?? { after: 5, seconds: 3600 };
+  const wrongPasswords = { inARow: 0, floodUntil: 0 };
   const calls: Obj[] = [];
   const failures = new Map<string, string[]>();
   let client: StubTelegramClient | null = null;
@@ -115,14 +126,19 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     date: now(),
     seq: 0,
   });
-  /** Telegram keeps one message per random id: a send repeated with the same one answers the message it made. */
-  const byRandomId = new Map<string, { message: StoredMessage; update: Obj }>();
+  /**
+   * Telegram keeps one message per random id: a send repeated with one already used is refused with
+   * RANDOM_ID_DUPLICATE (its documented answer), and the message made the first time stays the only one.
+   */
+  const byRandomId = new Map<string, StoredMessage>();
   const once = (randomId: unknown, make: () => { message: StoredMessage; update: Obj }): Obj => {
     const key = String(randomId);
-    const made = byRandomId.get(key) ?? make();
-    byRandomId.set(key, made);
+    if (byRandomId.has(key)) throw rpcError(400, 'RANDOM_ID_DUPLICATE');
+    const made = make();
+    byRandomId.set(key, made.message);
     return sent(made.message, made.update, randomId);
   };
+  const inChat = (m: StoredMessage, peer: Obj) => (peer._ === 'peerUser' ? m.peer._ === 'peerUser' && m.peer.userId === peer.userId : m.peer._ === 'peerChat' && m.peer.chatId === peer.chatId);
   const resolved = (user: FakeUser | undefined): Obj => {
     if (!user) throw rpcError(400, 'USERNAME_NOT_OCCUPIED');
     return { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: user.id }, users: [tlUser(user)], chats: [] };
@@ -153,8 +169,17 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       };
     },
     'auth.checkPassword': (q) => {
+      const wait = Math.ceil((wrongPasswords.floodUntil - Date.now()) / 1000);
+      if (wait > 0) throw rpcError(420, `FLOOD_WAIT_${wait}`);
       const proof = q.password as { srpId: Long; A: Uint8Array; M1: Uint8Array };
-      if (!password?.check({ srpId: BigInt(proof.srpId.toString()), A: proof.A, M1: proof.M1 })) throw rpcError(400, 'PASSWORD_HASH_INVALID');
+      if (!password?.check({ srpId: BigInt(proof.srpId.toString()), A: proof.A, M1: proof.M1 })) {
+        if (++wrongPasswords.inARow >= passwordFlood.after) {
+          wrongPasswords.inARow = 0;
+          wrongPasswords.floodUntil = Date.now() + passwordFlood.seconds * 1000;
+        }
+        throw rpcError(400, 'PASSWORD_HASH_INVALID');
+      }
+      wrongPasswords.inARow = 0;
       login.authorized = true;
       return { _: 'auth.authorization', user: tlUser(users.get(login.scannedBy ?? options.self.id)!) };
     },
@@ -189,6 +214,14 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       if (!uploads.has(String(file.id))) throw rpcError(400, 'FILE_PART_0_MISSING');
       const stored: Obj = { _: 'messageMediaDocument', document: { _: 'document', id: Long.fromNumber(++lastMessageId * 11), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: String(media.mimeType ?? 'image/jpeg'), size: Long.fromNumber(uploads.get(String(file.id))!), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: String(file.name) }] }, sentAs: media._ };
       return once(q.randomId, () => newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message ?? ''), media: stored }));
+    },
+    'messages.getHistory': (q) => {
+      const peer = peerOf(q.peer as Obj);
+      const found = [...messages.values()]
+        .filter((m) => !m.deleted && inChat(m, peer))
+        .sort((a, b) => b.id - a.id)
+        .slice(0, Number(q.limit) || 100);
+      return { _: 'messages.messages', messages: found.map(tlMessage), topics: [], ...everyone() };
     },
     'messages.editMessage': (q) => {
       const message = messages.get(Number(q.id));
@@ -228,6 +261,10 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
   const callers: { label: string; method: string }[] = [];
   let clientLabel = '';
   const crashes = new Map<string, { label: string; crash: () => Promise<void> }>();
+  /** Methods whose next answer is lost on the way back (Telegram did it; the connection dropped before the answer). */
+  const lostAnswers = new Set<string>();
+  /** While Telegram cannot be reached (a network that drops every packet), calls wait, as unanswered requests do. */
+  let network: { reachable: Promise<void>; restore: () => void } | null = null;
   const sever = (label: string) => {
     severed.add(label);
     if (clientLabel === label) client = null;
@@ -242,6 +279,8 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
       stub.call = (async (query: Obj) => {
         if (severed.has(label)) throw connectionLost();
+        if (network) await network.reachable;
+        if (severed.has(label)) throw connectionLost();
         // One session used from two places at once: Telegram refuses both (the product must never let it happen).
         if ([...openClients].some(([other, n]) => other !== label && n > 0 && !severed.has(other))) {
           duplicated.push(label);
@@ -249,6 +288,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
         }
         callers.push({ label, method: query._ });
         const result = answer(query);
+        if (lostAnswers.delete(query._)) throw connectionLost();
         const crash = crashes.get(query._);
         if (crash?.label === label) {
           // Telegram did what was asked; the process dies before it hears the answer.
@@ -286,6 +326,25 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     crashAfter(method: string, label: string, crash: () => Promise<void>) {
       crashes.set(method, { label, crash });
     },
+    /** The next `method` is done by Telegram, and its answer lost on the way (the process lives on). */
+    loseAnswerOf(method: string) {
+      lostAnswers.add(method);
+    },
+    /** Telegram's network drops everything: calls made meanwhile wait until `reachable()` (then they go through). */
+    unreachable() {
+      if (network) return;
+      let restore = () => {};
+      const reachable = new Promise<void>((resolve) => (restore = resolve));
+      network = { reachable, restore };
+    },
+    reachable() {
+      network?.restore();
+      network = null;
+    },
+    /** Clients made and not closed yet. */
+    get openClients() {
+      return [...openClients.values()].reduce((sum, n) => sum + n, 0);
+    },
     callers,
     duplicated,
     calls,
@@ -308,6 +367,13 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     customerWrites(userId: number, text: string, extra: { groupId?: number; replyTo?: number } = {}) {
       const peer = extra.groupId ? { _: 'peerChat', chatId: extra.groupId } : { _: 'peerUser', userId };
       const { message, update } = newMessage({ peer, fromId: userId, out: false, text, ...(extra.replyTo ? { replyTo: extra.replyTo } : {}) });
+      push([update]);
+      return message.id;
+    },
+    /** A customer sends a file (a document), with a caption or without. */
+    customerSendsFile(userId: number, file: { name: string; mimeType: string; size: number }, caption = '') {
+      const document = { _: 'document', id: Long.fromNumber(900_000 + messages.size), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: file.mimeType, size: Long.fromNumber(file.size), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: file.name }] };
+      const { message, update } = newMessage({ peer: { _: 'peerUser', userId }, fromId: userId, out: false, text: caption, media: { _: 'messageMediaDocument', document } });
       push([update]);
       return message.id;
     },

@@ -124,7 +124,11 @@ export interface ErrorsOptions {
 export const errorsPlugin = fp(
   async (app: FastifyInstance, options: ErrorsOptions) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      if (error instanceof AppError) return send(reply, error.code, error.message, error.data);
+      if (error instanceof AppError) {
+        // A refusal for now says when to come back, in the body and as HTTP says it.
+        if (typeof error.data?.retry_after === 'number') reply.header('retry-after', String(error.data.retry_after));
+        return send(reply, error.code, error.message, error.data);
+      }
       // A client that went away mid-request (closed the tab, lost the network) is not the gateway failing, nor the
       // database: its connection errors look alike, so this is told apart first.
       if (clientAborted(error, request)) {

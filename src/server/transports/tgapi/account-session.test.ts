@@ -48,4 +48,24 @@ describe('a personal Telegram account’s session', () => {
     expect(second.seen.reports.map((r) => r.kind === 'message' && r.message.text)).toEqual(['Are you there?']);
     await reopened.close();
   }, 30_000);
+
+  it('keeps the caption of a file a customer sends, as a message of its own after the file', async () => {
+    const fake = telegramAccountFake({ self, seed: 'caption' });
+    fake.addUser(anna);
+    const { seen, l } = listener();
+    const session = await AccountSession.open(fake.clients, null, l);
+    await session.loginLink();
+    fake.scan();
+    await eventually(async () => (seen.scans.length ? true : undefined));
+    const id = fake.customerSendsFile(anna.id, { name: 'invoice.pdf', mimeType: 'application/pdf', size: 2048 }, 'Счёт за октябрь');
+    fake.customerSendsFile(anna.id, { name: 'scan.pdf', mimeType: 'application/pdf', size: 1024 });
+    await eventually(async () => (seen.reports.length >= 3 ? true : undefined));
+    const messages = seen.reports.map((r) => (r.kind === 'message' ? r.message : null));
+    expect(messages).toEqual([
+      expect.objectContaining({ messengerMessageId: String(id), text: null, attachment: { url: `http://127.0.0.1/files/2002/${id}`, name: 'invoice.pdf', mimetype: 'application/pdf' } }),
+      expect.objectContaining({ messengerMessageId: `${id}:caption`, text: 'Счёт за октябрь', attachment: null, direction: 'inbound', chatId: '2002' }),
+      expect.objectContaining({ messengerMessageId: String(id + 1), text: null, attachment: expect.objectContaining({ name: 'scan.pdf' }) }),
+    ]);
+    await session.close();
+  }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TelegramClient } from '@mtcute/core/client.js';
-import type { Long, tl } from '@mtcute/core';
+import type { Long, Message, tl } from '@mtcute/core';
 import type { Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import { AppError, validationError } from '../../core/errors.ts';
@@ -16,6 +16,8 @@ export const tgapiLimits: CallLimits = { bot: { limit: 20, interval: 1_000 }, ch
 /** Files larger than this are refused before upload (Telegram takes 2 GB, but the gateway holds a file in memory). */
 const FILE_LIMIT_BYTES = 50 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 30_000;
+/** How many of a chat's latest messages are searched for the one a repeated send made the first time. */
+const DUPLICATE_SEARCH = 50;
 
 export interface TgapiMessagingDeps {
   /** The channel's session running in this process, if it is (else the send waits for the process that runs it). */
@@ -94,8 +96,29 @@ async function mediaOf(deps: TgapiMessagingDeps, attachment: Attachment, caption
   return InputMedia.document(file.bytes, params);
 }
 
+/**
+ * The message a send made the first time, when Telegram refused its repetition as RANDOM_ID_DUPLICATE (its random id
+ * was taken: the first try got through, and its answer was lost). Telegram does not say which message that is, and
+ * messages do not carry their random id: it is the newest of the account's own in the chat with the send's words, its
+ * kind (a file or not) and its quote.
+ */
+async function madeBefore(client: TelegramClient, peer: tl.TypeInputPeer, m: OutboundMessage): Promise<Message | null> {
+  const latest = await client.getHistory(peer, { limit: DUPLICATE_SEARCH });
+  const quoted = m.quotedMessengerId ? Number(m.quotedMessengerId) : null;
+  return (
+    latest.find(
+      (message) =>
+        message.isOutgoing &&
+        (message.text || '') === (m.text ?? '') &&
+        (message.media !== null) === (m.attachment !== null) &&
+        (quoted === null || message.replyToMessage?.id === quoted),
+    ) ?? null
+  );
+}
+
 /** What a refusal of a send means: a failure with the interface's reason, a wait (flood), or a network failure. */
 async function sendFailed(deps: TgapiMessagingDeps, channelId: string, err: unknown): Promise<SendOutcome> {
+  if (err instanceof TransientSendError) throw err;
   const wait = floodWaitSeconds(err);
   if (wait !== null) throw new TransientSendError(`Telegram asked to wait ${wait} s`, wait * 1_000);
   if (err instanceof SourceRefused) return { kind: 'failed', reason: 'bad_content' };
@@ -136,9 +159,17 @@ export function tgapiMessaging(deps: TgapiMessagingDeps): MessagingDriver {
         const replyTo = m.quotedMessengerId ? Number(m.quotedMessengerId) : undefined;
         const params = { randomId: await telegramRandomId(m.requestId), ...(replyTo ? { replyTo } : {}) };
         const sent = await deps.pacer.pace(m.channelId, target.chatId, async () => {
-          if (m.attachment) return client.sendMedia(target.peer, await mediaOf(deps, m.attachment, m.text), params);
-          if (!m.text) throw Object.assign(new Error('MESSAGE_EMPTY'), { code: 400, text: 'MESSAGE_EMPTY' });
-          return client.sendText(target.peer, m.text, params);
+          try {
+            if (m.attachment) return await client.sendMedia(target.peer, await mediaOf(deps, m.attachment, m.text), params);
+            if (!m.text) throw Object.assign(new Error('MESSAGE_EMPTY'), { code: 400, text: 'MESSAGE_EMPTY' });
+            return await client.sendText(target.peer, m.text, params);
+          } catch (err) {
+            if (errorText(err) !== 'RANDOM_ID_DUPLICATE') throw err;
+            // An earlier try made the message: that one is the send's, recorded as sent under its own number.
+            const made = await madeBefore(client, target.peer, m);
+            if (!made) throw new TransientSendError('Telegram holds this send already (RANDOM_ID_DUPLICATE), but it is not among the chat’s latest messages');
+            return made;
+          }
         });
         deps.remember(m.channelId, sent.id, { chatType: m.chatType === 'telegroup' ? 'telegroup' : 'telegram', chatId: String(sent.chat.id) });
         return { kind: 'sent', messengerMessageId: String(sent.id), chatId: String(sent.chat.id), delivered: false };

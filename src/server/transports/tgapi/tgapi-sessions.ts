@@ -143,6 +143,13 @@ export function tgapiSessions(clients: TgapiClientFactory, host: () => TgapiHost
       await before?.session.close();
       return open(channelId, null, { state: null, latest: null });
     },
+    /** Closes the channel's login here, if it is still logging in (a logged-in session is left to its runner). */
+    async dropLogin(channelId: string): Promise<void> {
+      const here = running.get(channelId);
+      if (!here || here.session.ready || here.slot.state) return;
+      running.delete(channelId);
+      await here.session.close();
+    },
     /** Remembers the chat of a message number the account sent (its deletion may name the number only). */
     remember: (channelId: string, messageId: number, chat: RecentChat) => void recentOf(channelId).set(messageId, chat),
     async closeAll(): Promise<void> {

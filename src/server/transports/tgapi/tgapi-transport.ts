@@ -9,8 +9,11 @@ import type { SessionLeases } from '../../core/sessions/ports.ts';
 import { fileLinks } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import type { LiveTransport } from '../live-transport.ts';
+import { firstQrs } from './first-qr.ts';
 import { tgapiMessaging } from './messaging.ts';
 import type { TgapiClientFactory } from './mtcute-client.ts';
+import { retryLater, passwordThrottle } from './password-throttle.ts';
+import { floodWaitSeconds } from './refusals.ts';
 import { tgapiSessions, type TgapiHost } from './tgapi-sessions.ts';
 
 export interface TgapiTransportDeps {
@@ -28,6 +31,12 @@ export interface TgapiTransportDeps {
   filesAgent: Dispatcher;
   allowLoopbackFiles: boolean;
   warn(err: unknown, message: string): void;
+}
+
+/** A wait Telegram asked for (FLOOD_WAIT) on a login step, as the API answers it: 429 with `retry_after`. */
+function floodRefusal(err: unknown, step: string): AppError | null {
+  const seconds = floodWaitSeconds(err);
+  return seconds === null ? null : retryLater(seconds, `Telegram asks to wait before the next ${step} (FLOOD_WAIT_${seconds})`);
 }
 
 const notHere = (step: string) =>
@@ -104,13 +113,22 @@ export function tgapiTransport(deps: TgapiTransportDeps) {
     ended: (channelId) => host(deps, messages).ended(channelId),
     remember: sessions.remember,
   });
+  const firstQr = firstQrs({
+    channels: deps.channels,
+    async freshLink(channelId) {
+      return (await sessions.login(channelId)).loginLink();
+    },
+    abandon: (channelId) => sessions.dropLogin(channelId),
+    warn: deps.warn,
+  });
+  const passwords = passwordThrottle(() => deps.channels().clock);
 
   const transport: LiveTransport = {
     async connect(channelId) {
       // A reinit logs in afresh: the session the channel had (another account's, maybe) is let go first.
       await deps.sessions.leases.remove(channelId);
-      await sessions.login(channelId);
-      return { kind: 'qr' };
+      // Answered at once: Telegram is reached in the background, and the first code shown once it gave a token.
+      return { kind: 'qr', fromSession: true, committed: () => firstQr.start(channelId) };
     },
     async disconnect(channel) {
       await sessions.local(channel.id)?.logOut();
@@ -135,16 +153,41 @@ export function tgapiTransport(deps: TgapiTransportDeps) {
     transport,
     /** A fresh login link for the channel's QR (each code shown is a new token). */
     async newQrPayload(channelId: string): Promise<string> {
+      const prepared = firstQr.take(channelId);
+      if (prepared) return prepared;
       const session = sessions.local(channelId) ?? (await sessions.login(channelId));
       if (session.ready) throw notHere('QR');
-      return session.loginLink();
+      try {
+        return await session.loginLink();
+      } catch (err) {
+        throw floodRefusal(err, 'login code') ?? err;
+      }
     },
+    /**
+     * The account's two-factor password. After WRONG_PASSWORDS_ALLOWED wrong ones in a row, or while a wait Telegram
+     * asked for runs, the step is refused (429) before anything reaches Telegram.
+     */
     async checkTwoFactor(channelId: string, password: string): Promise<boolean> {
+      const retryAfter = passwords.retryAfter(channelId);
+      if (retryAfter > 0) throw retryLater(retryAfter, 'Too many two-factor password tries for this channel');
       const session = sessions.local(channelId);
       if (!session) throw notHere('password step');
-      return session.checkPassword(password);
+      let accepted: boolean;
+      try {
+        accepted = await session.checkPassword(password);
+      } catch (err) {
+        const seconds = floodWaitSeconds(err);
+        if (seconds !== null) passwords.hold(channelId, seconds);
+        throw floodRefusal(err, 'two-factor password') ?? err;
+      }
+      if (accepted) passwords.right(channelId);
+      else passwords.wrong(channelId);
+      return accepted;
     },
-    close: () => sessions.closeAll(),
+    async close() {
+      firstQr.close();
+      await sessions.closeAll();
+    },
   };
 }
 

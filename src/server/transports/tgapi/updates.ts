@@ -34,29 +34,37 @@ function attachmentOf(message: Message, sink: InboundSink): Attachment | null {
   };
 }
 
+/** The number of a file's caption, recorded as a message of its own (the interface's messages carry text or a file). */
+export const captionIdOf = (messageId: number | string): string => `${messageId}:caption`;
+
 /**
- * A message as the chat records it. In a private chat the customer is the chat; the account's own messages written
- * on another device are outbound (echoes: one the gateway is sending itself is found by its number, not recorded twice).
+ * A message as the chat records it: its words, or its file and the file's caption as a second message
+ * (`<id>:caption`), as the interface's messages carry text or an attachment. In a private chat the customer is the
+ * chat; the account's own messages written on another device are outbound (echoes: one the gateway is sending itself
+ * is found by its number, not recorded twice).
  */
-export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage | null {
-  if (message.isService) return null;
+export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage[] {
+  if (message.isService) return [];
   const attachment = attachmentOf(message, sink);
   const text = message.text || null;
-  if (!attachment && !text) return null;
+  if (!attachment && !text) return [];
   const chat = message.chat as { username?: string | null; phoneNumber?: string | null; displayName: string };
   const isPrivate = message.chat.type === 'user';
-  return {
+  const common = {
     ...chatOf(message),
     username: isPrivate ? (chat.username ?? null) : null,
     phone: isPrivate ? (chat.phoneNumber ?? null) : null,
     name: chat.displayName || null,
-    text: attachment ? null : text,
-    attachment,
-    direction: message.isOutgoing ? 'outbound' : 'inbound',
-    messengerMessageId: String(message.id),
+    direction: message.isOutgoing ? ('outbound' as const) : ('inbound' as const),
     ...(message.replyToMessage?.id ? { quotedMessengerId: String(message.replyToMessage.id) } : {}),
     ...(message.isOutgoing ? { echo: true } : {}),
   };
+  const id = String(message.id);
+  if (!attachment) return [{ ...common, text, attachment: null, messengerMessageId: id }];
+  return [
+    { ...common, text: null, attachment, messengerMessageId: id },
+    ...(text ? [{ ...common, text, attachment: null, messengerMessageId: captionIdOf(id) }] : []),
+  ];
 }
 
 /** Members that joined or left a group, from its service messages. */
@@ -95,15 +103,23 @@ export function listenForUpdates(client: TelegramClient, sink: InboundSink, trac
       const members = message.chat.type !== 'user' ? membersOf(message) : [];
       if (members.length > 0) await sink.members({ chatId: String(message.chat.id), name: message.chat.displayName || null, members });
       const arriving = arrivingOf(message, sink);
-      if (arriving) await sink.reports([{ kind: 'message', message: arriving }]);
+      if (arriving.length > 0) await sink.reports(arriving.map((m) => ({ kind: 'message' as const, message: m })));
     }),
   );
   client.onEditMessage.add((message: Message) =>
     inOrder(async () => {
-      const arriving = arrivingOf(message, sink);
-      if (!arriving) return;
-      const edit = { ...chatOf(message), messengerMessageId: String(message.id), ...(arriving.attachment ? { attachment: arriving.attachment } : { text: arriving.text ?? '' }) };
-      await sink.reports([{ kind: 'edit', edit }]);
+      const [first, caption] = arrivingOf(message, sink);
+      if (!first) return;
+      const where = { ...chatOf(message), messengerMessageId: String(message.id) };
+      // A file's words are its caption's message: a caption changed or taken away is an edit of that one, and a
+      // caption given to a file that had none arrives as that message.
+      const reports: PlatformReport[] = first.attachment
+        ? [
+            { kind: 'edit', edit: { ...where, attachment: first.attachment } },
+            { kind: 'edit', edit: { ...where, messengerMessageId: captionIdOf(message.id), text: caption?.text ?? '', ...(caption ? { added: { partOf: where.messengerMessageId, arriving: caption } } : {}) } },
+          ]
+        : [{ kind: 'edit', edit: { ...where, text: first.text ?? '' } }];
+      await sink.reports(reports);
     }),
   );
   client.onDeleteMessage.add((update: DeleteMessageUpdate) =>
