@@ -9,6 +9,7 @@ import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
 import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
 import { v3ChannelRoutes } from './channels.ts';
 import { v3ErrorHandler } from './errors.ts';
+import { v3MessageRoutes } from './messages.ts';
 import { v3WebhookRoutes } from './webhooks.ts';
 
 /** What the v3 face is built from: the same core as /v2, under its own routes, formatters and error words. */
@@ -41,5 +42,6 @@ export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => 
   await app.register(authPlugin, deps.auth);
   await app.register(rateLimitPlugin, deps.rateLimit);
   await app.register(v3ChannelRoutes, deps.channels);
+  await app.register(v3MessageRoutes, deps.messages);
   await app.register(v3WebhookRoutes, deps);
 };
