@@ -8,8 +8,11 @@ import type { HostResolver, UrlPolicy } from '../../../core/webhooks/url-policy.
 import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
 import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
 import { v3ChannelRoutes } from './channels.ts';
+import { v3ContactRoutes } from './contacts.ts';
+import { v3DealRoutes } from './deals.ts';
 import { v3ErrorHandler } from './errors.ts';
 import { v3MessageRoutes } from './messages.ts';
+import { v3UserRoutes } from './users.ts';
 import { v3WebhookRoutes } from './webhooks.ts';
 
 /** What the v3 face is built from: the same core as /v2, under its own routes, formatters and error words. */
@@ -43,5 +46,9 @@ export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => 
   await app.register(rateLimitPlugin, deps.rateLimit);
   await app.register(v3ChannelRoutes, deps.channels);
   await app.register(v3MessageRoutes, deps.messages);
+  const crm = { store: deps.store, clock: deps.clock };
+  await app.register(v3UserRoutes, crm);
+  await app.register(v3ContactRoutes, crm);
+  await app.register(v3DealRoutes, crm);
   await app.register(v3WebhookRoutes, deps);
 };
