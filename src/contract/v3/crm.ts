@@ -49,3 +49,29 @@ export const V3Items = Type.Array(Type.Unknown(), { description: 'A bare array o
 export const V3Ids = Type.Array(Type.Union([Type.String(), Type.Number()]), { description: 'A bare array of at most 100 ids.' });
 /** What a deletion answers: the ids that were not known. */
 export const V3NotFoundIds = Type.Array(Type.String(), { description: 'The ids that were not known (nothing was deleted for them).' });
+
+/** A WABA template as `GET /v3/templates/whatsapp` lists it (one per channel it is bound to). */
+export const V3Template = Type.Object({
+  templateGuid: Type.String({ format: 'uuid', description: 'Send it as `templateId`.' }),
+  title: Type.String(),
+  name: Type.String(),
+  channels: Type.Array(Type.String()),
+  category: Type.String(),
+  language: Type.String(),
+  status: Type.String({ description: 'Lower case: approved, pending, rejected, paused, disabled.' }),
+  rejected_reason: Type.String(),
+  namespace: Type.String(),
+  waba: Type.Object({ wabaId: Type.String(), wabaName: Type.String() }),
+  components: Type.Array(Type.Unknown()),
+  templateCode: Type.String({ description: 'The template as a send\'s `text`: `@template: <guid> { [[headerVar1]]; [[bodyVar1]] }`.' }),
+});
+export const V3TemplatesQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+
+export const V3Unanswered = Type.Object({
+  counterV2: Type.Integer({ minimum: 0, description: 'Chats the user can see that wait for an answer.' }),
+  type: Type.Union([Type.Enum(['red', 'grey']), Type.Null()], { description: 'red: one of them is the user\'s customer; grey: only others\'; null: none waits.' }),
+  lastMsgDateTime: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The latest message among the waiting chats.' }),
+});

@@ -9,8 +9,10 @@ import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
 import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
 import { v3ChannelRoutes } from './channels.ts';
 import { v3ContactRoutes } from './contacts.ts';
+import { v3CounterTemplateRoutes } from './counters-templates.ts';
 import { v3DealRoutes } from './deals.ts';
 import { v3ErrorHandler } from './errors.ts';
+import { v3IframeRoutes } from './iframe.ts';
 import { v3MessageRoutes } from './messages.ts';
 import { v3UserRoutes } from './users.ts';
 import { v3WebhookRoutes } from './webhooks.ts';
@@ -50,5 +52,7 @@ export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => 
   await app.register(v3UserRoutes, crm);
   await app.register(v3ContactRoutes, crm);
   await app.register(v3DealRoutes, crm);
+  await app.register(v3CounterTemplateRoutes, crm);
+  if (deps.embedding) await app.register(v3IframeRoutes, deps.embedding);
   await app.register(v3WebhookRoutes, deps);
 };
