@@ -1,6 +1,6 @@
 import type { MessageDeps } from '../../core/messages/ports.ts';
 import { platformReports, type PlatformReport } from '../../core/messages/platform-reports.ts';
-import type { RunningSession, SessionContext, SessionDriver, SessionLeases } from '../../core/sessions/ports.ts';
+import { SessionLeaseLost, type RunningSession, type SessionContext, type SessionDriver, type SessionLeases } from '../../core/sessions/ports.ts';
 import { sessionEnded, sessionLinked, sessionQrIssued, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
 import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
@@ -127,12 +127,16 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         socket?.end();
         socket = null;
       };
+      /** The connection is given up (the library may never report its end) and another made after the backoff. */
+      const giveUp = (why: string) => {
+        note({ channelId, attempt }, `WhatsApp connection ${why}; reconnecting`);
+        reconnect(reconnectDelayMs(backoff, attempt++, random));
+      };
       const watch = (ms: number, why: string) => {
         timers.clear(watchdog);
         watchdog = timers.set(() => {
           watchdog = null;
-          note({ channelId, attempt }, `WhatsApp connection ${why}; reconnecting`);
-          reconnect(reconnectDelayMs(backoff, attempt++, random));
+          giveUp(why);
         }, ms);
       };
       const down = () => {
@@ -188,7 +192,17 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
 
       const connect = async () => {
         if (stopped || context.signal.aborted) return;
-        const fresh = await deps.library.open({ state: context.state, wsUrl: deps.wsUrl, onStateError: (err) => deps.log(err, 'saving a WhatsApp session state failed') });
+        let mine: WaSocket | null = null;
+        const fresh = await deps.library.open({
+          state: context.state,
+          wsUrl: deps.wsUrl,
+          onStateError: (err) => {
+            deps.log(err, 'saving a WhatsApp session state failed after its retries');
+            // Its keys could not be kept: the connection goes, so nothing more is received that they would be needed for.
+            if (mine && mine === socket && !(err instanceof SessionLeaseLost)) giveUp('could not save its keys');
+          },
+        });
+        mine = fresh;
         if (stopped || context.signal.aborted) return fresh.end();
         socket = fresh;
         opened.set(channelId, fresh);
