@@ -30,7 +30,7 @@ describe(`a personal WhatsApp session whose WebSocket upgrade is answered 503 ($
     database = await createTestDatabase();
     ({ t } = await startLiveGateway(
       { SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: relay.url },
-      { database, whatsapp: { liveness: { openMs: 2_000, silenceMs: 25_000, unreachableMs: 15_000 }, backoff: { baseMs: 100, maxMs: 400 } } },
+      { database, whatsapp: { liveness: { openMs: 6_000, silenceMs: 25_000, unreachableMs: 15_000 }, backoff: { baseMs: 100, maxMs: 400 } } },
     ));
     let accountId: string;
     ({ token, accountId } = await t.newAccount());
