@@ -19,15 +19,19 @@ const cipher = credentialsCipher('k'.repeat(40));
 function recordingDriver(transport = 'whatsapp') {
   const open = new Map<string, SessionContext>();
   const starts: string[] = [];
+  const loggedOut: string[] = [];
   const driver: SessionDriver = {
     transport,
     async start(context) {
       starts.push(context.channelId);
       open.set(context.channelId, context);
-      return { stop: async () => void open.delete(context.channelId) };
+      return { stop: async () => void open.delete(context.channelId), logout: async () => void loggedOut.push(context.channelId) };
+    },
+    async logout(context) {
+      loggedOut.push(context.channelId);
     },
   };
-  return { driver, open, starts };
+  return { driver, open, starts, loggedOut };
 }
 
 describe(`session leases (${databaseKind()})`, () => {

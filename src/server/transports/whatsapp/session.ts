@@ -1,7 +1,7 @@
 import type { MessageDeps } from '../../core/messages/ports.ts';
-import { platformReports, type PlatformReport } from '../../core/messages/platform-reports.ts';
+import type { PlatformReport } from '../../core/messages/platform-reports.ts';
 import type { RunningSession, SessionContext, SessionDriver, SessionLeases } from '../../core/sessions/ports.ts';
-import { sessionEnded, sessionLinked, sessionQrIssued, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
+import { sessionEnded, sessionLinked, sessionQrIssued, sessionReports, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
 import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
 import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
@@ -109,7 +109,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       const finish = async (why: SessionEnd | null, forget: boolean) => {
         stopped = true;
         close();
-        if (why) await sessionEnded(deps.channels, channelId, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
+        if (why) await sessionEnded(deps.channels, context, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
         if (forget) await context.state.clear().catch(() => {});
         await context.state.end().catch((err: unknown) => deps.log(err, 'ending a WhatsApp session failed'));
       };
@@ -124,7 +124,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           if (!messages || reports.length + held.length === 0) return;
           const all = [...held, ...reports];
           held = [];
-          const outcome = await platformReports(messages, channelId, all);
+          const outcome = await sessionReports(messages, context, all);
           if (outcome === 'not_yet') held = all;
         });
         recording = next.catch(() => {});
@@ -175,21 +175,21 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       const synced = async () => {
         caughtUp = true;
         if (!linked) return;
-        await sessionSynced(deps.channels, channelId);
+        await sessionSynced(deps.channels, context);
         await record([]);
       };
 
       const onUpdate = async (from: WaSocket, u: WaEvents['connection.update']) => {
         if (from !== socket) return;
         if (u.qr) showedQr = true;
-        if (u.qr && (await sessionQrIssued(deps.channels, channelId, u.qr, 'whatsapp')) === 'end') return finish(null, true);
+        if (u.qr && (await sessionQrIssued(deps.channels, context, u.qr, 'whatsapp')) === 'end') return finish(null, true);
         if (u.receivedPendingNotifications) await synced();
         if (u.connection === 'open') {
           attempt = 0;
           const user = from.user();
           if (!user) return;
           const phone = userOf(user.id);
-          const verdict = await sessionLinked(deps.channels, channelId, phone, { messengerId: phone, name: user.name ?? null });
+          const verdict = await sessionLinked(deps.channels, context, phone, { messengerId: phone, name: user.name ?? null });
           if (verdict === 'end') {
             // Another number scanned on a reinit: it is not this channel's, so it is let go on WhatsApp too.
             await from.logout().catch(() => {});
@@ -217,7 +217,30 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           stopped = true;
           close();
         },
+        async logout() {
+          // Stopped first, so the close the logout brings (401) is not taken for the phone's logout.
+          stopped = true;
+          const linkedSocket = socket;
+          close();
+          await linkedSocket?.logout();
+        },
       };
+    },
+    async logout(context: SessionContext): Promise<void> {
+      // A connection of its own, with the stored keys, only to log the device out: nothing it hears is recorded.
+      const socket = await deps.library.open({ state: context.state, wsUrl: deps.wsUrl, onStateError: (err) => deps.log(err, 'saving a WhatsApp session state failed') });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          context.signal.addEventListener('abort', () => resolve(), { once: true });
+          socket.on('connection.update', (u) => {
+            // A session never linked shows a QR instead: there is no device to log out.
+            if (u.qr || u.connection === 'close') resolve();
+            if (u.connection === 'open') socket.logout().then(resolve, reject);
+          });
+        });
+      } finally {
+        socket.end();
+      }
     },
   };
 }
