@@ -54,7 +54,7 @@ export async function issueQr(
  */
 export async function catchUpQr(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord): Promise<ChannelRecord> {
   if (channel.state.status !== 'init' || channel.state.reason !== 'qr' || !channel.qr) return channel;
-  if (deps.driver.qrFromSession?.(channel.transport)) return channel;
+  if (qrFromSession(deps, channel)) return channel;
   const progress = qrProgress(channel.qr, deps.clock.now());
   switch (progress.kind) {
     case 'live':
@@ -66,10 +66,17 @@ export async function catchUpQr(tx: TransactionScope, deps: ChannelDeps, channel
   }
 }
 
-/** True when the channel shows a QR that has not expired at `now`. */
-export function qrIsLive(channel: ChannelRecord, now: Date): boolean {
-  return channel.state.status === 'init' && channel.state.reason === 'qr' && channel.qr !== null && qrProgress(channel.qr, now).kind === 'live';
+/**
+ * True when the channel shows a QR that has not expired at `now`. A code from the channel's session (`fromSession`)
+ * lives until the session replaces it or the channel goes idle: the messenger, not the gateway's timer, ends it.
+ */
+export function qrIsLive(channel: ChannelRecord, now: Date, fromSession = false): boolean {
+  if (channel.state.status !== 'init' || channel.state.reason !== 'qr' || channel.qr === null) return false;
+  return fromSession || qrProgress(channel.qr, now).kind === 'live';
 }
+
+/** Whether the channel's codes come from its session (see ConnectDriver.qrFromSession). */
+export const qrFromSession = (deps: Pick<ChannelDeps, 'driver'>, channel: ChannelRecord): boolean => deps.driver.qrFromSession?.(channel.transport) ?? false;
 
 /**
  * Runs `work` on the account's channel, locked, in one transaction, after its QR was brought up to date in
