@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
-import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
+import { startLiveGateway } from '../testing/harness.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { recordedTexts } from '../testing/session-takeover.ts';
 import { telegramAccountFake } from '../testing/telegram-account-fake.ts';
