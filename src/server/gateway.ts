@@ -55,7 +55,8 @@ import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
-import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { SESSION_LOGOUT_TIMEOUT_MS, startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { logOutSession } from './core/sessions/session-logout.ts';
 import { mtcuteClients } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
@@ -155,7 +156,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
-            sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
+            sessions: {
+              leases: sessionLeases,
+              wake: () => sessions?.wake(),
+              // Waits for the holder's logout (it may have to wait for a stalled owner's lease to lapse) at most this long.
+              logout: (channelId) => logOutSession({ leases: sessionLeases, wake: () => sessions?.wake(), waitMs: config.sessionLeaseMs + SESSION_LOGOUT_TIMEOUT_MS + 5_000 }, channelId),
+            },
             // Personal Telegram accounts once the gateway's Telegram application is configured (or a test's fake).
             tgapi:
               config.telegramApp || overrides.tgapiClients

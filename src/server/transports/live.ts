@@ -30,7 +30,7 @@ import { avitoLimits } from './avito/avito-driver.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
-import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
+import type { SessionDriver, SessionHost } from '../core/sessions/ports.ts';
 import { uploadLinks } from '../core/uploads/uploads.ts';
 import { renderQr } from './qr-image.ts';
 import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
@@ -119,7 +119,7 @@ export interface LiveDriverOptions {
    * The long-lived sessions' leases (a personal account's channel registers its session on connecting), and what
    * makes this process's session runner look at once.
    */
-  sessions?: { leases: SessionLeases; wake(): void };
+  sessions?: SessionHost;
   /**
    * Personal Telegram accounts, where the gateway has a Telegram application (TELEGRAM_API_ID, TELEGRAM_API_HASH):
    * how their clients are made, and the channel use-cases their login steps report to; without it tgapi channels are
@@ -369,7 +369,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       },
       // Among the live transports, personal Telegram accounts connect by QR and password, personal WhatsApp by the
       // QR its session is issued (or a pairing code).
-      newQrPayload: (channelId) => tgapi?.newQrPayload(channelId) ?? Promise.reject(noSuchStep()),
+      // Each transport's codes from its own side: Telegram's login tokens for tgapi only; WhatsApp's come from the
+      // channel's session (never from here).
+      newQrPayload: (channelId, transport) => (transport === 'tgapi' && tgapi ? tgapi.newQrPayload(channelId) : Promise.reject(noSuchStep())),
+      qrFromSession: (transport) => transport === 'whatsapp' && whatsapp !== null,
       renderQr,
       ...(whatsapp ? { pairingCode: (channelId: string, phone: string) => whatsapp.pairingCode(channelId, phone) } : {}),
       checkTwoFactor: ({ channelId, code }) => tgapi?.checkTwoFactor(channelId, code) ?? Promise.reject(noSuchStep()),

@@ -1,7 +1,7 @@
 import type { MessageDeps } from '../../core/messages/ports.ts';
-import { platformReports, type PlatformReport } from '../../core/messages/platform-reports.ts';
+import type { PlatformReport } from '../../core/messages/platform-reports.ts';
 import { SessionLeaseLost, type RunningSession, type SessionContext, type SessionDriver, type SessionLeases } from '../../core/sessions/ports.ts';
-import { sessionEnded, sessionLinked, sessionQrIssued, sessionSynced, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
+import { sessionEnded, sessionLinked, sessionQrIssued, sessionReports, sessionSynced, withSessionFence, type SessionChannelDeps, type SessionEnd } from '../../core/sessions/session-channel.ts';
 import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
 import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
@@ -139,14 +139,16 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           giveUp(why);
         }, ms);
       };
+      /** Shown active again, only while this process still holds the session (fenced). */
+      const restored = () => withSessionFence(deps.channels.store, context, (tx) => sessionRestored(tx, deps.channels, channelId));
       const down = () => {
         if (unreachable || stopped) return;
         unreachable = timers.set(() => {
-          void sessionUnreachable(deps.channels, channelId).then(
+          void withSessionFence(deps.channels.store, context, (tx) => sessionUnreachable(tx, deps.channels, channelId)).then(
             (shown) => {
               if (!shown || stopped) return;
               // It opened while this was recorded: shown active again at once.
-              if (socket && sockets.get(channelId) === socket) return void sessionRestored(deps.channels, channelId).catch(() => {});
+              if (socket && sockets.get(channelId) === socket) return void restored().catch(() => {});
               shownUnreachable = true;
               stats.set(channelId, 'unreachable');
               note({ channelId, attempt }, 'WhatsApp session unreachable: its channel shows it until the connection opens');
@@ -163,7 +165,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         timers.clear(unreachable);
         stats.gone(channelId);
         acks.released(channelId);
-        if (why) await sessionEnded(deps.channels, channelId, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
+        if (why) await sessionEnded(deps.channels, context, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
         if (forget) await context.state.clear().catch(() => {});
         await context.state.end().catch((err: unknown) => deps.log(err, 'ending a WhatsApp session failed'));
       };
@@ -178,7 +180,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           if (!messages || reports.length + held.length === 0) return;
           const all = [...held, ...reports];
           held = [];
-          const outcome = await platformReports(messages, channelId, all);
+          const outcome = await sessionReports(messages, context, all);
           if (outcome === 'not_yet') held = all;
         });
         recording = next.catch(() => {});
@@ -249,7 +251,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       const synced = async () => {
         caughtUp = true;
         if (!linked) return;
-        await sessionSynced(deps.channels, channelId);
+        await sessionSynced(deps.channels, context);
         await record([]);
       };
 
@@ -261,7 +263,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           timers.clear(watchdog);
           watchdog = null;
         }
-        if (u.qr && (await sessionQrIssued(deps.channels, channelId, u.qr, 'whatsapp')) === 'end') return finish(null, true);
+        if (u.qr && (await sessionQrIssued(deps.channels, context, u.qr, 'whatsapp')) === 'end') return finish(null, true);
         if (u.receivedPendingNotifications) await synced();
         if (u.connection === 'open') {
           attempt = 0;
@@ -272,7 +274,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           const user = from.user();
           if (!user) return;
           const phone = userOf(user.id);
-          const verdict = await sessionLinked(deps.channels, channelId, phone, { messengerId: phone, name: user.name ?? null });
+          const verdict = await sessionLinked(deps.channels, context, phone, { messengerId: phone, name: user.name ?? null });
           if (verdict === 'end') {
             // Another number scanned on a reinit: it is not this channel's, so it is let go on WhatsApp too.
             await from.logout().catch(() => {});
@@ -284,7 +286,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           watch(liveness.silenceMs, `heard nothing for ${liveness.silenceMs / 1000} s`);
           note({ channelId }, 'WhatsApp connection open');
           // Shown unreachable meanwhile (by this process or the one before it): active again.
-          await sessionRestored(deps.channels, channelId);
+          await restored();
           if (caughtUp) await synced();
         }
         if (u.connection === 'close') {
@@ -313,7 +315,34 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           acks.released(channelId);
           note({ channelId }, 'WhatsApp session stopped here (handed over or the lease lost)');
         },
+        async logout() {
+          // Stopped first, so the close the logout brings (401) is not taken for the phone's logout.
+          stopped = true;
+          const linkedSocket = socket;
+          close();
+          timers.clear(unreachable);
+          stats.gone(channelId);
+          acks.released(channelId);
+          note({ channelId }, 'WhatsApp session logging its device out (channel deleted or reinitialized)');
+          await linkedSocket?.logout();
+        },
       };
+    },
+    async logout(context: SessionContext): Promise<void> {
+      // A connection of its own, with the stored keys, only to log the device out: nothing it hears is recorded.
+      const socket = await deps.library.open({ state: context.state, wsUrl: deps.wsUrl, onStateError: (err) => deps.log(err, 'saving a WhatsApp session state failed') });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          context.signal.addEventListener('abort', () => resolve(), { once: true });
+          socket.on('connection.update', (u) => {
+            // A session never linked shows a QR instead: there is no device to log out.
+            if (u.qr || u.connection === 'close') resolve();
+            if (u.connection === 'open') socket.logout().then(resolve, reject);
+          });
+        });
+      } finally {
+        socket.end();
+      }
     },
   };
 }

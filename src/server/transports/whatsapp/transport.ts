@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { AppError } from '../../core/errors.ts';
 import { groupReported } from '../../core/groups/group-changes.ts';
 import type { MessageDeps } from '../../core/messages/ports.ts';
-import type { SessionLeases } from '../../core/sessions/ports.ts';
+import type { SessionHost } from '../../core/sessions/ports.ts';
 import type { SessionChannelDeps } from '../../core/sessions/session-channel.ts';
 import type { Store } from '../../core/ports.ts';
 import type { Clock } from '../../core/ports.ts';
@@ -27,7 +27,7 @@ export interface WhatsAppPersonalDeps {
   /** The guarded agent the files sends name are fetched through. */
   filesAgent: Dispatcher;
   allowLoopbackFiles: boolean;
-  sessions: { leases: SessionLeases; wake(): void };
+  sessions: SessionHost;
   backoff?: Backoff;
   liveness?: Liveness;
   /** How long a send waits for WhatsApp's acknowledgement before it goes back to the queue. */
@@ -80,16 +80,19 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
   );
   return {
     async connect(channelId) {
-      // A reinit starts a new link: the session as it was (and its keys) goes, and a new one is started.
+      // A reinit starts a new link: the device linked before is logged out on WhatsApp (by whichever process runs its
+      // session), then the session as it was (and its keys) goes, and a new one is started.
+      await deps.sessions.logout(channelId);
       await deps.sessions.leases.remove(channelId);
       await deps.sessions.leases.register(channelId, 'whatsapp');
       // Taken once the channel's row committed (a session is only taken for a channel that exists).
       return { kind: 'qr', fromSession: true, committed: deps.sessions.wake };
     },
     async disconnect(channel) {
-      // A deleted channel's device is unlinked from the phone when its session runs here; the session goes either way.
+      // A deleted channel's device is unlinked from the phone by whichever process runs its session (or one taking it
+      // for that); the session goes either way once the logout was tried.
       deps.note?.({ channelId: channel.id }, 'WhatsApp channel deleted: logging the linked device out');
-      await sockets.get(channel.id)?.logout().catch(() => {});
+      await deps.sessions.logout(channel.id);
       await deps.sessions.leases.remove(channel.id);
     },
     messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }, acks, deps.ackWaitMs),
