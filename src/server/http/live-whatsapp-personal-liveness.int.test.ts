@@ -80,7 +80,7 @@ describe(`personal WhatsApp sessions that keep every send and never show a dead 
     timers.advance(defaultLiveness.silenceMs - ACK_WAIT_MS);
     expect(first.ended).toBe(true);
     for (const requestId of requests) expect((await messageByRequest(t, requestId))?.status).toBe('accepted');
-    timers.advance(firstWait);
+    await advanceOnceSet(firstWait);
     const second = await newSocket(before);
     second.link('79005554433', 'Acme Shop');
     // Written again on the new connection under the same ids, acknowledged there, recorded sent once each.

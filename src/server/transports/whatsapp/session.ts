@@ -130,7 +130,23 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       /** The connection is given up (the library may never report its end) and another made after the backoff. */
       const giveUp = (why: string) => {
         note({ channelId, attempt }, `WhatsApp connection ${why}; reconnecting`);
-        reconnect(reconnectDelayMs(backoff, attempt++, random));
+        close();
+        const delayMs = reconnectDelayMs(backoff, attempt++, random);
+        // A watchdog firing late is what a process that stalled past its lease sees first: it reconnects only while
+        // the session is still its own.
+        void stillHeld().then((held) => held && reconnect(delayMs));
+      };
+      /** Whether this process still holds the session (asked of the database); when not, it stops here at once. */
+      const stillHeld = async (): Promise<boolean> => {
+        try {
+          await withSessionFence(deps.channels.store, context, async () => {});
+          return true;
+        } catch (err) {
+          deps.log(err, 'the WhatsApp session is held by another process now: stopped here');
+          stopped = true;
+          close();
+          return false;
+        }
       };
       const watch = (ms: number, why: string) => {
         timers.clear(watchdog);
@@ -291,6 +307,8 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         }
         if (u.connection === 'close') {
           const code = disconnectCode(u.lastDisconnect?.error);
+          // Replaced: most often by this gateway's own process that took the session over; a stale owner stops.
+          if (code === WaDisconnect.connectionReplaced && !(await stillHeld())) return;
           const end = judge.closed(code, linked || !showedQr);
           if (end) {
             note({ channelId, code, attempt }, `WhatsApp session ended (${end.why}${end.forget ? ', keys wiped' : ''})`);
