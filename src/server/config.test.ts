@@ -107,6 +107,12 @@ describe('configuration', () => {
     expect((error as ConfigError).problems).toHaveLength(7);
   });
 
+  it('reads how long a session’s lease lasts, in whole seconds from 2 to 300', () => {
+    expect(loadConfig({}).sessionLeaseMs).toBe(20_000);
+    expect(loadConfig({ SESSION_LEASE_SECONDS: '4' }).sessionLeaseMs).toBe(4_000);
+    for (const bad of ['1', '301', '2.5', 'soon']) expect(() => loadConfig({ SESSION_LEASE_SECONDS: bad })).toThrow(/SESSION_LEASE_SECONDS must be an integer from 2 to 300/);
+  });
+
   it('refuses a previous PUBLIC_URL that is not an address, or is the current one', () => {
     expect(() => loadConfig({ PREVIOUS_PUBLIC_URL: 'old gateway' })).toThrow(/PREVIOUS_PUBLIC_URL is not a valid URL/);
     expect(() => loadConfig({ PUBLIC_URL: 'https://gw.example.com', PREVIOUS_PUBLIC_URL: 'https://gw.example.com/' })).toThrow(/PREVIOUS_PUBLIC_URL must differ from PUBLIC_URL/);

@@ -55,7 +55,8 @@ import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
-import { startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { SESSION_LOGOUT_TIMEOUT_MS, startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
+import { logOutSession } from './core/sessions/session-logout.ts';
 import { mtcuteClients } from './transports/tgapi/mtcute-client.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
 
@@ -96,7 +97,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const startedBoss = boss;
     await startedBoss.start();
     await createQueues(startedBoss);
-    let log: { warn(obj: object, msg: string): void } | null = null;
+    let log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } | null = null;
     const announced = (announcements = announcer(database, origin, (err) => unlessOutage(err, () => log?.warn({ err }, 'announcing to other processes failed'))));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
@@ -111,7 +112,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const cipher = credentialsCipher(secretKey);
     // Instruments wrap the ports they count; without a metrics token nothing is measured.
     const metrics = config.metricsToken
-      ? gatewayMetrics({ clock, readBacklog: () => readBacklog(database.db), connectedFrames: () => realtime?.connectedFrames() ?? 0 })
+      ? gatewayMetrics({
+          clock,
+          readBacklog: () => readBacklog(database.db),
+          connectedFrames: () => realtime?.connectedFrames() ?? 0,
+          whatsappSessions: () => liveOpened?.whatsappSessions ?? null,
+        })
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
     const registrations = hookRegistrationRepository(database.db);
@@ -150,7 +156,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
             ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
             // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
             sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
-            sessions: { leases: sessionLeases, wake: () => sessions?.wake() },
+            sessions: {
+              leases: sessionLeases,
+              wake: () => sessions?.wake(),
+              // Waits for the holder's logout (it may have to wait for a stalled owner's lease to lapse) at most this long.
+              logout: (channelId) => logOutSession({ leases: sessionLeases, wake: () => sessions?.wake(), waitMs: config.sessionLeaseMs + SESSION_LOGOUT_TIMEOUT_MS + 5_000 }, channelId),
+            },
             // Personal Telegram accounts once the gateway's Telegram application is configured (or a test's fake).
             tgapi:
               config.telegramApp || overrides.tgapiClients
@@ -161,7 +172,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
                   }
                 : null,
             // Personal WhatsApp accounts, where the optional library is installed (or a test gives one).
-            whatsappPersonal: config.whatsappPersonal ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg) } : null,
+            whatsappPersonal: config.whatsappPersonal
+              ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg), note: (fields, msg) => log?.info(fields, msg) }
+              : null,
           })
         : null);
     const channels: ChannelDeps = {

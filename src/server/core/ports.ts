@@ -13,6 +13,7 @@ import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
+import type { SessionFenceCheck } from './sessions/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
 import type { RightsRepository } from './rights/ports.ts';
 import type { TemplateRepository } from './templates/ports.ts';
@@ -152,6 +153,8 @@ export interface Repositories {
   webhookSettings: WebhookSettingsRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   uploads: UploadRepository;
+  /** Whether a long-lived session's lease is still the one a write is made under (see SessionFenceCheck). */
+  sessionFences: SessionFenceCheck;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -295,6 +295,8 @@ export interface SessionsTable {
   held_since: ColumnType<Date | null, never, never>;
   generation: ColumnType<string, never, never>;
   created_at: ColumnType<Date, never, never>;
+  /** A logout of the device was asked for: the holder logs out, then ends the session. */
+  logout_requested: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** A session's state, one sealed value per key. */

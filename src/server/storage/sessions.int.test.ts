@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KnownChatEffect, MessageRecord } from '../core/messages/ports.ts';
 import { SessionLeaseLost, type SessionContext, type SessionDriver, type SessionLeases } from '../core/sessions/ports.ts';
 import { sessionRunner, type SessionRunner } from '../core/sessions/runner.ts';
+import { sessionEnded, sessionLinked, sessionQrIssued, withSessionFence, type SessionChannelDeps } from '../core/sessions/session-channel.ts';
 import { eventually } from '../testing/eventually.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
@@ -11,6 +12,7 @@ import { migrateToLatest, openDatabase, type Database } from './database.ts';
 import { listen, SESSIONS_RELEASED } from './notifications.ts';
 import { sendQueueRepository } from './repositories/send-queue.ts';
 import { sessionLeaseRepository, sessionStateRepository } from './repositories/sessions.ts';
+import { createStore } from './store.ts';
 
 const at = new Date(Date.UTC(2030, 0, 1, 12));
 const cipher = credentialsCipher('k'.repeat(40));
@@ -19,15 +21,19 @@ const cipher = credentialsCipher('k'.repeat(40));
 function recordingDriver(transport = 'whatsapp') {
   const open = new Map<string, SessionContext>();
   const starts: string[] = [];
+  const loggedOut: string[] = [];
   const driver: SessionDriver = {
     transport,
     async start(context) {
       starts.push(context.channelId);
       open.set(context.channelId, context);
-      return { stop: async () => void open.delete(context.channelId) };
+      return { stop: async () => void open.delete(context.channelId), logout: async () => void loggedOut.push(context.channelId) };
+    },
+    async logout(context) {
+      loggedOut.push(context.channelId);
     },
   };
-  return { driver, open, starts };
+  return { driver, open, starts, loggedOut };
 }
 
 describe(`session leases (${databaseKind()})`, () => {
@@ -138,6 +144,38 @@ describe(`session leases (${databaseKind()})`, () => {
     expect(dead.running()).toEqual([]);
     expect(orphan.signal.aborted).toBe(true);
     await survivor.stop();
+  });
+
+  it('refuses a stale lease’s channel status writes, and stops its session at once', async () => {
+    const id = await newSession();
+    await database.db.updateTable('channels').set({ status: 'init', reason: 'qr' }).where('id', '=', id).execute();
+    const a = recordingDriver();
+    const b = recordingDriver();
+    const stalled = runner(a.driver);
+    const taker = runner(b.driver);
+    await stalled.tick();
+    const orphan = a.open.get(id)!;
+    const store = createStore(database.db, () => ({ enqueue: async () => {} }) as never, { singleConnection: databaseKind() === 'pglite' });
+    const deps: SessionChannelDeps = { store, clock: new ManualClock(at), renderQr: async (payload) => `data:image/png;base64,${payload}` };
+    // The owner stalls past its lease; another process takes the session over.
+    await database.db.updateTable('sessions').set({ lease_until: new Date(0) }).where('channel_id', '=', id).execute();
+    await taker.tick();
+    expect(taker.running()).toEqual([id]);
+    // Woken, the stalled process hears its messenger's last words: each write is refused, whatever its clock says.
+    await expect(sessionEnded(deps, orphan, 'opened_elsewhere')).rejects.toBeInstanceOf(SessionLeaseLost);
+    // Stopped at the first refusal, without waiting for its next round.
+    expect(orphan.signal.aborted).toBe(true);
+    expect(stalled.running()).toEqual([]);
+    await expect(sessionQrIssued(deps, orphan, '2@stale,noise', 'whatsapp')).rejects.toBeInstanceOf(SessionLeaseLost);
+    await expect(sessionLinked(deps, orphan, '79005550000', {})).rejects.toBeInstanceOf(SessionLeaseLost);
+    await expect(withSessionFence(store, orphan, async (tx) => tx.channels.update({ ...(await tx.channels.getByIdForUpdate(id))!, name: 'stale' }))).rejects.toBeInstanceOf(SessionLeaseLost);
+    expect(await database.db.selectFrom('channels').select(['status', 'reason', 'qr', 'name']).where('id', '=', id).executeTakeFirst()).toEqual({ status: 'init', reason: 'qr', qr: null, name: null });
+    // The current holder's writes go through.
+    const current = b.open.get(id)!;
+    expect(await sessionQrIssued(deps, current, '2@current,noise', 'whatsapp')).toBe('continue');
+    await sessionEnded(deps, current, 'qr_exhausted');
+    expect(await database.db.selectFrom('channels').select(['status', 'reason']).where('id', '=', id).executeTakeFirst()).toEqual({ status: 'disabled', reason: 'qridle' });
+    await taker.stop();
   });
 
   it('stops its connections itself when it cannot renew, before the lease could lapse', async () => {

@@ -17,6 +17,7 @@ import { uploadRepository } from './repositories/uploads.ts';
 import type { UploadFiles } from './upload-files.ts';
 import { newSendCursor, sendQueueRepository, type SendCursor } from './repositories/send-queue.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
+import { sessionFenceCheck } from './repositories/sessions.ts';
 import { templateRepository } from './repositories/templates.ts';
 import { tokenRepository } from './repositories/tokens.ts';
 import { webhookDeliveryRepository } from './repositories/webhook-deliveries.ts';
@@ -76,6 +77,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     webhookSettings: webhookSettingsRepository(db),
     webhookDeliveries: webhookDeliveryRepository(db, cursors.lanes),
     uploads: uploadRepository(db, files),
+    sessionFences: sessionFenceCheck(db),
   };
 }
 

@@ -30,11 +30,13 @@ import { avitoLimits } from './avito/avito-driver.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import { avitoTransport } from './avito/avito-transport.ts';
 import type { LiveTransport } from './live-transport.ts';
-import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
+import type { SessionDriver, SessionHost } from '../core/sessions/ports.ts';
 import { uploadLinks } from '../core/uploads/uploads.ts';
 import { renderQr } from './qr-image.ts';
 import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
-import type { Backoff } from './whatsapp/session.ts';
+import type { Backoff, Liveness } from './whatsapp/session.ts';
+import type { WaSessionStats } from './whatsapp/session-stats.ts';
+import type { Timers } from './whatsapp/timers.ts';
 import { whatsappPersonalTransport } from './whatsapp/transport.ts';
 import type { WaLibrary } from './whatsapp/wa-socket.ts';
 import type { VkApplication } from './vk/vk-api.ts';
@@ -117,7 +119,7 @@ export interface LiveDriverOptions {
    * The long-lived sessions' leases (a personal account's channel registers its session on connecting), and what
    * makes this process's session runner look at once.
    */
-  sessions?: { leases: SessionLeases; wake(): void };
+  sessions?: SessionHost;
   /**
    * Personal Telegram accounts, where the gateway has a Telegram application (TELEGRAM_API_ID, TELEGRAM_API_HASH):
    * how their clients are made, and the channel use-cases their login steps report to; without it tgapi channels are
@@ -129,7 +131,19 @@ export interface LiveDriverOptions {
    * WHATSAPP_WS_URL (the library's own address when null); `library` replaces the package (tests). Left out, or without
    * the package installed, whatsapp channels are refused.
    */
-  whatsappPersonal?: { wsUrl: string | null; store: Store; library?: WaLibrary; backoff?: Backoff; random?: () => number; log(err: unknown, message: string): void } | null;
+  whatsappPersonal?: {
+    wsUrl: string | null;
+    store: Store;
+    library?: WaLibrary;
+    backoff?: Backoff;
+    liveness?: Liveness;
+    ackWaitMs?: number;
+    random?: () => number;
+    timers?: Timers;
+    log(err: unknown, message: string): void;
+    /** The sessions' life (drops, reconnects, takeovers, logouts), at info level. */
+    note?(fields: Record<string, unknown>, message: string): void;
+  } | null;
 }
 
 
@@ -182,6 +196,8 @@ export interface LiveDrivers {
   templates: TemplatePlatform | null;
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
+  /** This process's personal WhatsApp sessions, for the metrics (null without the driver). */
+  whatsappSessions: WaSessionStats | null;
 }
 
 /**
@@ -329,8 +345,12 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
           allowLoopbackFiles: options.allowLoopbackFiles ?? false,
           sessions: options.sessions,
           ...(personal.backoff ? { backoff: personal.backoff } : {}),
+          ...(personal.liveness ? { liveness: personal.liveness } : {}),
+          ...(personal.ackWaitMs ? { ackWaitMs: personal.ackWaitMs } : {}),
           ...(personal.random ? { random: personal.random } : {}),
+          ...(personal.timers ? { timers: personal.timers } : {}),
           log: personal.log,
+          ...(personal.note ? { note: personal.note } : {}),
         })
       : null;
   if (whatsapp) table.whatsapp = whatsapp;
@@ -338,6 +358,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
   return {
+    whatsappSessions: whatsapp?.stats ?? null,
     connect: {
       connects: (transport) => liveOf(transport) !== undefined,
       async connect({ channelId, transport, credentials, previous }) {
@@ -348,7 +369,10 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       },
       // Among the live transports, personal Telegram accounts connect by QR and password, personal WhatsApp by the
       // QR its session is issued (or a pairing code).
-      newQrPayload: (channelId) => tgapi?.newQrPayload(channelId) ?? Promise.reject(noSuchStep()),
+      // Each transport's codes from its own side: Telegram's login tokens for tgapi only; WhatsApp's come from the
+      // channel's session (never from here).
+      newQrPayload: (channelId, transport) => (transport === 'tgapi' && tgapi ? tgapi.newQrPayload(channelId) : Promise.reject(noSuchStep())),
+      qrFromSession: (transport) => transport === 'whatsapp' && whatsapp !== null,
       renderQr,
       ...(whatsapp ? { pairingCode: (channelId: string, phone: string) => whatsapp.pairingCode(channelId, phone) } : {}),
       checkTwoFactor: ({ channelId, code }) => tgapi?.checkTwoFactor(channelId, code) ?? Promise.reject(noSuchStep()),

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { ApiTransport } from '../../../contract/channel-api.ts';
 import { AppError, validationError } from '../errors.ts';
-import { applyTrigger, channelNotFound, qrIsLive, withChannel, wrongStatus } from './channel-steps.ts';
+import { applyTrigger, channelNotFound, qrFromSession, qrIsLive, withChannel, wrongStatus } from './channel-steps.ts';
 import type { ChannelDeps, ChannelRecord } from './ports.ts';
 
 function assertTransport(channel: ChannelRecord, transport: ApiTransport): void {
@@ -46,7 +46,7 @@ export async function requestPairingCode(
     if (!deps.rules[channel.transport].capabilities.pairing_code) {
       throw validationError([{ field: 'transport', message: 'this transport has no pairing code' }]);
     }
-    if (!qrIsLive(channel, deps.clock.now())) {
+    if (!qrIsLive(channel, deps.clock.now(), qrFromSession(deps, channel))) {
       throw new AppError('CHANNEL_QR_EXPIRED', 'No QR code is live; reinit the channel first', {
         status: channel.state.status,
         reason: channel.state.reason,

@@ -38,7 +38,7 @@ export async function issueQr(
 ): Promise<ChannelRecord> {
   const platform = rules[channel.transport].qrPlatform;
   if (!platform) throw new Error(`transport ${channel.transport} has no QR flow`);
-  const payload = await driver.newQrPayload(channel.id);
+  const payload = await driver.newQrPayload(channel.id, channel.transport);
   const next: ChannelRecord = { ...channel, qr: { payload, ...cycle }, updatedAt: clock.now() };
   await tx.channels.update(next);
   await channelQrEvent(tx, clock, next, await driver.renderQr(payload), platform);
@@ -48,10 +48,13 @@ export async function issueQr(
 
 /**
  * Brings a connecting channel's QR up to `now`: the next code when the current one expired, `qridle` after
- * the last. Called by the timer job and before every operation, so a late timer never shows a stale state.
+ * the last. Called by the timer job and before every operation, so a late timer never shows a stale state. A
+ * transport whose codes come from the channel's session is left to it: the session issues each code as the messenger
+ * does, and counts them to `qridle` itself.
  */
 export async function catchUpQr(tx: TransactionScope, deps: ChannelDeps, channel: ChannelRecord): Promise<ChannelRecord> {
   if (channel.state.status !== 'init' || channel.state.reason !== 'qr' || !channel.qr) return channel;
+  if (qrFromSession(deps, channel)) return channel;
   const progress = qrProgress(channel.qr, deps.clock.now());
   switch (progress.kind) {
     case 'live':
@@ -63,14 +66,23 @@ export async function catchUpQr(tx: TransactionScope, deps: ChannelDeps, channel
   }
 }
 
-/** True when the channel shows a QR that has not expired at `now`. */
-export function qrIsLive(channel: ChannelRecord, now: Date): boolean {
-  return channel.state.status === 'init' && channel.state.reason === 'qr' && channel.qr !== null && qrProgress(channel.qr, now).kind === 'live';
+/**
+ * True when the channel shows a QR that has not expired at `now`. A code from the channel's session (`fromSession`)
+ * lives until the session replaces it or the channel goes idle: the messenger, not the gateway's timer, ends it.
+ */
+export function qrIsLive(channel: ChannelRecord, now: Date, fromSession = false): boolean {
+  if (channel.state.status !== 'init' || channel.state.reason !== 'qr' || channel.qr === null) return false;
+  return fromSession || qrProgress(channel.qr, now).kind === 'live';
 }
+
+/** Whether the channel's codes come from its session (see ConnectDriver.qrFromSession). */
+export const qrFromSession = (deps: Pick<ChannelDeps, 'driver'>, channel: ChannelRecord): boolean => deps.driver.qrFromSession?.(channel.transport) ?? false;
 
 /**
  * Runs `work` on the account's channel, locked, in one transaction, after its QR was brought up to date in
- * a transaction of its own, so an expiry is kept even when the operation itself is then refused.
+ * a transaction of its own, so an expiry is kept even when the operation itself is then refused. A catch-up the
+ * messenger cannot serve now (no new code to be had) changes nothing and refuses nothing: the channel is read, or
+ * worked on, with the code it shows, and the QR timer tries again.
  */
 export async function withChannel<T>(
   deps: ChannelDeps,
@@ -78,10 +90,12 @@ export async function withChannel<T>(
   channelId: string,
   work: (tx: TransactionScope, channel: ChannelRecord) => Promise<T>,
 ): Promise<T> {
-  await deps.store.transaction(async (tx) => {
-    const channel = await tx.channels.getForUpdate(accountId, channelId);
-    if (channel) await catchUpQr(tx, deps, channel);
-  });
+  await deps.store
+    .transaction(async (tx) => {
+      const channel = await tx.channels.getForUpdate(accountId, channelId);
+      if (channel) await catchUpQr(tx, deps, channel);
+    })
+    .catch(() => {});
   return deps.store.transaction(async (tx) => {
     const channel = await tx.channels.getForUpdate(accountId, channelId);
     if (!channel) throw channelNotFound(channelId);

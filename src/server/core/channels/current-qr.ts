@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
-import { withChannel } from './channel-steps.ts';
+import { qrFromSession, qrIsLive, withChannel } from './channel-steps.ts';
 import type { ChannelDeps } from './ports.ts';
-import { qrProgress } from './qr-cycle.ts';
+import { QR_LIFETIME_MS, qrProgress } from './qr-cycle.ts';
 
 export interface CurrentQr {
   channel_id: string;
@@ -17,10 +17,12 @@ export interface CurrentQr {
 export async function currentQr(deps: ChannelDeps, accountId: string, channelId: string): Promise<CurrentQr> {
   const channel = await withChannel(deps, accountId, channelId, async (_tx, current) => current);
   const platform = deps.rules[channel.transport].qrPlatform;
-  const progress = channel.qr && qrProgress(channel.qr, deps.clock.now());
-  const waitingForScan = channel.state.status === 'init' && channel.state.reason === 'qr';
-  if (!platform || !channel.qr || !waitingForScan || progress?.kind !== 'live') {
+  const now = deps.clock.now();
+  if (!platform || !channel.qr || !qrIsLive(channel, now, qrFromSession(deps, channel))) {
     throw new AppError('CHANNEL_QR_EXPIRED', 'No QR code is live; reinit the channel first', { status: channel.state.status, reason: channel.state.reason });
   }
-  return { channel_id: channel.id, qr_code: await deps.driver.renderQr(channel.qr.payload), platform, expires_at: progress.expiresAt.toISOString() };
+  // A session's code ends when the session replaces it: shown as ending a lifetime from now at the latest.
+  const progress = qrProgress(channel.qr, now);
+  const expiresAt = progress.kind === 'live' ? progress.expiresAt : new Date(now.getTime() + QR_LIFETIME_MS);
+  return { channel_id: channel.id, qr_code: await deps.driver.renderQr(channel.qr.payload), platform, expires_at: expiresAt.toISOString() };
 }

@@ -115,8 +115,13 @@ export interface ConnectDriver {
     credentials: Record<string, unknown>;
     previous?: Pick<ChannelRecord, 'messengerId' | 'credentials'>;
   }): Promise<ConnectOutcome>;
-  /** A fresh QR payload for the channel. */
-  newQrPayload(channelId: string): Promise<string>;
+  /** A fresh QR payload for the channel, from its own transport's side (a code of one messenger never stands in for another's). */
+  newQrPayload(channelId: string, transport: Transport): Promise<string>;
+  /**
+   * Whether the transport's codes come from the channel's long-lived session as the messenger issues them (a personal
+   * WhatsApp account's): the gateway's own cycle never issues or expires them then. Absent: never.
+   */
+  qrFromSession?(transport: Transport): boolean;
   /**
    * The messenger's own pairing code for linking `phone` to the channel's session, where the messenger issues it
    * (a live personal account); without it the gateway makes one up (the sandbox).

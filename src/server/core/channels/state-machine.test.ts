@@ -33,6 +33,8 @@ describe('channel state machine', () => {
     ['payment_missed', active, unpaid],
     ['payment_received', unpaid, active],
     ['opened_elsewhere', active, s('disabled', 'openelsewhere')],
+    ['session_unreachable', active, initNoReason],
+    ['session_restored', initNoReason, active],
     ['deleted', qr, s('disabled')],
   ];
 

@@ -59,8 +59,11 @@ export async function onActiveChannel(
   deps: Pick<MessageDeps, 'store'>,
   channelId: string,
   work: (tx: TransactionScope, channel: ChannelRecord) => Promise<void>,
+  guard?: (tx: TransactionScope) => Promise<void>,
 ): Promise<PlatformOutcome> {
   return deps.store.transaction(async (tx) => {
+    // First, before the channel is locked: a long-lived session's fence (it throws when the lease is stale).
+    await guard?.(tx);
     const channel = await tx.channels.getByIdForUpdate(channelId);
     if (channel?.state.status === 'disabled') return 'switched_off';
     if (channel?.state.status !== 'active') return 'not_yet';

@@ -66,9 +66,15 @@ async function statusMustWait(tx: TransactionScope, channel: ChannelRecord, repo
  * What a platform posted for one channel it knows only by id (its account's messages, echoes, edits, deletes and
  * reads, in the order given), recorded in one transaction, each as its own path records it. `not_yet` when an echo
  * had to wait (echoMustWait) or the channel is between states: the platform should post it again later; what could
- * be recorded is, and found again then rather than recorded twice.
+ * be recorded is, and found again then rather than recorded twice. `guard` runs first in the transaction (a session's
+ * fence: it throws, and nothing is recorded, when the lease the reports were heard under is stale).
  */
-export async function platformReports(deps: MessageDeps, channelId: string, reports: readonly PlatformReport[]): Promise<PlatformOutcome> {
+export async function platformReports(
+  deps: MessageDeps,
+  channelId: string,
+  reports: readonly PlatformReport[],
+  guard?: (tx: TransactionScope) => Promise<void>,
+): Promise<PlatformOutcome> {
   let waiting = false;
   const outcome = await onActiveChannel(deps, channelId, async (tx, channel) => {
     for (const report of reports) {
@@ -93,6 +99,6 @@ export async function platformReports(deps: MessageDeps, channelId: string, repo
           break;
       }
     }
-  });
+  }, guard);
   return outcome === 'recorded' && waiting ? 'not_yet' : outcome;
 }

@@ -1,12 +1,17 @@
 import type { CredentialsCipher } from '../channels/ports.ts';
 import type { Clock } from '../ports.ts';
-import type { HeldSession, RunningSession, SessionDriver, SessionLeases, SessionStateRepository } from './ports.ts';
+import type { HeldSession, RunningSession, SessionContext, SessionDriver, SessionLeases, SessionStateRepository } from './ports.ts';
 import { sealedSessionState } from './sealed-state.ts';
 
-/** How long a lease lasts unrenewed: a dead process's sessions are taken over this long after its last renewal. */
+/**
+ * How long a lease lasts unrenewed by default (SESSION_LEASE_SECONDS sets it): a dead process's sessions are taken
+ * over this long after its last renewal.
+ */
 export const SESSION_LEASE_MS = 20_000;
 /** How often a runner renews its leases and looks for sessions nobody runs. */
 export const SESSION_RENEW_EVERY_MS = 5_000;
+/** How long a logout asked of a session may take on the messenger before its keys go anyway. */
+export const SESSION_LOGOUT_TIMEOUT_MS = 10_000;
 
 export interface SessionRunnerOptions {
   leases: SessionLeases;
@@ -20,6 +25,7 @@ export interface SessionRunnerOptions {
   renewEveryMs?: number;
   /** The most sessions this process runs at once. */
   capacity?: number;
+  logoutTimeoutMs?: number;
   onError(err: unknown, message: string): void;
 }
 
@@ -38,16 +44,28 @@ interface Started {
   abort: AbortController;
 }
 
+/** Settles when `work` does, or after `ms` (then `work` goes on unwaited). */
+const bounded = (work: Promise<void>, ms: number): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+
 /**
  * Runs the sessions this process holds. Each tick renews the leases, then makes what runs here match what is held:
- * a session held elsewhere now (taken over, removed) is stopped; a held one not running is started. A process that
- * cannot renew stops its connections itself before its leases can lapse, so that another process taking them over
- * never runs one beside it. Pure of timers: `startSessionRunner` ticks it.
+ * a session held elsewhere now (taken over, removed) is stopped; a held one not running is started; one whose logout
+ * was asked for is logged out (its connection here, or one opened for that) and ended. A session whose write was
+ * refused as stale is stopped at once, without waiting for the next tick. A process that cannot renew stops its
+ * connections itself before its leases can lapse, so that another process taking them over never runs one beside it.
+ * Pure of timers but the logout's bound: `startSessionRunner` ticks it.
  */
 export function sessionRunner(options: SessionRunnerOptions): SessionRunner {
   const leaseMs = options.leaseMs ?? SESSION_LEASE_MS;
   const renewEveryMs = options.renewEveryMs ?? SESSION_RENEW_EVERY_MS;
   const capacity = options.capacity ?? 500;
+  const logoutTimeoutMs = options.logoutTimeoutMs ?? SESSION_LOGOUT_TIMEOUT_MS;
+  /** Logouts under way, by channel: the session is neither started nor logged out again meanwhile. */
+  const loggingOut = new Map<string, Promise<void>>();
   const drivers = new Map(options.drivers.map((d) => [d.transport, d]));
   const transports = [...drivers.keys()];
   const started = new Map<string, Started>();
@@ -66,21 +84,56 @@ export function sessionRunner(options: SessionRunnerOptions): SessionRunner {
     await one.session.stop().catch((err: unknown) => options.onError(err, `stopping session ${channelId} failed`));
   };
 
+  /** What a driver is given for a held session: its fenced state, and `lost` stopping it once a write is refused. */
+  const contextOf = (held: HeldSession, abort: AbortController): SessionContext => {
+    const fence = { channelId: held.channelId, owner: options.owner, generation: held.generation };
+    const lost = () => {
+      if (abort.signal.aborted) return;
+      abort.abort();
+      if (started.get(held.channelId)?.abort === abort) void stopOne(held.channelId);
+    };
+    return { channelId: held.channelId, transport: held.transport, state: sealedSessionState(options.states, options.cipher, fence, lost), fence, lost, signal: abort.signal };
+  };
+
+  /**
+   * The device is logged out on the messenger (through the connection running here, or one opened with the stored
+   * state for that alone), at most `logoutTimeoutMs`; then the session ends, its keys with it.
+   */
+  const logOutOne = (held: HeldSession) => {
+    const driver = drivers.get(held.transport);
+    if (!driver || loggingOut.has(held.channelId)) return;
+    const running = started.get(held.channelId);
+    started.delete(held.channelId);
+    const abort = running?.abort ?? new AbortController();
+    const context = contextOf(held, abort);
+    const work = (async () => {
+      await bounded(running ? running.session.logout() : driver.logout(context), logoutTimeoutMs).catch((err: unknown) =>
+        options.onError(err, `logging session ${held.channelId} out failed`),
+      );
+      abort.abort();
+      if (running) await running.session.stop().catch(() => {});
+      await context.state.end();
+    })()
+      .catch((err: unknown) => options.onError(err, `ending session ${held.channelId} failed`))
+      .finally(() => loggingOut.delete(held.channelId));
+    loggingOut.set(held.channelId, work);
+  };
+
   const startOne = async (held: HeldSession) => {
     const driver = drivers.get(held.transport);
-    if (!driver || started.has(held.channelId)) return;
+    if (!driver || started.has(held.channelId) || loggingOut.has(held.channelId)) return;
+    if (held.logout) return logOutOne(held);
     const now = options.clock.now().getTime();
     const retry = retryAt.get(held.channelId);
     if (retry && retry.at > now) return;
     const abort = new AbortController();
-    const fence = { channelId: held.channelId, owner: options.owner, generation: held.generation };
     try {
-      const session = await driver.start({
-        channelId: held.channelId,
-        transport: held.transport,
-        state: sealedSessionState(options.states, options.cipher, fence),
-        signal: abort.signal,
-      });
+      const session = await driver.start(contextOf(held, abort));
+      if (abort.signal.aborted) {
+        // A write was refused while it started: another process holds it now.
+        await session.stop().catch(() => {});
+        return;
+      }
       started.set(held.channelId, { session, abort });
       retryAt.delete(held.channelId);
     } catch (err) {
@@ -104,6 +157,7 @@ export function sessionRunner(options: SessionRunnerOptions): SessionRunner {
     }
     const heldIds = new Set(held.map((h) => h.channelId));
     await Promise.all([...started.keys()].filter((id) => !heldIds.has(id)).map(stopOne));
+    for (const one of held) if (one.logout) logOutOne(one);
     if (stopping) return;
     const room = capacity - held.length;
     if (room > 0 && transports.length > 0) {
@@ -131,6 +185,7 @@ export function sessionRunner(options: SessionRunnerOptions): SessionRunner {
       await chain;
       const ids = [...started.keys()];
       await Promise.all(ids.map(stopOne));
+      await Promise.all(loggingOut.values());
       if (ids.length > 0) await options.leases.release(options.owner, ids).catch((err: unknown) => options.onError(err, 'letting sessions go failed'));
     },
   };

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { HeldSession, SessionLeases, SessionStateRepository } from '../../core/sessions/ports.ts';
+import type { HeldSession, SessionFenceCheck, SessionLeases, SessionStateRepository } from '../../core/sessions/ports.ts';
 import { SESSIONS_RELEASED } from '../notifications.ts';
 import type { DatabaseSchema } from '../schema.ts';
 import { jsonRows } from './json-rows.ts';
@@ -10,9 +10,10 @@ interface HeldRow {
   channel_id: string;
   transport: string;
   generation: string | number;
+  logout_requested: boolean;
 }
 
-const toHeld = (r: HeldRow): HeldSession => ({ channelId: r.channel_id, transport: r.transport, generation: Number(r.generation) });
+const toHeld = (r: HeldRow): HeldSession => ({ channelId: r.channel_id, transport: r.transport, generation: Number(r.generation), logout: r.logout_requested });
 const leaseFor = (ms: number) => sql`now() + make_interval(secs => ${ms / 1000})`;
 
 /**
@@ -38,21 +39,22 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
       const { rows } = await sql<HeldRow>`
         update sessions s set owner = ${owner}, lease_until = ${leaseFor(leaseMs)}, held_since = now(), generation = s.generation + 1
         where s.channel_id in (
-          select f.channel_id from sessions f join channels c on c.id = f.channel_id
-          where f.transport = any(${[...transports]}::text[]) and c.deleted_at is null
+          select f.channel_id from sessions f
+          where f.transport = any(${[...transports]}::text[])
             and (f.owner is null or f.lease_until is null or f.lease_until <= now())
+            and (f.logout_requested or exists (select 1 from channels c where c.id = f.channel_id and c.deleted_at is null))
           order by f.created_at, f.channel_id
           limit ${limit}
           for update of f skip locked)
         and (s.owner is null or s.lease_until is null or s.lease_until <= now())
-        returning s.channel_id, s.transport, s.generation`.execute(db);
+        returning s.channel_id, s.transport, s.generation, s.logout_requested`.execute(db);
       return rows.map(toHeld);
     },
     async renew({ owner, leaseMs }) {
       const { rows } = await sql<HeldRow>`
         update sessions set lease_until = ${leaseFor(leaseMs)}
         where owner = ${owner}
-        returning channel_id, transport, generation`.execute(db);
+        returning channel_id, transport, generation, logout_requested`.execute(db);
       return rows.map(toHeld);
     },
     async release(owner, channelIds) {
@@ -66,9 +68,32 @@ export function sessionLeaseRepository(db: Db): SessionLeases {
     async releaseAll() {
       await db.updateTable('sessions').set({ owner: null, lease_until: null }).where('owner', 'is not', null).execute();
     },
+    async requestLogout(channelId) {
+      const { rows } = await sql<{ channel_id: string }>`
+        update sessions set logout_requested = true where channel_id = ${channelId} returning channel_id`.execute(db);
+      // Every runner looks at once: the holder logs out, or, when nobody holds it, one of them takes it to log out.
+      if (rows.length > 0) await sql`select pg_notify(${SESSIONS_RELEASED}, ${'logout'})`.execute(db);
+      return rows.length > 0;
+    },
     async holder(channelId) {
       const row = await db.selectFrom('sessions').select(['owner', 'lease_until', 'generation']).where('channel_id', '=', channelId).executeTakeFirst();
       return row && { owner: row.owner, leaseUntil: row.lease_until, generation: Number(row.generation) };
+    },
+  };
+}
+
+/**
+ * The fence as a statement of a store transaction: the session's row, if `fence` is still its lease, is held (`for
+ * share`) until the transaction ends, as a state write holds it, so a takeover waits for the fenced write to commit.
+ */
+export function sessionFenceCheck(db: Db): SessionFenceCheck {
+  return {
+    async holds(fence) {
+      const { rows } = await sql<{ held: number }>`
+        select 1 as held from sessions
+        where channel_id = ${fence.channelId} and owner = ${fence.owner} and generation = ${fence.generation}
+        for share`.execute(db);
+      return rows.length > 0;
     },
   };
 }

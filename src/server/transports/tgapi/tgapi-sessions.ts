@@ -128,10 +128,28 @@ export function tgapiSessions(clients: TgapiClientFactory, host: () => TgapiHost
       await session.close();
     };
     context.signal.addEventListener('abort', () => void stop(), { once: true });
-    return { stop };
+    const logout = async () => {
+      if (running.get(channelId)?.session === session) running.delete(channelId);
+      await session.logOut();
+    };
+    return { stop, logout };
   }
 
-  const driver: SessionDriver = { transport: 'tgapi', start };
+  /** Logs out a session that runs nowhere: its client opened from the stored state for that alone, hearing nothing. */
+  async function logout(context: SessionContext): Promise<void> {
+    const stored = await context.state.get([MEMORY_KEY]);
+    if (typeof stored[MEMORY_KEY] !== 'string') return;
+    const session = await AccountSession.open(clients, stored[MEMORY_KEY], {
+      scanned: async () => {},
+      ended: async () => {},
+      persist: async () => {},
+      warn: (err, message) => host().warn(err, `${message} (channel ${context.channelId})`),
+      listen: () => {},
+    });
+    await session.logOut();
+  }
+
+  const driver: SessionDriver = { transport: 'tgapi', start, logout };
   return {
     driver,
     /** The channel's session, when this process runs it (logging in, or held). */

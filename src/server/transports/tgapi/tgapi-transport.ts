@@ -5,7 +5,7 @@ import { AppError } from '../../core/errors.ts';
 import { groupReported } from '../../core/groups/group-changes.ts';
 import { platformReports } from '../../core/messages/platform-reports.ts';
 import type { MessageDeps } from '../../core/messages/ports.ts';
-import type { SessionLeases } from '../../core/sessions/ports.ts';
+import type { SessionHost } from '../../core/sessions/ports.ts';
 import { fileLinks } from '../bot-common.ts';
 import type { CallPacer } from '../call-pacer.ts';
 import type { LiveTransport } from '../live-transport.ts';
@@ -22,7 +22,7 @@ export interface TgapiTransportDeps {
   /** Signs the links to customers' files (a key of its own, derived from SECRET_KEY). */
   linkKey: Buffer;
   /** The sessions' leases: a logged-in account's session is registered, and this process's runner woken. */
-  sessions: { leases: SessionLeases; wake(): void };
+  sessions: SessionHost;
   /** The channel use-cases (the scan and password steps report there); given late, as the gateway builds them after. */
   channels(): ChannelDeps;
   /** A platform no longer takes a channel's credentials: the channel is switched off (`disabled`/`unauthorized`). */
@@ -125,12 +125,16 @@ export function tgapiTransport(deps: TgapiTransportDeps) {
 
   const transport: LiveTransport = {
     async connect(channelId) {
-      // A reinit logs in afresh: the session the channel had (another account's, maybe) is let go first.
+      // A reinit logs in afresh: the session the channel had (another account's, maybe) is logged out on Telegram by
+      // whichever process runs it, and let go, first.
+      await deps.sessions.logout(channelId);
       await deps.sessions.leases.remove(channelId);
       // Answered at once: Telegram is reached in the background, and the first code shown once it gave a token.
       return { kind: 'qr', fromSession: true, committed: () => firstQr.start(channelId) };
     },
     async disconnect(channel) {
+      // The held session is logged out where it runs; a login still under way here (no lease yet) is ended here.
+      await deps.sessions.logout(channel.id);
       await sessions.local(channel.id)?.logOut();
       await deps.sessions.leases.remove(channel.id);
     },
