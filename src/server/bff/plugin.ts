@@ -3,6 +3,7 @@ import { bearerToken } from '../../contract/authorization.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
+import { assertSessionScopes } from './frame-scopes.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { chatRoutes } from './routes/chats.ts';
@@ -36,6 +37,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
     }
     const session = outcome.kind === 'passed' ? outcome.value : outcome.kind === 'checked' ? outcome.session : null;
     if (!session) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
+    assertSessionScopes(session, request.method, request.routeOptions.url ?? '');
     request.embedSession = session;
     // The account's shared window first, then the session's own, whose tighter figures the headers then show.
     await deps.accountLimit?.(`bff-account:${session.accountId}`, request, reply);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../../contract/authorization.ts';
-import { scopeOfRoute } from '../../http/plugins/route-scopes.ts';
+import { scopesOfRoute } from '../../http/plugins/route-scopes.ts';
 import { AppError } from '../errors.ts';
 import { mintOpaque, parseOpaque } from './opaque-token.ts';
 import { narrowed, parseScopes } from './scopes.ts';
@@ -31,10 +31,13 @@ describe('OAuth credentials and scopes', () => {
   });
 
   it('names the scope each /v2 route needs', () => {
-    expect(scopeOfRoute('/v2/channels/:channel_id')).toBe('transport');
-    expect(scopeOfRoute('/v2/channels/waba/:channel_id/transactions/:date')).toBe('transport');
-    expect(scopeOfRoute('/v2/iframe-links/chats')).toBe('crm');
-    expect(scopeOfRoute('/v2/users')).toBe('crm');
-    expect(scopeOfRoute('/v2/webhooks')).toBeNull();
+    expect(scopesOfRoute('/v2/channels/:channel_id')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/channels/waba/:channel_id/transactions/:date')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/iframe-links/chats')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/iframe-links/channels')).toEqual(['crm', 'transport']);
+    expect(scopesOfRoute('/v2/users')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/sandbox/channels/:channel_id/chats/:chat_type/:chat_id/messages')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/sandbox/channels/:channel_id/scan')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/webhooks')).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Clock, TokenRepository } from '../../core/ports.ts';
 import type { FailedAuthLimiter } from '../rate-limit/failed-auth.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
-import { scopeOfRoute } from './route-scopes.ts';
+import { scopesOfRoute } from './route-scopes.ts';
 
 /**
  * Who may call a route:
@@ -114,10 +114,9 @@ export const authPlugin = fp<AuthOptions>(
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
         throw new AppError('UNAUTHORIZED', access === 'partner' ? 'Partner credentials are required' : 'An account token is required');
       }
-      const scope = principal.kind === 'partner' ? null : scopeOfRoute(request.routeOptions.url);
-      if (scope && principal.kind !== 'partner' && principal.scopes && !principal.scopes.includes(scope)) {
-        throw new AppError('FORBIDDEN', `This token lacks the ${scope} scope`);
-      }
+      const held = principal.kind === 'partner' ? undefined : principal.scopes;
+      const lacking = held ? scopesOfRoute(request.routeOptions.url).filter((s) => !held.includes(s)) : [];
+      if (lacking.length > 0) throw new AppError('FORBIDDEN', `This token lacks the ${lacking.join(' and ')} scope`);
       request.principal = principal;
     });
   },
