@@ -4,6 +4,7 @@
  * last position it saw and gets what it missed (`caught_up`), or `resync` when it is too far behind and must
  * refetch. Events may arrive twice (after a reconnect, or a retried dispatch): clients drop repeats by `id`.
  */
+import { Type, type Static } from 'typebox';
 import type { ChannelStatus, ChatType, Tier } from './channels.ts';
 
 export const realtimePath = '/bff/socket.io';
@@ -125,24 +126,49 @@ export interface SessionEnded {
   reason: 'revoked' | 'expired';
 }
 
-/** The handshake: `io(origin, { path: realtimePath, auth: { token, after } })`. */
-export interface HandshakeAuth {
-  token: string;
-  /** The last position seen; absent on the first connection. */
-  after?: number;
+/** A position in the account's stream, as the gateway sent it (`event.position`, `caught_up.position`). */
+export const StreamPosition = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+/** The handshake: `io(origin, { path: realtimePath, auth: { token, after } })`. Other fields are ignored. */
+export const HandshakeAuth = Type.Object({
+  token: Type.String({ maxLength: 1024, description: 'The session token (POST /bff/session).' }),
+  after: Type.Optional(Type.Union([StreamPosition, Type.Null()], { description: 'The last position seen; absent (or null) on the first connection.' })),
+});
+export type HandshakeAuth = Static<typeof HandshakeAuth>;
+
+/**
+ * What a frame may send, one schema per event for its single argument (absent reads as null; a trailing
+ * acknowledgement callback is allowed). A message that fails its schema is answered with `refused`, never acted
+ * on; an event not named here is ignored.
+ */
+export const clientEventPayloads = {
+  /** Asks again for what came after `after` (answered by `caught_up` or `resync`); null asks as a first connection. */
+  catch_up: Type.Union([StreamPosition, Type.Null()]),
+} as const;
+export type ClientEventName = keyof typeof clientEventPayloads;
+export const clientEventNames = Object.keys(clientEventPayloads) as ClientEventName[];
+
+/** A frame's message that failed its event's schema; after `maxRefusedMessages` of them the connection is ended. */
+export interface MessageRefused {
+  event: string;
+  error: 'VALIDATION_ERROR';
+  /** Each failing place (`/0` is the first argument) and why. */
+  fields: { field: string; message: string }[];
 }
+export const maxRefusedMessages = 10;
 
 export interface ServerToClientEvents {
   event: (event: StreamEvent) => void;
   caught_up: (batch: CaughtUp) => void;
   resync: (signal: Resync) => void;
   session_ended: (info: SessionEnded) => void;
+  refused: (info: MessageRefused) => void;
 }
 
 export interface ClientToServerEvents {
   /** Asks again for what came after `after` (answered by `caught_up` or `resync`). */
-  catch_up: (after: number) => void;
+  catch_up: (after: Static<(typeof clientEventPayloads)['catch_up']>) => void;
 }
 
 /** Why a handshake was refused (`connect_error` message). */
-export const realtimeErrors = { unauthorized: 'UNAUTHORIZED' } as const;
+export const realtimeErrors = { unauthorized: 'UNAUTHORIZED', invalid: 'VALIDATION_ERROR' } as const;

@@ -3,6 +3,7 @@ import { bearerToken } from '../../contract/authorization.ts';
 import { AppError } from '../core/errors.ts';
 import { authenticateSession } from '../core/embedding/sessions.ts';
 import type { BffDeps } from './deps.ts';
+import { assertSessionScopes } from './frame-scopes.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { chatRoutes } from './routes/chats.ts';
@@ -26,17 +27,17 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
     // The link exchange has no session yet: its window is the caller's address, so no one can hammer the
     // signature check.
     if (request.routeOptions.config.session === false) return deps.limit(`bff-exchange:${request.ip}`, request, reply);
-    const blocked = await deps.failedAuth?.isAddressBlocked(request.ip);
-    if (blocked) {
-      reply.header('Retry-After', String(blocked));
-      throw new AppError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address', { retry_after: blocked });
-    }
     const token = bearerToken(request.headers.authorization);
-    const session = token ? await authenticateSession(deps, token) : null;
-    if (!session) {
-      await deps.failedAuth?.recordFailedAuth(request.ip);
-      throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
+    const check = async () => (token ? authenticateSession(deps, token) : null);
+    // Counted before the token is looked up: a burst of guesses is checked no further than the limit.
+    const outcome = deps.failedAuth ? await deps.failedAuth.attempt(request.ip, check) : { kind: 'checked' as const, session: await check() };
+    if (outcome.kind === 'refused') {
+      reply.header('Retry-After', String(outcome.retryAfterSeconds));
+      throw new AppError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address', { retry_after: outcome.retryAfterSeconds });
     }
+    const session = outcome.kind === 'passed' ? outcome.value : outcome.kind === 'checked' ? outcome.session : null;
+    if (!session) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
+    assertSessionScopes(session, request.method, request.routeOptions.url ?? '');
     request.embedSession = session;
     // The account's shared window first, then the session's own, whose tighter figures the headers then show.
     await deps.accountLimit?.(`bff-account:${session.accountId}`, request, reply);

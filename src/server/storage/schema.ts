@@ -229,6 +229,8 @@ export interface EmbedSessionsTable {
   max_expires_at: ColumnType<Date, Date, never>;
   revoked_at: Date | null;
   minted_by: ColumnType<string | null, string | null, never>;
+  /** The OAuth scopes of the token that made the session's link, comma-separated; null for every scope. */
+  scopes: ColumnType<string | null, string | null, never>;
 }
 
 export interface EndedGrantsTable {

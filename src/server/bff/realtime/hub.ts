@@ -7,7 +7,6 @@ import {
   realtimeErrors,
   realtimePath,
   type ClientToServerEvents,
-  type HandshakeAuth,
   type ServerToClientEvents,
 } from '../../../contract/realtime.ts';
 import { catchUp, isStreamed, streamEventOf, toStreamEvent } from '../../core/embedding/catch-up.ts';
@@ -22,9 +21,12 @@ import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
 import type { Clock, EventRecord, Store } from '../../core/ports.ts';
+import { checkHandshake, guarded, hearSocketErrors, onClientEvent, type ListeningSocket } from './frame-messages.ts';
 
 interface SocketData {
   session: EmbedSessionRecord;
+  /** The last position the frame said it saw when it connected, checked against the contract. */
+  after: number | null;
   /** The account's rights for the session's user, as they were when the frame connected. */
   rights: FrameRights;
 }
@@ -101,41 +103,48 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
     if (result.kind === 'caught_up') socket.emit('caught_up', { events: result.events, position: result.position });
     else socket.emit('resync', { reason: result.reason, position: result.position });
   };
-  const positionOf = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : Number(value));
 
-  /** The handshake's session and rights; an error only when the token is refused. */
+  /** The handshake's session and rights; an error only when the handshake is malformed or the token refused. */
   const admit = async (socket: FrameSocket): Promise<Error | undefined> => {
-    const session = await authenticateSession(deps, (socket.handshake.auth as Partial<HandshakeAuth>).token);
+    const checked = checkHandshake(socket.handshake.auth);
+    if ('refusal' in checked) return checked.refusal;
+    const session = await authenticateSession(deps, checked.auth.token);
     if (!session) return Object.assign(new Error(realtimeErrors.unauthorized), { data: { error: realtimeErrors.unauthorized } });
     socket.data.session = session;
+    socket.data.after = checked.auth.after ?? null;
     socket.data.rights = session.kind === 'chats' ? await rightsOf(deps.store, session.accountId, session.user?.id ?? null) : unrestricted;
     return undefined;
   };
   io.use((socket, next) => {
-    admit(socket).then(next, (err: unknown) => {
+    const failed = (err: unknown) => {
       deps.log.warn({ err }, 'realtime handshake failed');
       // A refusal (connect_error) is final for socket.io's client; a failure to read the session (the database
       // coming up or away) is not the frame's fault: cut, it tries again after its backoff wait.
       socket.conn.close();
       next(err instanceof Error ? err : new Error(String(err)));
-    });
+    };
+    guarded(deps.log, 'handshake', () => admit(socket).then(next, failed))();
   });
 
-  io.on('connection', (socket) => {
-    socket.on('catch_up', (after) => {
-      sendCatchUp(socket, positionOf(after)).catch((err: unknown) => deps.log.warn({ err }, 'realtime catch-up failed'));
-    });
-    // Joined before the catch-up is read, so nothing recorded in between is missed (repeats are dropped by id).
-    const { session } = socket.data;
-    const rooms = isRuled(socket.data) ? [sessionAudience(session.id), ruledAudience(session.accountId)] : sessionAudiences(session);
-    Promise.resolve(socket.join(rooms))
-      .then(() => sendCatchUp(socket, positionOf((socket.handshake.auth as Partial<HandshakeAuth>).after)))
-      .catch((err: unknown) => {
-        deps.log.warn({ err }, 'realtime connection setup failed');
-        // Cut rather than ended (see close()): the frame tries again after its backoff wait and catches up then.
-        socket.conn.close();
-      });
-  });
+  // Every listener goes through guarded() (frame-messages.ts): socket.io calls them where a throw would stop the process.
+  io.on(
+    'connection',
+    guarded(deps.log, 'connection', (socket: FrameSocket) => {
+      const listening = socket as unknown as ListeningSocket;
+      hearSocketErrors(listening, deps.log);
+      onClientEvent(listening, 'catch_up', deps.log, (after) => sendCatchUp(socket, after ?? undefined));
+      // Joined before the catch-up is read, so nothing recorded in between is missed (repeats are dropped by id).
+      const { session } = socket.data;
+      const rooms = isRuled(socket.data) ? [sessionAudience(session.id), ruledAudience(session.accountId)] : sessionAudiences(session);
+      return Promise.resolve(socket.join(rooms))
+        .then(() => sendCatchUp(socket, socket.data.after ?? undefined))
+        .catch((err: unknown) => {
+          deps.log.warn({ err }, 'realtime connection setup failed');
+          // Cut rather than ended (see close()): the frame tries again after its backoff wait and catches up then.
+          socket.conn.close();
+        });
+    }),
+  );
 
   let sweeping: NodeJS.Timeout | null = setInterval(() => {
     hub.sweep().catch((err: unknown) => deps.log.warn({ err }, 'realtime session sweep failed'));

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { basicCredentials } from '../../../contract/authorization.ts';
-import { signInLimiter } from '../../http/rate-limit/sign-in-limiter.ts';
-import { scopeOfRoute } from '../../http/plugins/route-scopes.ts';
-import { ManualClock } from '../../testing/manual-clock.ts';
+import { scopesOfRoute } from '../../http/plugins/route-scopes.ts';
 import { AppError } from '../errors.ts';
 import { mintOpaque, parseOpaque } from './opaque-token.ts';
 import { narrowed, parseScopes } from './scopes.ts';
@@ -32,23 +30,14 @@ describe('OAuth credentials and scopes', () => {
     expect(basicCredentials(`Basic ${Buffer.from([0x61, 0x3a, 0xff]).toString('base64')}`)).toBeNull();
   });
 
-  it('blocks an address after 10 failures until its window ends', () => {
-    const clock = new ManualClock();
-    const limiter = signInLimiter(clock, 10, 900);
-    for (let i = 0; i < 9; i++) limiter.failed('10.0.0.1');
-    expect(limiter.retryAfter('10.0.0.1')).toBe(0);
-    limiter.failed('10.0.0.1');
-    expect(limiter.retryAfter('10.0.0.1')).toBe(900);
-    expect(limiter.retryAfter('10.0.0.2')).toBe(0);
-    clock.advance(900_000);
-    expect(limiter.retryAfter('10.0.0.1')).toBe(0);
-  });
-
   it('names the scope each /v2 route needs', () => {
-    expect(scopeOfRoute('/v2/channels/:channel_id')).toBe('transport');
-    expect(scopeOfRoute('/v2/channels/waba/:channel_id/transactions/:date')).toBe('transport');
-    expect(scopeOfRoute('/v2/iframe-links/chats')).toBe('crm');
-    expect(scopeOfRoute('/v2/users')).toBe('crm');
-    expect(scopeOfRoute('/v2/webhooks')).toBeNull();
+    expect(scopesOfRoute('/v2/channels/:channel_id')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/channels/waba/:channel_id/transactions/:date')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/iframe-links/chats')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/iframe-links/channels')).toEqual(['crm', 'transport']);
+    expect(scopesOfRoute('/v2/users')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/sandbox/channels/:channel_id/chats/:chat_type/:chat_id/messages')).toEqual(['crm']);
+    expect(scopesOfRoute('/v2/sandbox/channels/:channel_id/scan')).toEqual(['transport']);
+    expect(scopesOfRoute('/v2/webhooks')).toEqual([]);
   });
 });

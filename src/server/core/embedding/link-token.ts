@@ -4,6 +4,7 @@ import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Transport } from '../../../contract/channels.ts';
 import type { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from '../../../contract/iframe-links.ts';
 import type { SessionKind } from '../../../contract/session.ts';
+import { allScopes, type Scope } from '../auth/ports.ts';
 
 /** What a frame may see and do: granted by a link, carried over into the session it is exchanged for. */
 export interface FrameGrant {
@@ -23,6 +24,11 @@ export interface FrameGrant {
    * refuses the link and ends the sessions it was exchanged for.
    */
   mintedBy: string | null;
+  /**
+   * The OAuth scopes of the token the link was created with: the frame may do what that token may, no more. Null
+   * (or absent) for a credential that holds every scope (a client token).
+   */
+  scopes?: readonly Scope[] | null | undefined;
   /** Which bridge messages the frame posts; both when absent. */
   useEvents?: SessionEvents | undefined;
   /** The CRM's name for its client, when it gave one. */
@@ -56,9 +62,14 @@ interface Payload extends JWTPayload {
   channel_id: string | null;
   options: EmbedOptions;
   minted_by?: string | null;
+  scopes?: string[] | null;
   use_events?: SessionEvents;
   client_type?: string | null;
 }
+
+/** The scopes a link names; anything but a list of known scopes names none (a link signed before scopes were kept names every one). */
+const scopesOf = (value: unknown): Scope[] | null =>
+  Array.isArray(value) ? allScopes.filter((s) => value.includes(s)) : null;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -78,6 +89,7 @@ function claimsOf(p: JWTPayload): LinkClaims | null {
     channelId: payload.channel_id ?? null,
     options: payload.options ?? {},
     mintedBy: typeof payload.minted_by === 'string' ? payload.minted_by : null,
+    scopes: scopesOf(payload.scopes),
     useEvents: payload.use_events ?? { messages: true, deals: true },
     clientType: payload.client_type ?? null,
     expiresAt: new Date(payload.exp * 1000),
@@ -103,6 +115,7 @@ export function linkSigner(secretKey: string): LinkSigner {
         channel_id: claims.channelId,
         options: claims.options,
         minted_by: claims.mintedBy,
+        scopes: claims.scopes ? [...claims.scopes] : null,
         use_events: claims.useEvents ?? { messages: true, deals: true },
         client_type: claims.clientType ?? null,
       };

@@ -14,7 +14,7 @@ import { maxCardChats } from '../../../contract/iframe-links.ts';
 import { contactKeyOf } from '../contacts/contacts.ts';
 import { AppError, validationError } from '../errors.ts';
 import type { ContactRecord } from '../contacts/ports.ts';
-import type { LinkClaims } from './link-token.ts';
+import type { FrameGrant, LinkClaims } from './link-token.ts';
 import { embeddingPolicy } from './policy.ts';
 import type { EmbeddingDeps } from './ports.ts';
 import { chatKeys } from './scope.ts';
@@ -116,7 +116,7 @@ async function contactChats(deps: LinkDeps, accountId: string, contactId: string
 }
 
 /** The chat frame: every chat of the account (global), or only the chats of one CRM card. */
-export async function createChatsLink(deps: LinkDeps, accountId: string, body: CreateChatsLinkBody, mintedBy: string | null = null): Promise<IframeLink> {
+export async function createChatsLink(deps: LinkDeps, accountId: string, body: CreateChatsLinkBody, mintedBy: string | null = null, scopes: FrameGrant['scopes'] = null): Promise<IframeLink> {
   const problems: FieldError[] = [];
   const embedUser = userOf(body);
   if (isProblem(embedUser)) problems.push(embedUser);
@@ -157,6 +157,7 @@ export async function createChatsLink(deps: LinkDeps, accountId: string, body: C
       channelId: null,
       options: body.options ?? {},
       mintedBy,
+      scopes,
       useEvents: sessionEvents(body.use_events),
       clientType: body.client_type ?? null,
     },
@@ -165,7 +166,7 @@ export async function createChatsLink(deps: LinkDeps, accountId: string, body: C
 }
 
 /** The connect frame: connect a new channel (optionally of a preselected transport) or reconnect one. */
-export async function createChannelsLink(deps: LinkDeps, accountId: string, body: CreateChannelsLinkBody, mintedBy: string | null = null): Promise<IframeLink> {
+export async function createChannelsLink(deps: LinkDeps, accountId: string, body: CreateChannelsLinkBody, mintedBy: string | null = null, scopes: FrameGrant['scopes'] = null): Promise<IframeLink> {
   const { transport: optionTransport, channel_id: optionChannel, ...options } = body.options ?? {};
   const problems: FieldError[] = [];
   if (body.transport && optionTransport && body.transport !== optionTransport) problems.push({ field: 'options.transport', message: 'differs from transport' });
@@ -185,7 +186,7 @@ export async function createChannelsLink(deps: LinkDeps, accountId: string, body
   const user = await rememberUser(deps, accountId, embedUser as EmbedUser | undefined);
   return issue(
     deps,
-    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId, options, clientType: body.client_type ?? null, mintedBy },
+    { accountId, kind: 'channels', user, scope: null, chats: [], activeChat: null, transport, channelId, options, clientType: body.client_type ?? null, mintedBy, scopes },
     'channels',
   );
 }

@@ -44,6 +44,7 @@ export async function exchangeLink(
     channelId: claims.channelId,
     options: claims.options,
     mintedBy: claims.mintedBy,
+    scopes: claims.scopes ?? null,
     useEvents: claims.useEvents,
     clientType: claims.clientType ?? null,
     createdAt: now,

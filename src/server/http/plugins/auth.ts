@@ -9,7 +9,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Clock, TokenRepository } from '../../core/ports.ts';
 import type { FailedAuthLimiter } from '../rate-limit/failed-auth.ts';
 import type { SignInLimiter } from '../rate-limit/sign-in-limiter.ts';
-import { scopeOfRoute } from './route-scopes.ts';
+import { scopesOfRoute } from './route-scopes.ts';
 
 /**
  * Who may call a route:
@@ -66,16 +66,15 @@ export function refuseBlockedAddress(reply: FastifyReply, retryAfterSeconds: num
   throw new AppError('TOO_MANY_REQUESTS', 'Too many failed authentications from this address', { retry_after: retryAfterSeconds });
 }
 
-/** A partner's Basic login, with failed attempts counted per caller address. */
-async function basicPartner(oauth: NonNullable<AuthOptions['oauth']>, request: FastifyRequest, login: string, secret: string): Promise<Principal> {
-  const retryAfter = oauth.failures.retryAfter(request.ip);
-  if (retryAfter > 0) throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-ins from this address', { retry_after: retryAfter });
-  const partner = await authenticatePartner(oauth.auth, login, secret);
-  if (!partner) {
-    oauth.failures.failed(request.ip);
-    throw new AppError('UNAUTHORIZED', 'Wrong partner login or secret');
+/** A partner's Basic login, counted per caller address before its secret is hashed (sign-in-limiter.ts). */
+async function basicPartner(oauth: NonNullable<AuthOptions['oauth']>, request: FastifyRequest, reply: FastifyReply, login: string, secret: string): Promise<Principal> {
+  const outcome = await oauth.failures.attempt(request.ip, () => authenticatePartner(oauth.auth, login, secret));
+  if (outcome.kind === 'refused') {
+    reply.header('Retry-After', String(outcome.retryAfterSeconds));
+    throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-ins from this address', { retry_after: outcome.retryAfterSeconds });
   }
-  return { kind: 'partner', partnerId: partner.id };
+  if (outcome.kind === 'failed') throw new AppError('UNAUTHORIZED', 'Wrong partner login or secret');
+  return { kind: 'partner', partnerId: outcome.value.id };
 }
 
 async function bearerPrincipal(opts: AuthOptions, token: string): Promise<Principal | null> {
@@ -90,32 +89,34 @@ export const authPlugin = fp<AuthOptions>(
   async (app: FastifyInstance, opts) => {
     app.decorateRequest('principal', null);
     app.addHook('onRequest', async (request, reply) => {
-      const blocked = await opts.failedAuth?.isAddressBlocked(request.ip);
-      if (blocked) refuseBlockedAddress(reply, blocked);
       const access = request.routeOptions.config.access ?? 'client';
       const basic = opts.oauth && access === 'partner' ? basicCredentials(request.headers.authorization) : null;
       const token = basic ? null : bearerToken(request.headers.authorization);
-      let principal: Principal | null = null;
+      let principal: Principal | null;
       if (basic) {
+        // An address blocked for guessing tokens is not let guess secrets either.
+        const blocked = await opts.failedAuth?.isAddressBlocked(request.ip);
+        if (blocked) refuseBlockedAddress(reply, blocked);
         // Fastify's reply header is set before the error is thrown, so a 401 still names the scheme.
         reply.header('WWW-Authenticate', 'Basic realm="partner", charset="UTF-8"');
-        principal = await basicPartner(opts.oauth!, request, basic.login, basic.secret);
+        principal = await basicPartner(opts.oauth!, request, reply, basic.login, basic.secret);
         reply.removeHeader('WWW-Authenticate');
-      } else if (token) {
-        principal = await bearerPrincipal(opts, token);
+      } else if (opts.failedAuth) {
+        // Counted before the token is looked up: a burst of guesses is checked no further than the limit.
+        const outcome = await opts.failedAuth.attempt(request.ip, async () => (token ? bearerPrincipal(opts, token) : null));
+        if (outcome.kind === 'refused') refuseBlockedAddress(reply, outcome.retryAfterSeconds);
+        principal = outcome.kind === 'passed' ? outcome.value : null;
+      } else {
+        principal = token ? await bearerPrincipal(opts, token) : null;
       }
-      if (!principal) {
-        await opts.failedAuth?.recordFailedAuth(request.ip);
-        throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
-      }
+      if (!principal) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
       if (!allowed(principal, access)) {
         if (principal.kind === 'sidecar') throw new AppError('FORBIDDEN', 'This route is not allowed for a sidecar key');
         throw new AppError('UNAUTHORIZED', access === 'partner' ? 'Partner credentials are required' : 'An account token is required');
       }
-      const scope = principal.kind === 'partner' ? null : scopeOfRoute(request.routeOptions.url);
-      if (scope && principal.kind !== 'partner' && principal.scopes && !principal.scopes.includes(scope)) {
-        throw new AppError('FORBIDDEN', `This token lacks the ${scope} scope`);
-      }
+      const held = principal.kind === 'partner' ? undefined : principal.scopes;
+      const lacking = held ? scopesOfRoute(request.routeOptions.url).filter((s) => !held.includes(s)) : [];
+      if (lacking.length > 0) throw new AppError('FORBIDDEN', `This token lacks the ${lacking.join(' and ')} scope`);
       request.principal = principal;
     });
   },

@@ -1,15 +1,20 @@
 import type { Clock } from '../../core/ports.ts';
+import { attemptGate, type AttemptOutcome } from './attempt-gate.ts';
 import type { WindowCounter } from './window-counter.ts';
 
 /**
- * Failed authentications by caller address, counted before a credential is even looked at: past the threshold an
- * address is refused (429 with Retry-After) until its window ends, whatever it sends, so guessing tokens, session
- * tokens or passwords from one address gets nowhere. The address is the caller's as `trustProxy` tells it: behind
- * a proxy that is not trusted, every caller shares the proxy's address.
+ * Failed authentications by caller address (client and OAuth tokens, frame session tokens), counted before a
+ * credential is even looked at (attempt-gate.ts): at most `maxFailures` credentials from one address are checked in
+ * a window, however many arrive at once, and past them the address is refused (429 with Retry-After) until the
+ * window ends, whatever it sends, so guessing tokens from one address gets nowhere. A right credential gives its
+ * place back, so a client sending many requests at once is not counted. Failures are also counted in the shared
+ * rate-limit counter, so an address blocked by one gateway process is blocked by all; the places of checks still
+ * running are this process's. The address is the caller's as `trustProxy` tells it: behind a proxy that is not
+ * trusted, every caller shares the proxy's address.
  */
 export interface FailedAuthLimiter {
-  /** Counts one failed authentication from the address. */
-  recordFailedAuth(address: string): Promise<void>;
+  /** Checks the credential (null: refused) unless the address is blocked; a blocked address's credential is never checked. */
+  attempt<T>(address: string, check: () => Promise<T | null>): Promise<AttemptOutcome<T>>;
   /** Seconds until the address may try again, or null when it is not blocked. */
   isAddressBlocked(address: string): Promise<number | null>;
 }
@@ -27,31 +32,35 @@ export interface FailedAuthOptions {
 export const failedAuthPolicy = { maxFailures: 30, windowSeconds: 60 } as const;
 
 export function failedAuthLimiter(opts: FailedAuthOptions): FailedAuthLimiter {
-  const max = opts.maxFailures ?? failedAuthPolicy.maxFailures;
-  const windowMs = (opts.windowSeconds ?? failedAuthPolicy.windowSeconds) * 1000;
   const keyOf = (address: string) => `auth-failures:${address}`;
-  const windowAt = () => {
-    const now = opts.clock.now().getTime();
-    const windowId = Math.floor(now / windowMs);
-    return { windowId, resetSeconds: Math.max(1, Math.ceil(((windowId + 1) * windowMs - now) / 1000)) };
-  };
-  return {
-    async recordFailedAuth(address) {
-      try {
-        await opts.counter.increment(keyOf(address), windowAt().windowId, windowMs);
-      } catch (err) {
-        opts.log?.warn({ err }, 'failed-authentication counter unavailable');
-      }
+  const gate = attemptGate({
+    clock: opts.clock,
+    max: opts.maxFailures ?? failedAuthPolicy.maxFailures,
+    windowSeconds: opts.windowSeconds ?? failedAuthPolicy.windowSeconds,
+    shared: {
+      // As the request limit does: an unreachable counter leaves this process's own count, rather than refusing all.
+      async current(address, windowId) {
+        try {
+          return await opts.counter.current(keyOf(address), windowId);
+        } catch (err) {
+          opts.log?.warn({ err }, 'failed-authentication counter unavailable; this process counts alone');
+          return 0;
+        }
+      },
+      async record(address, windowId, windowMs) {
+        try {
+          await opts.counter.increment(keyOf(address), windowId, windowMs);
+        } catch (err) {
+          opts.log?.warn({ err }, 'failed-authentication counter unavailable');
+        }
+      },
     },
+  });
+  return {
+    attempt: (address, check) => gate.attempt(address, check),
     async isAddressBlocked(address) {
-      const { windowId, resetSeconds } = windowAt();
-      try {
-        return (await opts.counter.current(keyOf(address), windowId)) >= max ? resetSeconds : null;
-      } catch (err) {
-        // As the request limit does: an unreachable counter lets requests through rather than refusing all.
-        opts.log?.warn({ err }, 'failed-authentication counter unavailable; request let through');
-        return null;
-      }
+      const seconds = await gate.retryAfter(address);
+      return seconds > 0 ? seconds : null;
     },
   };
 }

@@ -32,6 +32,7 @@ import * as messageTextSearch from './0032_message_text_search.ts';
 import * as lighterSendWrites from './0033_lighter_send_writes.ts';
 import * as eventsKeyedByPosition from './0034_events_keyed_by_position.ts';
 import * as sessionLogout from './0035_session_logout.ts';
+import * as frameSessionScopes from './0036_frame_session_scopes.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0033_lighter_send_writes': lighterSendWrites,
   '0034_events_keyed_by_position': eventsKeyedByPosition,
   '0035_session_logout': sessionLogout,
+  '0036_frame_session_scopes': frameSessionScopes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Transport } from '../../../contract/channels.ts';
 import type { ActiveChat, ChatRef, EmbedOptions, SessionEvents } from '../../../contract/iframe-links.ts';
+import { allScopes, type Scope } from '../../core/auth/ports.ts';
 import type { EmbedSessionRecord, EmbedSessionRepository, EmbeddingOriginRepository } from '../../core/embedding/ports.ts';
 import type { DatabaseSchema, EmbedSessionsTable } from '../schema.ts';
 
@@ -25,6 +26,7 @@ const toSession = (r: Selectable<EmbedSessionsTable>): EmbedSessionRecord => ({
   maxExpiresAt: r.max_expires_at,
   revokedAt: r.revoked_at,
   mintedBy: r.minted_by,
+  scopes: r.scopes === null ? null : (r.scopes.split(',').filter((s) => (allScopes as readonly string[]).includes(s)) as Scope[]),
 });
 
 export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSessionRepository {
@@ -53,6 +55,7 @@ export function embedSessionRepository(db: Kysely<DatabaseSchema>): EmbedSession
           max_expires_at: s.maxExpiresAt,
           revoked_at: s.revokedAt,
           minted_by: s.mintedBy,
+          scopes: s.scopes ? s.scopes.join(',') : null,
         })
         .onConflict((oc) => oc.column('link_id').doNothing())
         .returning('id')

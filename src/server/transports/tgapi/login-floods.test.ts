@@ -14,7 +14,7 @@ function transportOver(fake: ReturnType<typeof telegramAccountFake>) {
     clients: fake.clients,
     publicUrl: 'http://127.0.0.1:9',
     linkKey: Buffer.alloc(32),
-    sessions: { leases: {} as never, wake: () => {} },
+    sessions: { leases: {} as never, wake: () => {}, logout: async () => {} },
     channels: () => ({ clock }) as unknown as ChannelDeps,
     revoked: async () => {},
     pacer: {} as CallPacer,

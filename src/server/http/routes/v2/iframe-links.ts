@@ -12,6 +12,8 @@ import { eachItem, idsAsText, withoutBlanks } from '../lenient-body.ts';
 
 /** The client token a link is created with: revoking it ends the link and the sessions it opens. */
 const grantOf = (request: FastifyRequest) => tokenGrant(accountOf(request).tokenId);
+/** The frame may do what the token that made its link may: an OAuth token's scopes, every scope for a client token. */
+const scopesOf = (request: FastifyRequest) => accountOf(request).scopes ?? null;
 
 /** Short-lived signed URLs for the iframes a CRM embeds. */
 export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async (app, deps) => {
@@ -43,7 +45,7 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChatsLink(deps, accountOf(request).accountId, request.body, grantOf(request)))),
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChatsLink(deps, accountOf(request).accountId, request.body, grantOf(request), scopesOf(request)))),
   );
 
   app.post(
@@ -60,6 +62,6 @@ export const iframeLinkRoutes: FastifyPluginAsyncTypebox<EmbeddingDeps> = async 
         response,
       },
     },
-    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChannelsLink(deps, accountOf(request).accountId, request.body, grantOf(request)))),
+    async (request, reply) => reply.code(201).send(envelope(deps.clock, await createChannelsLink(deps, accountOf(request).accountId, request.body, grantOf(request), scopesOf(request)))),
   );
 };

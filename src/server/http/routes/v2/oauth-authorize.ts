@@ -69,13 +69,17 @@ export const oauthAuthorizePage: FastifyPluginAsync<AuthDeps & { failures: SignI
     if (!req) return reply;
     if (fields.decision !== 'allow') return backToClient(reply, req.redirectUri, req.state, { error: 'access_denied', error_description: 'The account owner refused' });
     const again = (status: number, error: string) => page(reply, status, consentPage({ clientName: req.client.name, scopes: req.scopes, hidden: hiddenOf(fields), error }));
-    if (deps.failures.retryAfter(request.ip) > 0) return again(429, 'Too many failed sign-ins. Try again later.');
-    const accountId = typeof fields.email === 'string' && typeof fields.password === 'string' ? await signInOwner(deps.auth, fields.email, fields.password) : null;
-    if (!accountId) {
-      deps.failures.failed(request.ip);
-      return again(401, 'Wrong email or password.');
+    const { email, password } = fields;
+    // Counted before the password is hashed (sign-in-limiter.ts): a burst is checked no further than the limit.
+    const outcome = await deps.failures.attempt(request.ip, async () =>
+      typeof email === 'string' && typeof password === 'string' ? signInOwner(deps.auth, email, password) : null,
+    );
+    if (outcome.kind === 'refused') {
+      reply.header('Retry-After', String(outcome.retryAfterSeconds));
+      return again(429, 'Too many failed sign-ins. Try again later.');
     }
-    const code = await issueCode(deps, req, accountId);
+    if (outcome.kind === 'failed') return again(401, 'Wrong email or password.');
+    const code = await issueCode(deps, req, outcome.value);
     return backToClient(reply, req.redirectUri, req.state, { code });
   });
 };
