@@ -5,7 +5,7 @@ import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { messageAddedEvent } from './message-events.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransactionScope } from '../ports.ts';
-import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import type { ChatRecord, MessageDeps, MessageRecord, MessageSender } from './ports.ts';
 import { assignNewCustomer } from '../rights/assignment.ts';
 
 export interface ArrivingMessage {
@@ -26,6 +26,8 @@ export interface ArrivingMessage {
    * and has not recorded the platform's number of yet: see platformReports, which holds it back meanwhile.
    */
   echo?: boolean;
+  /** Who wrote, when it is not the chat's customer: the member of a group chat. */
+  sender?: MessageSender;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
     deletedAt: null,
   };
   await tx.messages.insert(message);
-  await messageAddedEvent(tx, deps.clock, message, chat);
+  await messageAddedEvent(tx, deps.clock, message, chat, arriving.sender);
   return { message_id: message.id, chat_id: arriving.chatId };
 }
 
