@@ -46,6 +46,7 @@ import { exportRoutes } from './routes/v2/exports.ts';
 import { templateRoutes } from './routes/v2/templates.ts';
 import type { TemplatePlatform } from '../core/templates/ports.ts';
 import { webhookRoutes } from './routes/v2/webhooks.ts';
+import { v3Routes } from './routes/v3/index.ts';
 import { authorizationReturnRoutes } from './routes/authorization-returns.ts';
 import { messengerHookRoutes, type MessengerHookDeps } from './routes/messenger-hooks.ts';
 import { requestLogPlugin } from './request-log.ts';
@@ -100,7 +101,7 @@ export interface HttpDeps {
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** The routes that cannot answer without the database (the API and the frames'); health, docs and pages can. */
-const DATABASE_PATHS = /^\/(v2|bff)\//;
+const DATABASE_PATHS = /^\/(v2|v3|bff)\//;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -114,6 +115,8 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
+    // `/v2/channels/` is `/v2/channels`: published clients of both faces write either.
+    routerOptions: { ignoreTrailingSlash: true },
     // A hop count trusts that many proxies nearest to us (what proxy-addr does with a number).
     trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : (deps.trustProxy ?? false),
     // Fastify's own 503 while closing has a body outside our error model; the hook below answers instead.
@@ -198,6 +201,27 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     },
     { prefix: '/v2' },
   );
+  const auth = {
+    tokens: deps.store.tokens,
+    partnerKeyHash: deps.partnerKeyHash,
+    failedAuth: deps.failedAuth,
+    ...(deps.oauth ? { oauth: { auth: deps.oauth.auth, clock: deps.clock, failures: deps.oauth.failures } } : {}),
+  };
+  await app.register(v3Routes, {
+    prefix: '/v3',
+    store: deps.store,
+    clock: deps.clock,
+    auth,
+    rateLimit: { counter: deps.rateLimitCounter, clock: deps.clock },
+    channels: deps.channels,
+    messages: deps.messages,
+    ...(deps.embedding ? { embedding: deps.embedding } : {}),
+    urlPolicy: deps.urlPolicy,
+    resolveHost: deps.resolveHost,
+    webhookSealer: deps.webhookSealer,
+    templatePlatform: deps.templatePlatform ?? null,
+    publicUrl: deps.publicUrl,
+  });
   if (deps.oauth) await app.register(oauthAuthorizePage, { ...deps.oauth, prefix: '/v2' });
   if (deps.sandbox) await app.register(sandboxAuthorizePage, { ...deps.channels, publicUrl: deps.publicUrl });
   if (deps.sandbox) await app.register(sandboxPhonePage);

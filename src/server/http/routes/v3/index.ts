@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChannelDeps, CredentialsCipher } from '../../../core/channels/ports.ts';
+import type { EmbeddingDeps } from '../../../core/embedding/ports.ts';
+import type { MessageDeps } from '../../../core/messages/ports.ts';
+import type { Clock, Store } from '../../../core/ports.ts';
+import type { TemplatePlatform } from '../../../core/templates/ports.ts';
+import type { HostResolver, UrlPolicy } from '../../../core/webhooks/url-policy.ts';
+import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
+import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
+import { v3ChannelRoutes } from './channels.ts';
+import { v3ErrorHandler } from './errors.ts';
+import { v3WebhookRoutes } from './webhooks.ts';
+
+/** What the v3 face is built from: the same core as /v2, under its own routes, formatters and error words. */
+export interface V3Deps {
+  store: Store;
+  clock: Clock;
+  /** The same credentials as /v2: the account's client token is its API key; OAuth access tokens and sidecar keys too. */
+  auth: AuthOptions;
+  /** The same limit as /v2, counted per key. */
+  rateLimit: RateLimitOptions;
+  channels: ChannelDeps;
+  messages: MessageDeps;
+  /** Chat-frame links and the counter's feed; absent where only the HTTP shell is built. */
+  embedding?: EmbeddingDeps;
+  urlPolicy: UrlPolicy;
+  resolveHost: HostResolver;
+  /** Seals webhook signing secrets at rest. */
+  webhookSealer: CredentialsCipher;
+  templatePlatform: TemplatePlatform | null;
+  publicUrl: string;
+}
+
+/**
+ * The v3 face, registered under `/v3`. Every route is authenticated as in /v2 (`config.access`: `client` by default,
+ * `sidecar` where a sidecar key may call) and rate limited with it; handlers read the caller with `v3CallerOf`.
+ * Refusals are answered by `v3ErrorHandler` in v3's words; throw `V3Error` for a v3-only code.
+ */
+export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => {
+  app.setErrorHandler(v3ErrorHandler(app.errorHandler));
+  await app.register(authPlugin, deps.auth);
+  await app.register(rateLimitPlugin, deps.rateLimit);
+  await app.register(v3ChannelRoutes, deps.channels);
+  await app.register(v3WebhookRoutes, deps);
+};
