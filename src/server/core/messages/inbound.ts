@@ -7,6 +7,7 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransactionScope } from '../ports.ts';
 import type { ChatRecord, MessageDeps, MessageRecord, MessageSender } from './ports.ts';
 import { assignNewCustomer } from '../rights/assignment.ts';
+import { askCrmForNewCustomer } from '../deals/crm-asks.ts';
 
 export interface ArrivingMessage {
   chatType: ChatType;
@@ -114,7 +115,10 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
     lastMessageAt: now,
   };
   await tx.chats.update(chat);
-  if (!known && arriving.direction === 'inbound') await assignNewCustomer(tx, chat, now);
+  if (!known && arriving.direction === 'inbound') {
+    const given = await assignNewCustomer(tx, chat, now);
+    if (given) await askCrmForNewCustomer(tx, deps.clock, chat, given);
+  }
   const quoted = arriving.quotedMessengerId !== undefined ? await tx.messages.findByMessengerId(chat.id, arriving.quotedMessengerId) : undefined;
   const message: MessageRecord = {
     id: randomUUID(),

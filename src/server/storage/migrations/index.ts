@@ -31,6 +31,7 @@ import * as receivedUploads from './0031_received_uploads.ts';
 import * as messageTextSearch from './0032_message_text_search.ts';
 import * as lighterSendWrites from './0033_lighter_send_writes.ts';
 import * as eventsKeyedByPosition from './0034_events_keyed_by_position.ts';
+import * as v3hooks from './0035_v3hooks.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0032_message_text_search': messageTextSearch,
   '0033_lighter_send_writes': lighterSendWrites,
   '0034_events_keyed_by_position': eventsKeyedByPosition,
+  '0035_v3hooks': v3hooks,
 };
 
 export const migrationProvider: MigrationProvider = {
