@@ -28,6 +28,7 @@ interface Bench {
 
 const benches: Bench[] = [
   { row: 'accept', script: 'accept.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'accept-v3', script: 'accept-v3.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'end-to-end', script: 'end-to-end.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'webhooks', script: 'webhooks.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'realtime', script: 'realtime.ts', databases: ['PGlite', 'PostgreSQL'] },

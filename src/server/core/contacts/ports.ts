@@ -25,6 +25,8 @@ export interface ContactRepository {
 export interface ContactCardRepository {
   upsert(accountId: string, contacts: StoredContact[], at: Date): Promise<void>;
   getMany(accountId: string, ids: string[]): Promise<StoredContact[]>;
+  /** How many the account has (the v3 face's pages say it). */
+  count(accountId: string): Promise<number>;
   /** In id order. */
   list(accountId: string, page: { offset: number; limit: number }): Promise<StoredContact[]>;
   remove(accountId: string, ids: string[]): Promise<void>;

@@ -3,6 +3,8 @@ import type { StoredDeal, StoredPipeline } from '../../../contract/crm-entities.
 export interface DealRepository {
   upsert(accountId: string, deals: StoredDeal[], at: Date): Promise<void>;
   getMany(accountId: string, ids: string[]): Promise<StoredDeal[]>;
+  /** How many the account has (the v3 face's pages say it). */
+  count(accountId: string): Promise<number>;
   /** In id order. */
   list(accountId: string, page: { offset: number; limit: number }): Promise<StoredDeal[]>;
   remove(accountId: string, ids: string[]): Promise<void>;

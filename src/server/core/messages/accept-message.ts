@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FieldError } from '../../../contract/errors.ts';
 import { CONTENT_CONFLICT, type SendMessageBody, type SendMessageResult } from '../../../contract/messages.ts';
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
+import type { ChannelRecord } from '../channels/ports.ts';
+import type { TransportCapabilities } from '../../../contract/channels.ts';
 import { validationError } from '../errors.ts';
 import { resolveTemplateForSend } from '../templates/resolve-template.ts';
 import { keyboardForContent, normalizeKeyboard } from './keyboards.ts';
@@ -33,17 +35,32 @@ async function chatOfRecipient(deps: MessageDeps, channelId: string, recipient: 
   return { ...recipient, chatId: await whatsappChatIdOf(deps.store.chats, channelId, recipient.chatId) };
 }
 
+/** What a face checks of a send once the channel is known, before the gateway's own rules (the v3 face's error codes). */
+export type SendCheck = (channel: ChannelRecord, capabilities: TransportCapabilities) => void;
+
+/** An accepted send: the interface's answer, and the id the message is known by from now on. */
+export interface AcceptedMessage {
+  result: SendMessageResult;
+  messageId: string;
+}
+
 /**
  * POST /v2/messages. Checks what the request itself breaks, then commits the message as `accepted` (with other
  * sends arriving at the same time, when a committer is given), which queues it: once this returns, the message
  * will reach a final status even across crashes.
  */
 export async function acceptMessage(deps: MessageDeps, accountId: string, body: SendMessageBody): Promise<SendMessageResult> {
+  return (await acceptMessageWithId(deps, accountId, body)).result;
+}
+
+/** As acceptMessage, answering the message's id too (the v3 face's synchronous `messageId`). */
+export async function acceptMessageWithId(deps: MessageDeps, accountId: string, body: SendMessageBody, check?: SendCheck): Promise<AcceptedMessage> {
   assertOneContent(body);
   const channel = await deps.store.channels.get(accountId, body.channel_id);
   if (!channel) throw channelNotFound(body.channel_id);
-  if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are sent only through an active channel');
   const capabilities = deps.rules[channel.transport].capabilities;
+  check?.(channel, capabilities);
+  if (channel.state.status !== 'active') throw wrongStatus(channel, 'Messages are sent only through an active channel');
   const recipient = await chatOfRecipient(deps, channel.id, checkRecipient(capabilities, body.recipient));
   if (body.template && !capabilities.templates) throw validationError([{ field: 'template', message: 'this transport has no templates' }]);
   // Buttons beyond a platform's limits are dropped, not refused: the caller learns of it in `warnings`.
@@ -57,12 +74,13 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   const now = deps.clock.now();
   const requestId = randomUUID();
   const resetUnanswered = body.reset_unanswered ?? true;
+  const messageId = randomUUID();
   const draft: AcceptDraft = {
     accountId,
     channelId: channel.id,
     recipient,
     message: {
-      id: randomUUID(),
+      id: messageId,
       requestId,
       accountId,
       channelId: channel.id,
@@ -88,5 +106,8 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
   if (deps.accepts) await deps.accepts.commit(draft);
   else await storeDrafts(deps, [draft]);
   // The interface echoes the request's chat_id; the chat keeps it as checkRecipient gives it (an Instagram name in lower case).
-  return { request_id: requestId, chat_id: body.recipient.chat_id ?? null, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) };
+  return {
+    result: { request_id: requestId, chat_id: body.recipient.chat_id ?? null, ...(keyboard.warnings.length > 0 ? { warnings: keyboard.warnings } : {}) },
+    messageId,
+  };
 }

@@ -37,7 +37,7 @@ export interface RightsRepository {
   /** How many chats each of `userIds` was given, for spreading new customers evenly. */
   assignedCounts(accountId: string, userIds: string[]): Promise<Map<string, number>>;
   /** Of the chats of these channels (all the account's when null), those waiting for an answer, with who got them. */
-  waitingChats(accountId: string, channelIds: string[] | null): Promise<{ chatRef: string; assignee: string | null }[]>;
+  waitingChats(accountId: string, channelIds: string[] | null): Promise<{ chatRef: string; assignee: string | null; lastMessageAt: Date | null }[]>;
   /** Sets every chat's unanswered counter of the account (or only the chat `chatRef`) to zero; how many chats changed. */
   clearUnanswered(accountId: string, chatRef?: string): Promise<number>;
 }

@@ -5,8 +5,10 @@ import fp from 'fastify-plugin';
 import { limits } from '../../../contract/limits.ts';
 
 const description = `
-REST interface of the messaging gateway. Every success is \`{data, meta: {timestamp}}\`; every error is
-\`{error, description, data?}\` with a symbolic code.
+REST interface of the messaging gateway, with two faces over the same accounts and messages: \`/v2\` (the partner
+interface, described below) and \`/v3\` (the original service's public API v3: bare camelCase bodies, the account's
+client token as its API key; tags \`v3 …\`). On \`/v2\` every success is \`{data, meta: {timestamp}}\`; on both faces
+every error is \`{error, description, data?}\` with a symbolic code. Every path is taken with or without a trailing slash.
 
 **Authentication.** \`Authorization: Bearer <token>\`. Account routes take a client token; a sidecar key may
 send, edit and delete messages and read channels and templates, and gets 403 \`FORBIDDEN\` elsewhere. Account
@@ -67,6 +69,15 @@ export const openApiPlugin = fp(
               'QR codes, the platform that blocks, rejects, revokes and bills. Authenticated by the client token; absent in live mode.',
           },
           { name: 'health', description: 'Liveness and readiness probes.' },
+          { name: 'v3 channels', description: 'v3: the channels of the account, as a bare array (connected through /v2 or the connect frame).' },
+          { name: 'v3 messages', description: 'v3: send (201 `{messageId, chatId}`), edit and delete; refusals carry `status` and `requestId`.' },
+          { name: 'v3 users', description: 'v3: the CRM\'s employees, bare arrays of at most 100.' },
+          { name: 'v3 contacts', description: 'v3: the CRM\'s contacts; lists are `{count, data}` by `offset`.' },
+          { name: 'v3 deals', description: 'v3: the CRM\'s deals; lists are `{count, data}` by `offset`.' },
+          { name: 'v3 pipelines', description: 'v3: sales funnels and their stages.' },
+          { name: 'v3 iframe', description: 'v3: the chat window link.' },
+          { name: 'v3 counters', description: 'v3: the unanswered counter of a CRM user.' },
+          { name: 'v3 templates', description: 'v3: WABA templates, read only.' },
           {
             name: 'embedding',
             description:

@@ -56,6 +56,10 @@ export function contactCardRepository(db: Kysely<DatabaseSchema>): ContactCardRe
       const rows = await db.selectFrom('crm_contact_cards').select(columns).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').execute();
       return rows.map(toContact);
     },
+    async count(accountId) {
+      const row = await db.selectFrom('crm_contact_cards').select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     async list(accountId, { offset, limit }) {
       const rows = await db.selectFrom('crm_contact_cards').select(columns).where('account_id', '=', accountId).orderBy('id').offset(offset).limit(limit).execute();
       return rows.map(toContact);
@@ -117,6 +121,10 @@ export function dealRepository(db: Kysely<DatabaseSchema>): DealRepository {
     async getMany(accountId, ids) {
       if (ids.length === 0) return [];
       return (await db.selectFrom('crm_deals').select(columns).where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').execute()).map(toDeal);
+    },
+    async count(accountId) {
+      const row = await db.selectFrom('crm_deals').select((eb) => eb.fn.countAll<string | number>().as('n')).where('account_id', '=', accountId).executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
     async list(accountId, { offset, limit }) {
       return (await db.selectFrom('crm_deals').select(columns).where('account_id', '=', accountId).orderBy('id').offset(offset).limit(limit).execute()).map(toDeal);

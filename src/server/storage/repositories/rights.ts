@@ -94,12 +94,12 @@ export function rightsRepository(db: Kysely<DatabaseSchema>): RightsRepository {
       let query = db
         .selectFrom('chats as c')
         .leftJoin('crm_chat_assignments as a', 'a.chat_ref', 'c.id')
-        .select(['c.id', 'a.user_id'])
+        .select(['c.id', 'a.user_id', 'c.last_message_at'])
         .where('c.account_id', '=', accountId)
         .where('c.unanswered', '>', 0);
       if (channelIds !== null) query = query.where('c.channel_id', 'in', channelIds);
       const rows = await query.execute();
-      return rows.map((r) => ({ chatRef: r.id, assignee: r.user_id }));
+      return rows.map((r) => ({ chatRef: r.id, assignee: r.user_id, lastMessageAt: r.last_message_at ? new Date(r.last_message_at) : null }));
     },
     async clearUnanswered(accountId, chatRef) {
       const oneChat = chatRef === undefined ? sql`` : sql`and id = ${chatRef}`;

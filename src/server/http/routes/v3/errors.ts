@@ -30,6 +30,14 @@ declare module 'fastify' {
   }
 }
 
+/** A channel that is not active, as v3 refuses a message through it. */
+export function channelStateError(status: string, reason: string | null): V3Error {
+  if (reason === 'not_enough_money') return new V3Error(400, 'CHANNEL_NO_MONEY', 'Channel is not paid');
+  if (reason === 'blocked' || reason === 'rejected') return new V3Error(400, 'CHANNEL_WAPI_REJECTED', 'Channel is blocked by the platform');
+  if (status === 'disabled' && reason === null) return new V3Error(400, 'CHANNEL_BLOCKED', 'Channel is switched off');
+  return new V3Error(400, 'MESSAGE_CHANNEL_UNAVAILABLE', 'Channel is not available now: it is not active', { state: reason ?? status });
+}
+
 /** v2 codes that the v3 documentation spells differently, all answered 400 there. */
 const renamed: Partial<Record<ErrorCode, [number, string]>> = {
   CHANNEL_NOT_FOUND: [400, 'CHANNEL_NOT_FOUND'],
@@ -90,6 +98,10 @@ export function v3ErrorHandler(fallback: (error: FastifyError, request: FastifyR
       return send(request, reply, 400, code, 'Request data is invalid', v3InvalidData(error.validation as AjvIssue[], error.validationContext));
     }
     if (error instanceof AppError) {
+      if (error.code === 'CHANNEL_WRONG_STATUS') {
+        const state = channelStateError(String(error.data?.status), (error.data?.reason as string | null | undefined) ?? null);
+        return send(request, reply, state.status, state.code, state.message, state.data);
+      }
       const mapped = renamed[error.code];
       if (mapped) return send(request, reply, mapped[0], mapped[1], error.message, error.data);
       if (error.code === 'VALIDATION_ERROR' && request.routeOptions.config?.v3Invalid) {

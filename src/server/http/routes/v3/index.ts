@@ -9,7 +9,13 @@ import type { WebhookSender } from '../../../core/webhooks/delivery.ts';
 import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
 import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
 import { v3ChannelRoutes } from './channels.ts';
+import { v3ContactRoutes } from './contacts.ts';
+import { v3CounterTemplateRoutes } from './counters-templates.ts';
+import { v3DealRoutes } from './deals.ts';
 import { v3ErrorHandler } from './errors.ts';
+import { v3IframeRoutes } from './iframe.ts';
+import { v3MessageRoutes } from './messages.ts';
+import { v3UserRoutes } from './users.ts';
 import { v3WebhookRoutes } from './webhooks.ts';
 
 /** What the v3 face is built from: the same core as /v2, under its own routes, formatters and error words. */
@@ -44,6 +50,13 @@ export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => 
   await app.register(authPlugin, deps.auth);
   await app.register(rateLimitPlugin, deps.rateLimit);
   await app.register(v3ChannelRoutes, deps.channels);
+  await app.register(v3MessageRoutes, deps.messages);
+  const crm = { store: deps.store, clock: deps.clock };
+  await app.register(v3UserRoutes, crm);
+  await app.register(v3ContactRoutes, crm);
+  await app.register(v3DealRoutes, crm);
+  await app.register(v3CounterTemplateRoutes, crm);
+  if (deps.embedding) await app.register(v3IframeRoutes, deps.embedding);
   // `deps` came with this plugin's own `prefix`: passed on as it is, the routes would sit under /v3/v3.
   await app.register(v3WebhookRoutes, { ...deps, prefix: '' });
 };
