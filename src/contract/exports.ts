@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 export const exportStatuses = ['pending', 'processing', 'done', 'webhook_failed'] as const;
 export type ExportStatus = (typeof exportStatuses)[number];
 
-/** Longest period one export may cover. */
+/** Longest period one export covers without a warning in the answer (a longer one is exported whole). */
 export const MAX_EXPORT_DAYS = 366;
 
 /** The CSV file's columns, in this order (docs/decisions.md "Export"). */
@@ -53,6 +53,7 @@ export type CreateExportBody = Static<typeof CreateExportBody>;
 export const ExportCreated = Type.Object({
   status: Type.Enum([...exportStatuses]),
   export_id: Type.String({ format: 'uuid' }),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'Present when the period is longer than 366 days: it is exported whole.' })),
 });
 
 export const ExportTask = Type.Object({

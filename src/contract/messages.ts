@@ -38,6 +38,23 @@ export const Recipient = Type.Object(
 );
 export type Recipient = Static<typeof Recipient>;
 
+/**
+ * `sender` of an inbound `message.add`: who wrote. In a group chat the member (`chat_type` of the member's own chat:
+ * telegram for a telegroup, whatsapp for a whatsgroup, max for a maxgroup); otherwise the chat's customer, as in
+ * `recipient`. A group message whose member the messenger did not name carries no `sender`.
+ */
+export const MessageSender = Type.Object(
+  {
+    chat_type: ChatTypeSchema,
+    chat_id: Type.Union([Type.String(), Type.Null()]),
+    name: Type.Union([Type.String(), Type.Null()]),
+    username: Type.Union([Type.String(), Type.Null()], { description: 'telegram and max: user name without @.' }),
+    phone: Type.Union([Type.String(), Type.Null()], { description: 'International number, digits only, where the messenger gives it.' }),
+  },
+  { additionalProperties: false },
+);
+export type MessageSender = Static<typeof MessageSender>;
+
 /** An attachment is fetched over http or https only: any other scheme could never be fetched, and would hold its chat up. */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 /** 4 GiB. */

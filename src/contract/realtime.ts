@@ -43,6 +43,14 @@ interface Recipient {
   name?: string | null;
 }
 
+interface Sender {
+  chat_type: ChatType;
+  chat_id: string | null;
+  name: string | null;
+  username: string | null;
+  phone: string | null;
+}
+
 interface AttachmentPayload {
   url: string;
   name?: string;
@@ -62,6 +70,8 @@ export interface StreamEventPayloads {
     crm_user_id?: string | null;
     status: string;
     recipient: Recipient;
+    /** Inbound only: who wrote, the member in a group chat (absent when the messenger did not name one), the customer otherwise. */
+    sender?: Sender;
     text?: string;
     attachment?: AttachmentPayload;
     template?: { id: string; values?: string[]; buttons?: { text: string; payload: string }[] };

@@ -48,6 +48,7 @@ import { endGrant, tokenGrant } from './core/embedding/grants.ts';
 import { readBacklog } from './storage/backlog.ts';
 import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
+import { crmAnswerObserver } from './core/webhooks/v3-crm-answers.ts';
 import { transportRules } from './transports/rules.ts';
 import { liveDrivers, type LiveDrivers } from './transports/live.ts';
 import { credentialsRevoked } from './core/channels/messenger-events.ts';
@@ -247,6 +248,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       urlPolicy,
       resolveHost,
       webhookSealer,
+      webhookSender,
       checkReady: async () => {
         if (stopping) throw new Error('shutting down');
         if (!outage.up()) throw new Error('the database cannot be reached');
@@ -286,7 +288,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     }
     const { deliveries, sweeper } = roles.workers
       ? startWebhooks(
-          { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports)], metrics, log: app.log, outage },
+          { store, clock, sealer: webhookSealer, sender: webhookSender, observers: [exportAnnouncementObserver(exports), crmAnswerObserver({ store, clock })], metrics, log: app.log, outage },
           webhookOptions,
         )
       : { deliveries: null, sweeper: null };

@@ -53,6 +53,20 @@ export interface WebhookSubscriptionRecord {
   disabledAt: Date | null;
   /** Start of the current run of failed attempts; null after a success. */
   failingSince: Date | null;
+  /** Which face formats its bodies: `v2` (the default) or `v3` (the account's v3 address, one per event name). */
+  face?: 'v2' | 'v3';
+}
+
+/** An account's v3 webhook address and switches; `crmKey` sealed. */
+export interface WebhookV3SettingsRecord {
+  accountId: string;
+  uri: string | null;
+  messagesAndStatuses: boolean;
+  contactsAndDealsCreation: boolean;
+  channelsUpdates: boolean;
+  templateStatus: boolean;
+  crmKey: string | null;
+  updatedAt: Date;
 }
 
 export interface NewEvent {
@@ -86,8 +100,13 @@ export interface TokenRepository {
 }
 
 export interface WebhookRepository {
+  /** The account's v2 subscriptions (the v3 address's are not the v2 face's to list or change). */
   list(accountId: string): Promise<WebhookSubscriptionRecord[]>;
-  /** The subset of `ids` that belong to the account. */
+  /** The subscriptions of the account's v3 address. */
+  listV3(accountId: string): Promise<WebhookSubscriptionRecord[]>;
+  v3Settings(accountId: string): Promise<WebhookV3SettingsRecord | undefined>;
+  saveV3Settings(record: WebhookV3SettingsRecord): Promise<void>;
+  /** The subset of `ids` that are v2 subscriptions of the account. */
   findOwned(accountId: string, ids: string[]): Promise<WebhookSubscriptionRecord[]>;
   insertMany(records: WebhookSubscriptionRecord[]): Promise<void>;
   /** Changes address and event; a changed subscription is active again. */

@@ -12,6 +12,7 @@ import type { UploadDeps } from '../core/uploads/uploads.ts';
 import type { Clock, Store } from '../core/ports.ts';
 import type { CredentialsCipher } from '../core/channels/ports.ts';
 import type { HostResolver, UrlPolicy } from '../core/webhooks/url-policy.ts';
+import type { WebhookSender } from '../core/webhooks/delivery.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { metricsPlugin, type MetricsOptions } from './plugins/metrics.ts';
@@ -72,6 +73,8 @@ export interface HttpDeps {
   resolveHost: HostResolver;
   /** Seals webhook signing secrets at rest. */
   webhookSealer: CredentialsCipher;
+  /** POSTs webhooks; the v3 address's test POST goes through it too. */
+  webhookSender: WebhookSender;
   checkReady(): Promise<void>;
   /** Whether an error says the database cannot be reached (noting it): answered 503 with Retry-After. */
   databaseUnavailable?(err: unknown): boolean;
@@ -220,6 +223,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
     urlPolicy: deps.urlPolicy,
     resolveHost: deps.resolveHost,
     webhookSealer: deps.webhookSealer,
+    webhookSender: deps.webhookSender,
     templatePlatform: deps.templatePlatform ?? null,
     publicUrl: deps.publicUrl,
   });

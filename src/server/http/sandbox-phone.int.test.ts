@@ -52,6 +52,13 @@ describe(`the sandbox phone's calls (${databaseKind()})`, () => {
     expect(await screen(channels.whatsapp!, { chat_type: 'whatsapp', chat_id: '79990000000' })).toEqual([]);
   });
 
+  it('names the customer who wrote as the sender of an inbound message.add', async () => {
+    const id = await inbound(channels.viber!, { chat_type: 'viber', chat_id: '79161230000', name: 'Oleg', text: 'Hello?' });
+    expect(await stream.since()).toEqual([
+      { name: 'message.add', payload: expect.objectContaining({ message_id: id, sender: { chat_type: 'viber', chat_id: '79161230000', name: 'Oleg', username: null, phone: null } }) },
+    ]);
+  });
+
   it('sends a customer’s reply quoting the message it answers', async () => {
     const first = await inbound(channels.whatsapp!, { ...anna, text: 'Which colour?' });
     await stream.since();

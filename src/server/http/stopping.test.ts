@@ -23,6 +23,7 @@ describe('a request that arrives while the gateway is stopping', () => {
       sandbox: false,
       resolveHost: async () => [],
       webhookSealer: { seal: () => '', open: () => ({}) },
+      webhookSender: { post: async () => ({ error: 'not sent', latencyMs: 0 }) },
       checkReady: async () => {},
       isStopping: () => true,
       publicUrl: 'http://localhost:8080',

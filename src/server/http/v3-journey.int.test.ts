@@ -7,6 +7,7 @@ import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { activeChannel } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
 import { v3Client, V3ApiError, type V3Client } from '../testing/v3-client.ts';
+import { startV3WebhookReceiver, type V3WebhookReceiver } from '../testing/v3-webhook-receiver.ts';
 
 // A CRM built on v3, pointed at the gateway over HTTP with only its base URL and API key changed.
 describe(`a v3 CRM end to end against the sandbox (${databaseKind()})`, () => {
@@ -14,6 +15,7 @@ describe(`a v3 CRM end to end against the sandbox (${databaseKind()})`, () => {
   let crm: V3Client;
   let apiKey: string;
   let whatsapp: string;
+  let hooks: V3WebhookReceiver;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -24,8 +26,13 @@ describe(`a v3 CRM end to end against the sandbox (${databaseKind()})`, () => {
     apiKey = account.token;
     whatsapp = await activeChannel(t, channelClient(t, apiKey), 'whatsapp');
     crm = v3Client(base, apiKey);
+    hooks = await startV3WebhookReceiver();
+    await crm.webhooks.set({ webhooksUri: hooks.url, subscriptions: { messagesAndStatuses: true } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await hooks.close();
+    await t.close();
+  });
 
   const statusOf = async (id: string) => (await sql<{ status: string }>`select status from messages where id = ${id}`.execute(t.gateway.database.db)).rows[0]?.status;
 
@@ -38,9 +45,14 @@ describe(`a v3 CRM end to end against the sandbox (${databaseKind()})`, () => {
       status: 400,
       body: { error: 'REPEATED_CRM_MESSAGE_ID' },
     });
-    // The statuses webhook of this message is where a v3 CRM learns of delivery (the webhook face's tests follow it);
-    // here the journey waits for it on the gateway's side.
-    await eventually(async () => ((await statusOf(sent.messageId)) === 'delivered' ? true : undefined));
+    // The statuses webhook of this message is where a v3 CRM learns of delivery; every body is checked against the v3 schema.
+    const statuses = await eventually(async () => {
+      const got = hooks.of<{ messageId: string; status: string }>('statuses').filter((s) => s.messageId === sent.messageId);
+      return got.some((s) => s.status === 'delivered') ? got : undefined;
+    });
+    expect(statuses.map((s) => s.status)).toContain('delivered');
+    expect(hooks.received.filter((r) => r.invalid.length > 0)).toEqual([]);
+    expect(await statusOf(sent.messageId)).toBe('delivered');
     await crm.edit(sent.messageId, { text: 'Your order is ready for pickup' });
     await crm.deleteMessage(sent.messageId);
     const again = await crm.deleteMessage(sent.messageId).catch((e: unknown) => e);

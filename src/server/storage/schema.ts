@@ -41,6 +41,20 @@ export interface WebhookSubscriptionsTable {
   disabled_reason: string | null;
   disabled_at: Date | null;
   failing_since: Date | null;
+  /** Which face formats its bodies (migration 0035). */
+  face: ColumnType<'v2' | 'v3', 'v2' | 'v3' | undefined>;
+}
+
+/** An account's v3 webhook address, its switches and the CRM's key (sealed), migration 0035. */
+export interface WebhookV3SettingsTable {
+  account_id: string;
+  uri: string | null;
+  messages_and_statuses: boolean;
+  contacts_and_deals_creation: boolean;
+  channels_updates: boolean;
+  template_status: boolean;
+  crm_key: string | null;
+  updated_at: Date;
 }
 
 export interface EventsTable {
@@ -336,6 +350,7 @@ export interface DatabaseSchema {
   templates: TemplatesTable;
   exports: ExportsTable;
   webhook_settings: WebhookSettingsTable;
+  webhook_v3_settings: WebhookV3SettingsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   uploads: UploadsTable;

@@ -1,7 +1,7 @@
 import type { EmbedSessionRecord } from '../embedding/ports.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { ChatRecord } from '../messages/ports.ts';
-import type { Clock, Store } from '../ports.ts';
+import type { Clock, Store, TransactionScope } from '../ports.ts';
 import { contactOfChat } from '../contacts/cards.ts';
 
 /**
@@ -33,4 +33,41 @@ export async function askCrmToCreate(
   };
   const recorded = await deps.store.transaction((tx) => recordEvent(tx, deps.clock, { accountId: session.accountId, name: event, orderingKey: `chat:${chat.id}`, payload }));
   return { event, event_id: recorded.id };
+}
+
+/**
+ * A new customer was given to a user by the account's roles: where the CRM has loaded funnels with stages, the
+ * gateway asks it to create what the customer lacks, on its own (`source: "auto"`): the contact first
+ * (`crm_entities.contact_add`), or, once the chat has a contact, a deal for it (`crm_entities.deal_add`) unless it
+ * has an open one. The CRM's answer to the first, where it gives the contact (a v3 address does), brings the second.
+ */
+export async function askCrmForNewCustomer(
+  tx: TransactionScope,
+  clock: Clock,
+  chat: Pick<ChatRecord, 'id' | 'accountId' | 'channelId' | 'chatType' | 'chatId' | 'username' | 'phone' | 'name'>,
+  userId: string,
+): Promise<void> {
+  const pipelines = await tx.pipelines.list(chat.accountId);
+  if (!pipelines.some((p) => p.stages.length > 0)) return;
+  const contact = await contactOfChat(tx, chat.accountId, chat);
+  if (contact && (await tx.deals.openOfContact(chat.accountId, contact.id)).length > 0) return;
+  const kind = contact ? 'deal' : 'contact';
+  await recordEvent(tx, clock, {
+    accountId: chat.accountId,
+    name: `crm_entities.${kind}_add`,
+    orderingKey: `chat:${chat.id}`,
+    payload: {
+      user_id: userId,
+      channel_id: chat.channelId,
+      chat_ref: chat.id,
+      chat_type: chat.chatType,
+      chat_id: chat.chatId,
+      username: chat.username,
+      phone: chat.phone,
+      name: chat.name,
+      ...(contact ? { contact_id: contact.id } : {}),
+      source: 'auto',
+      timestamp: clock.now().getTime(),
+    },
+  });
 }

@@ -23,8 +23,8 @@ export async function requestExport(
   deps: { store: Store; clock: Clock },
   accountId: string,
   body: CreateExportBody,
-): Promise<{ status: ExportStatus; export_id: string }> {
-  const { start, end } = parsePeriod(body.start_at, body.end_at);
+): Promise<{ status: ExportStatus; export_id: string; warnings?: string[] }> {
+  const { start, end, warnings } = parsePeriod(body.start_at, body.end_at);
   return deps.store.transaction(async (tx) => {
     const channelId = body.channel_id ?? null;
     if (channelId !== null && !(await tx.exports.channelBelongs(accountId, channelId))) throw channelNotFound(channelId);
@@ -44,7 +44,7 @@ export async function requestExport(
     };
     await tx.exports.insert(record);
     await tx.jobs.enqueue('exports.build', { exportId: record.id }, { singletonKey: record.id });
-    return { status: record.status, export_id: record.id };
+    return { status: record.status, export_id: record.id, ...(warnings.length > 0 ? { warnings } : {}) };
   });
 }
 

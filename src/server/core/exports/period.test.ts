@@ -38,12 +38,18 @@ describe('export periods', () => {
     throw new Error('period accepted');
   };
 
-  it('accepts a period of up to 366 days', () => {
-    expect(parsePeriod('2030-01-01', '2031-01-02')).toEqual({ start: new Date('2030-01-01T00:00:00Z'), end: new Date('2031-01-02T00:00:00Z') });
+  it('accepts a period of up to 366 days without a warning', () => {
+    expect(parsePeriod('2030-01-01', '2031-01-02')).toEqual({ start: new Date('2030-01-01T00:00:00Z'), end: new Date('2031-01-02T00:00:00Z'), warnings: [] });
   });
 
-  it('refuses a longer period, an empty or reversed one, and names bad instants', () => {
-    expect(fields('2030-01-01', '2031-01-02T00:00:01Z')).toEqual([{ field: 'end_at', message: 'must be at most 366 days after start_at' }]);
+  it('accepts a longer period whole and says so', () => {
+    const period = parsePeriod('2020-01-01', '2031-01-02T00:00:01Z');
+    expect(period.start).toEqual(new Date('2020-01-01T00:00:00Z'));
+    expect(period.end).toEqual(new Date('2031-01-02T00:00:01Z'));
+    expect(period.warnings).toEqual(['the period covers 4020 days, more than 366: it is exported whole, which takes longer to build']);
+  });
+
+  it('refuses an empty or reversed period, and names bad instants', () => {
     expect(fields('2030-01-01', '2030-01-01')).toEqual([{ field: 'end_at', message: 'must be after start_at' }]);
     expect(fields('2030-01-02', '2030-01-01')).toEqual([{ field: 'end_at', message: 'must be after start_at' }]);
     expect(fields('soon', 'later').map((f) => f.field)).toEqual(['start_at', 'end_at']);

@@ -29,20 +29,24 @@ export function parseInstant(value: string): Date | null {
   return new Date(local - offsetMinutes * 60_000);
 }
 
-/** The export period [start, end): both instants valid, end after start, at most MAX_EXPORT_DAYS long. */
-export function parsePeriod(startAt: string, endAt: string): { start: Date; end: Date } {
+/**
+ * The export period [start, end): both instants valid, end after start. A period longer than MAX_EXPORT_DAYS is
+ * accepted whole, with a warning for the answer: the file is written page by page, so its length costs time, not
+ * memory, and a CRM that asks for its whole history on a first sync would otherwise retry the refusal for ever.
+ */
+export function parsePeriod(startAt: string, endAt: string): { start: Date; end: Date; warnings: string[] } {
   const start = parseInstant(startAt);
   const end = parseInstant(endAt);
   const problems: FieldError[] = [];
   const format = 'must be an ISO 8601 date or date-time, e.g. 2030-01-31T00:00:00Z';
   if (!start) problems.push({ field: 'start_at', message: format });
   if (!end) problems.push({ field: 'end_at', message: format });
-  if (start && end) {
-    if (end.getTime() <= start.getTime()) problems.push({ field: 'end_at', message: 'must be after start_at' });
-    else if (end.getTime() - start.getTime() > MAX_EXPORT_DAYS * DAY_MS) {
-      problems.push({ field: 'end_at', message: `must be at most ${MAX_EXPORT_DAYS} days after start_at` });
-    }
-  }
+  if (start && end && end.getTime() <= start.getTime()) problems.push({ field: 'end_at', message: 'must be after start_at' });
   if (problems.length > 0 || !start || !end) throw validationError(problems);
-  return { start, end };
+  const days = (end.getTime() - start.getTime()) / DAY_MS;
+  const warnings =
+    days > MAX_EXPORT_DAYS
+      ? [`the period covers ${Math.ceil(days)} days, more than ${MAX_EXPORT_DAYS}: it is exported whole, which takes longer to build`]
+      : [];
+  return { start, end, warnings };
 }

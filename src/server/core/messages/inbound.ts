@@ -5,8 +5,9 @@ import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
 import { messageAddedEvent } from './message-events.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransactionScope } from '../ports.ts';
-import type { ChatRecord, MessageDeps, MessageRecord } from './ports.ts';
+import type { ChatRecord, MessageDeps, MessageRecord, MessageSender } from './ports.ts';
 import { assignNewCustomer } from '../rights/assignment.ts';
+import { askCrmForNewCustomer } from '../deals/crm-asks.ts';
 
 export interface ArrivingMessage {
   chatType: ChatType;
@@ -26,6 +27,8 @@ export interface ArrivingMessage {
    * and has not recorded the platform's number of yet: see platformReports, which holds it back meanwhile.
    */
   echo?: boolean;
+  /** Who wrote, when it is not the chat's customer: the member of a group chat. */
+  sender?: MessageSender;
 }
 
 /**
@@ -115,7 +118,10 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
     lastMessageAt: now,
   };
   await tx.chats.update(chat);
-  if (!known && arriving.direction === 'inbound') await assignNewCustomer(tx, chat, now);
+  if (!known && arriving.direction === 'inbound') {
+    const given = await assignNewCustomer(tx, chat, now);
+    if (given) await askCrmForNewCustomer(tx, deps.clock, chat, given);
+  }
   const quoted = arriving.quotedMessengerId !== undefined ? await tx.messages.findByMessengerId(chat.id, arriving.quotedMessengerId) : undefined;
   const message: MessageRecord = {
     id: randomUUID(),
@@ -142,7 +148,7 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
     deletedAt: null,
   };
   await tx.messages.insert(message);
-  await messageAddedEvent(tx, deps.clock, message, chat);
+  await messageAddedEvent(tx, deps.clock, message, chat, arriving.sender);
   return { message_id: message.id, chat_id: arriving.chatId };
 }
 

@@ -1,6 +1,18 @@
 import { recordEvent } from '../events/record-event.ts';
 import type { Clock, NewEvent, TransactionScope } from '../ports.ts';
-import type { ChatRecord, MessageRecord } from './ports.ts';
+import type { ChatRecord, MessageRecord, MessageSender } from './ports.ts';
+
+const groupChatTypes: ReadonlySet<string> = new Set(['whatsgroup', 'telegroup', 'maxgroup']);
+
+/**
+ * Who wrote an inbound message: the member the messenger named in a group chat, the chat's customer otherwise.
+ * A group message whose member the messenger did not name has no sender (the group is not a person).
+ */
+function senderOf(chat: ChatRecord, member: MessageSender | undefined): MessageSender | null {
+  if (member) return member;
+  if (groupChatTypes.has(chat.chatType)) return null;
+  return { chat_type: chat.chatType, chat_id: chat.chatId, name: chat.name, username: chat.username, phone: chat.phone };
+}
 
 /** A chat's events share one ordering key: a CRM sees one conversation in the order it happened. */
 export const chatOrderingKey = (chatRef: string) => `chat:${chatRef}`;
@@ -8,8 +20,12 @@ export const chatOrderingKey = (chatRef: string) => `chat:${chatRef}`;
 const contentOf = (m: MessageRecord) =>
   m.text !== null ? { text: m.text } : m.attachment !== null ? { attachment: m.attachment } : m.template !== null ? { template: m.template } : {};
 
-/** `message.add`: an inbound message, one sent from the phone, or an outbound one whose chat became known. */
-export function messageAddedEvent(tx: TransactionScope, clock: Clock, message: MessageRecord, chat: ChatRecord) {
+/**
+ * `message.add`: an inbound message, one sent from the phone, or an outbound one whose chat became known. An
+ * inbound one also names its `sender` (`member` in a group chat, as the messenger reported it).
+ */
+export function messageAddedEvent(tx: TransactionScope, clock: Clock, message: MessageRecord, chat: ChatRecord, member?: MessageSender) {
+  const sender = message.direction === 'inbound' ? senderOf(chat, member) : null;
   return recordEvent(tx, clock, {
     accountId: message.accountId,
     name: 'message.add',
@@ -23,6 +39,7 @@ export function messageAddedEvent(tx: TransactionScope, clock: Clock, message: M
       crm_user_id: message.crmUserId,
       status: message.status,
       recipient: { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone, name: chat.name },
+      ...(sender ? { sender } : {}),
       ...contentOf(message),
     },
   });

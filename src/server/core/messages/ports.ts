@@ -27,6 +27,9 @@ export interface MessageContent {
   template: (TemplateRef & { text?: string }) | null;
 }
 
+/** Who wrote an inbound message (the contract's `sender`). */
+export type { MessageSender } from '../../../contract/messages.ts';
+
 export interface MessageRecord extends MessageContent {
   id: string;
   requestId: string | null;

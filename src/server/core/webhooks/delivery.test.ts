@@ -5,7 +5,7 @@ import type { ClaimedWork } from './ports.ts';
 const now = new Date(Date.UTC(2030, 0, 10));
 const mid = () => 0.5;
 const work = (attempts = 0, failingSince: Date | null = null): ClaimedWork => ({
-  subscription: { id: 's', accountId: 'a', url: 'https://crm.example.com/h', failingSince },
+  subscription: { id: 's', accountId: 'a', url: 'https://crm.example.com/h', failingSince, face: 'v2' },
   signing: null,
   endpoint: 'x',
   lanes: ['chat:1'],

@@ -5,13 +5,17 @@ import { signingSecrets, type WebhookSettingsDeps } from './account-settings.ts'
 import type { AttemptOutcome, ClaimedRun, ClaimedWork, Settlement } from './ports.ts';
 import { disableAfterFailingMs, nextAttemptAt, parseRetryAfter } from './retry-policy.ts';
 import { signedHeaders } from './signing.ts';
+import { nothingToSay, postV3 } from './v3-delivery.ts';
 
-/** What the endpoint answered, or why no answer came. */
-export type WebhookResponse = { status: number; retryAfter: string | null; latencyMs: number } | { error: string; latencyMs: number };
+/** What the endpoint answered (its body only when asked for), or why no answer came. */
+export type WebhookResponse = { status: number; retryAfter: string | null; latencyMs: number; answer?: string } | { error: string; latencyMs: number };
 
-/** POSTs one signed body to a subscription's URL: no redirects, a time limit, addresses checked on connect. */
+/**
+ * POSTs one signed body to a subscription's URL: no redirects, a time limit, addresses checked on connect.
+ * `readAnswer`: the answer's body is read (up to the sender's cap) and returned, for a v3 create request.
+ */
 export interface WebhookSender {
-  post(request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<WebhookResponse>;
+  post(request: { url: string; headers: Record<string, string>; body: string; timeoutMs: number; readAnswer?: boolean }): Promise<WebhookResponse>;
 }
 
 export interface DeliveryDeps extends WebhookSettingsDeps {
@@ -28,7 +32,19 @@ export interface DeliveryDeps extends WebhookSettingsDeps {
   observers?: readonly AttemptObserver[];
 }
 
-export type AttemptObserver = (attempt: { eventName: string; payloads: unknown[]; delivered: boolean; outcome: AttemptOutcome }) => Promise<void>;
+/**
+ * `face`: the face of the subscription the attempt was for; `answer`: what a v3 address answered to a create
+ * request (the created entity), when it was read.
+ */
+export type AttemptObserver = (attempt: {
+  eventName: string;
+  payloads: unknown[];
+  delivered: boolean;
+  outcome: AttemptOutcome;
+  face?: 'v2' | 'v3';
+  accountId?: string;
+  answer?: string;
+}) => Promise<void>;
 
 const LEASE_MARGIN_MS = 10_000;
 
@@ -105,9 +121,16 @@ export async function claimDeliveries(deps: DeliveryDeps, slots: DeliverySlots):
   return deps.store.together((s) => s.webhookDeliveries.claim({ now, leaseSeconds, batchLimit: deps.batchLimit, runLength: deps.runLength, ...slots }));
 }
 
-/** One signed POST of claimed work, and what its answer means. Touches no state. */
+/** One POST of claimed work in its subscription's face, and what its answer means. Touches no state. */
 export async function attemptDelivery(deps: DeliveryDeps, work: ClaimedWork): Promise<Settlement> {
   const { clock } = deps;
+  if (work.subscription.face === 'v3') {
+    const posted = await postV3(deps, work);
+    const at = clock.now();
+    if (!posted) return nothingToSay(work, at);
+    const answer = 'answer' in posted.response ? posted.response.answer : undefined;
+    return { work, at, latencyMs: posted.response.latencyMs, ...judge(work, posted.response, at, deps.random), ...(answer !== undefined ? { answer } : {}) };
+  }
   const body = envelopeOf(work);
   const secrets = await signingSecrets(deps, work.subscription.accountId, work.signing);
   const headers = {
@@ -132,7 +155,16 @@ export async function settleDeliveries(deps: Pick<DeliveryDeps, 'store'>, settle
 
 /** Tells the observers what became of a settled attempt (once its outcome is committed). */
 export async function announceAttempt(deps: Pick<DeliveryDeps, 'observers'>, settlement: Settlement): Promise<void> {
-  const attempt = { eventName: settlement.work.eventName, payloads: settlement.work.items.map((i) => i.payload), delivered: settlement.outcome === 'delivered', outcome: settlement.outcome };
+  const { work } = settlement;
+  const attempt = {
+    eventName: work.eventName,
+    payloads: work.items.map((i) => i.payload),
+    delivered: settlement.outcome === 'delivered',
+    outcome: settlement.outcome,
+    face: work.subscription.face,
+    accountId: work.subscription.accountId,
+    ...(settlement.answer !== undefined ? { answer: settlement.answer } : {}),
+  };
   for (const observe of deps.observers ?? []) await observe(attempt);
 }
 

@@ -49,7 +49,8 @@ export interface ClaimedItem {
 
 /** What one POST carries: one delivery, or a batch of deliveries of one event name for one subscription. */
 export interface ClaimedWork {
-  subscription: { id: string; accountId: string; url: string; failingSince: Date | null };
+  /** `face`: which face's body the POST carries (v2's envelope, or v3's body keyed by type). */
+  subscription: { id: string; accountId: string; url: string; failingSince: Date | null; face: 'v2' | 'v3' };
   /** The account's sealed secrets, read with the claim; null before the account has any. */
   signing: Pick<WebhookSettingsRecord, 'secret' | 'previousSecret' | 'previousExpiresAt'> | null;
   /** Where the items sit: one endpoint, their lanes. */
@@ -88,6 +89,8 @@ export interface Settlement {
   latencyMs: number;
   /** For `disabled`: why, as the account will read it. */
   disabledReason: string | null;
+  /** What a v3 address answered to a create request (read only for those). */
+  answer?: string;
 }
 
 export interface DeliveryRow {

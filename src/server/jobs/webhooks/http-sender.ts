@@ -47,7 +47,7 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
   const refusalOf = memoized((url: string): string | null => refusedLiteralHost(new URL(url), options.policy));
 
   return {
-    async post({ url, headers, body, timeoutMs }) {
+    async post({ url, headers, body, timeoutMs, readAnswer }) {
       const started = performance.now();
       const latencyMs = () => Math.round(performance.now() - started);
       const refused = refusalOf(url);
@@ -68,9 +68,15 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
           bodyTimeout: timeoutMs,
         });
         // Read to the end (the connection is kept), or to the cap (the connection is closed); the time limit holds.
-        await res.body.dump({ limit: maxBytes, signal: limit.signal });
+        const answer = readAnswer ? await readCapped(res.body, maxBytes) : undefined;
+        if (!readAnswer) await res.body.dump({ limit: maxBytes, signal: limit.signal });
         const retryAfter = res.headers['retry-after'];
-        return { status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null), latencyMs: latencyMs() };
+        return {
+          status: res.statusCode,
+          retryAfter: Array.isArray(retryAfter) ? (retryAfter[0] ?? null) : (retryAfter ?? null),
+          latencyMs: latencyMs(),
+          ...(answer !== undefined ? { answer } : {}),
+        };
       } catch (err) {
         return { error: describeFailure(err, timeoutMs), latencyMs: latencyMs() };
       } finally {
@@ -79,6 +85,21 @@ export function httpWebhookSender(options: HttpSenderOptions): WebhookSender & {
     },
     close: async () => client?.agent.close(),
   };
+}
+
+/** The answer's text, up to `maxBytes` (a longer one is cut there and its connection closed). */
+async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(): unknown }, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(Buffer.from(chunk));
+    size += chunk.byteLength;
+    if (size >= maxBytes) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
 }
 
 function describeFailure(err: unknown, timeoutMs: number): string {

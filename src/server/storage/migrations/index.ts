@@ -33,6 +33,7 @@ import * as lighterSendWrites from './0033_lighter_send_writes.ts';
 import * as eventsKeyedByPosition from './0034_events_keyed_by_position.ts';
 import * as sessionLogout from './0035_session_logout.ts';
 import * as frameSessionScopes from './0036_frame_session_scopes.ts';
+import * as v3Webhooks from './0037_v3_webhooks.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0034_events_keyed_by_position': eventsKeyedByPosition,
   '0035_session_logout': sessionLogout,
   '0036_frame_session_scopes': frameSessionScopes,
+  '0037_v3_webhooks': v3Webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

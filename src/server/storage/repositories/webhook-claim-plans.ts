@@ -10,6 +10,7 @@ export interface Candidate {
   account_id: string;
   url: string;
   failing_since: Date | null;
+  face: 'v2' | 'v3';
   endpoint: string;
   event_name: string;
   batch_id: string | null;

@@ -133,7 +133,7 @@ export function deliveryClaims(db: Db, cursors: LaneCursors): Pick<WebhookDelive
         else if (p.batch !== 'new' && p.batch !== 'none') key = p.batch;
         const c = p.first;
         const work = (idempotencyKey: string, rows: TakenRow[], underHeadLease = false): ClaimedWork => ({
-          subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since },
+          subscription: { id: c.subscription_id, accountId: c.account_id, url: c.url, failingSince: c.failing_since, face: c.face },
           signing: c.secret ? { secret: c.secret, previousSecret: c.previous_secret, previousExpiresAt: c.previous_expires_at } : null,
           endpoint: c.endpoint,
           lanes: [...new Set(rows.map((r) => r.lane))],

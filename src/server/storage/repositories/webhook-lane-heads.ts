@@ -115,7 +115,8 @@ export interface ScanCut {
 /**
  * A claim's candidates: due heads, as many per endpoint as its free room can carry (times the batch size where
  * the account batches: the scan stops there; `planPosts` holds an endpoint shared by accounts to its room),
- * spread over endpoints: each endpoint's first found, then the next of each. Subscriptions and settings are
+ * spread over endpoints: each endpoint's first found, then the next of each. A v3 subscription's deliveries never
+ * batch: some of its bodies hold one object (a template's status, a contact to create). Subscriptions and settings are
  * looked up per head (a lateral with a limit is not flattened into a join): a claim has a few heads, and a hash
  * join would read every subscription and every account's settings. After them come the endpoints whose scan
  * was cut, marked `cut`, as `ScanCut`s (only when `limited`: at most `NOT_DUE_READ_PER_ENDPOINT` heads that
@@ -130,8 +131,8 @@ export function dueCandidates(
     with recursive ${laneHeads(request, cursors, limited)},
     due as materialized (select * from heads d where d.id is not null and ${isDue(request.now)}),
     candidates as (
-      select h.id, h.lane, h.step, h.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since,
-             h.endpoint, h.event_name, h.batch_id, coalesce(ws.batching, false) as batching,
+      select h.id, h.lane, h.step, h.subscription_id, s.status as subscription_status, s.account_id, s.url, s.failing_since, s.face,
+             h.endpoint, h.event_name, h.batch_id, coalesce(ws.batching, false) and s.face = 'v2' as batching,
              ws.secret, ws.previous_secret, ws.previous_expires_at, false as cut, null::int as found
       from due h
       cross join lateral (select * from webhook_subscriptions s where s.id = h.subscription_id limit 1) s
@@ -140,7 +141,7 @@ export function dueCandidates(
       limit ${request.limit * Math.max(1, request.batchLimit)})
     select * from candidates
     union all
-    select null, h.lane, h.step, null, null, h.account_id, null, null, h.endpoint, null, null, null, null, null, null, true, h.found
+    select null, h.lane, h.step, null, null, h.account_id, null, null, null, h.endpoint, null, null, null, null, null, null, true, h.found
     from heads h where ${limited ? sql`h.read - h.found = ${sql.lit(NOT_DUE_READ_PER_ENDPOINT)}` : sql`false`}`;
 }
 

@@ -15,6 +15,13 @@ describe('messages of Telegram updates, as the gateway records them', () => {
     ]);
   });
 
+  it('names the member who wrote in a group as the sender, and no sender in a private chat (the customer is the chat)', () => {
+    const [inGroup] = arrivingOf({ message_id: 8, date: 1, chat: { id: -100555, type: 'supergroup', title: 'Buyers' }, from: { ...anna, last_name: 'K', username: 'anna_k' }, text: 'Look' });
+    expect(inGroup?.sender).toEqual({ chat_type: 'telegram', chat_id: '4242', name: 'Anna K', username: 'anna_k', phone: null });
+    const [inPrivate] = arrivingOf({ message_id: 7, date: 1, chat: { id: 4242, type: 'private' }, from: anna, text: 'Hi' });
+    expect(inPrivate?.sender).toBeUndefined();
+  });
+
   it('makes a file one message and its caption another; without links for files, only the words', () => {
     const photo: BotMessage = {
       message_id: 9,

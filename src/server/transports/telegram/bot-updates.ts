@@ -49,7 +49,12 @@ export function arrivingOf(message: BotMessage | undefined, attachmentOf?: Attac
   const read = customerMessage(message);
   const chat = read && chatOf(read.chat, read.from);
   if (!read || !chat) return [];
-  const common = { ...chat, direction: 'inbound' as const, phone: null };
+  // In a group, who wrote is the member, whose own chat with the bot is a `telegram` one.
+  const sender =
+    chat.chatType === 'telegroup'
+      ? { sender: { chat_type: 'telegram' as const, chat_id: String(read.from.id), name: personOf(read.from), username: read.from.username ?? null, phone: null } }
+      : {};
+  const common = { ...chat, direction: 'inbound' as const, phone: null, ...sender };
   const { file, words } = partsOf(read, attachmentOf);
   return [
     ...(file ? [{ ...common, text: null, ...file }] : []),

@@ -26,6 +26,22 @@ describe('what WhatsApp’s messages report', () => {
     ]);
   });
 
+  it('names the member who wrote in a group as the sender, by number where WhatsApp gives one', async () => {
+    const inGroup = (participant: string, participantAlt?: string): WAMessage => ({
+      key: { remoteJid: '120363025246125486@g.us', id: `G${participant}`, fromMe: false, participant, ...(participantAlt ? { participantAlt } : {}) } as WAMessage['key'],
+      message: { conversation: 'hello all' },
+      pushName: 'Anna',
+    });
+    const reports = await reportsOfMessages([inGroup('15551234567@s.whatsapp.net'), inGroup('203741966172178@lid', '15557654321@s.whatsapp.net'), inGroup('203741966172179@lid')], keepNothing);
+    expect(reports.map((r) => (r.kind === 'message' ? r.message.sender : 'other'))).toEqual([
+      { chat_type: 'whatsapp', chat_id: '15551234567', name: 'Anna', username: null, phone: '15551234567' },
+      { chat_type: 'whatsapp', chat_id: '15557654321', name: 'Anna', username: null, phone: '15557654321' },
+      { chat_type: 'whatsapp', chat_id: '203741966172179', name: 'Anna', username: null, phone: null },
+    ]);
+    const [direct] = await reportsOfMessages([customerMessage('15551234567', 'D', { conversation: 'hi' })], keepNothing);
+    expect(direct?.kind === 'message' && direct.message.sender).toBeUndefined();
+  });
+
   it('knows a member WhatsApp names only by their private id by that id, and reports no membership for a promotion', () => {
     const update = { id: '120363025246125486@g.us', author: '15551234567@s.whatsapp.net', participants: [{ id: '203741966172178@lid' }] };
     expect(groupOfParticipants({ ...update, action: 'remove' })?.members).toEqual([{ memberId: '203741966172178', name: null, avatarUrl: null, status: 'deleted' }]);

@@ -97,6 +97,16 @@ function editOf(chat: { chatType: ChatType; chatId: string }, target: string, ed
   return null;
 }
 
+/** The member who wrote in a group: by number where WhatsApp gives one (a `@lid` participant may carry it beside). */
+function memberOf(key: { participant?: string | null }, name: string | null): Pick<ArrivingMessage, 'sender'> {
+  const ids = [key.participant, (key as { participantAlt?: string | null }).participantAlt].filter((j): j is string => typeof j === 'string' && j.length > 0);
+  const byNumber = ids.find((j) => j.endsWith('@s.whatsapp.net'));
+  const any = byNumber ?? ids[0];
+  if (!any) return {};
+  const chatId = userOf(any);
+  return { sender: { chat_type: 'whatsapp', chat_id: chatId, name, username: null, phone: byNumber ? chatId : null } };
+}
+
 /**
  * What WhatsApp's upsert of messages reports for the gateway: customers' messages, the account's own written on the
  * phone (`outbound`, echoes of the gateway's own sends included: recorded once, by their id), edits and messages
@@ -135,6 +145,7 @@ export async function reportsOfMessages(messages: readonly WAMessage[], keep: Ke
       direction: fromMe ? 'outbound' : 'inbound',
       ...(quoted ? { quotedMessengerId: quoted } : {}),
       ...(fromMe ? { echo: true } : {}),
+      ...(isGroup && !fromMe ? memberOf(key, m.pushName ?? null) : {}),
     } satisfies Partial<ArrivingMessage>;
     const file = mediaOf(content);
     if (!file) {

@@ -18,7 +18,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportDeps> = async (app, d
         tags,
         summary: 'Export messages of a period as CSV',
         description:
-          `Messages created in [start_at, end_at), at most ${MAX_EXPORT_DAYS} days, of every channel or of \`channel_id\` (a deleted ` +
+          `Messages created in [start_at, end_at) (a period longer than ${MAX_EXPORT_DAYS} days is exported whole, with \`warnings\` ` +
+          'saying so), of every channel or of `channel_id` (a deleted ' +
           'channel’s kept history included). Subscribe to `messages_dump.status_update` first: `{export_id, status: "done", url}` ' +
           'arrives when the file is ready. Another account’s channel: 404 CHANNEL_NOT_FOUND.',
         body: CreateExportBody,

@@ -5,6 +5,7 @@ import type { MessageDeps } from '../../../core/messages/ports.ts';
 import type { Clock, Store } from '../../../core/ports.ts';
 import type { TemplatePlatform } from '../../../core/templates/ports.ts';
 import type { HostResolver, UrlPolicy } from '../../../core/webhooks/url-policy.ts';
+import type { WebhookSender } from '../../../core/webhooks/delivery.ts';
 import { authPlugin, type AuthOptions } from '../../plugins/auth.ts';
 import { rateLimitPlugin, type RateLimitOptions } from '../../rate-limit/plugin.ts';
 import { v3ChannelRoutes } from './channels.ts';
@@ -33,6 +34,8 @@ export interface V3Deps {
   resolveHost: HostResolver;
   /** Seals webhook signing secrets at rest. */
   webhookSealer: CredentialsCipher;
+  /** POSTs the v3 address's test request, with the same address checks as every delivery. */
+  webhookSender: WebhookSender;
   templatePlatform: TemplatePlatform | null;
   publicUrl: string;
 }
@@ -54,5 +57,6 @@ export const v3Routes: FastifyPluginAsyncTypebox<V3Deps> = async (app, deps) => 
   await app.register(v3DealRoutes, crm);
   await app.register(v3CounterTemplateRoutes, crm);
   if (deps.embedding) await app.register(v3IframeRoutes, deps.embedding);
-  await app.register(v3WebhookRoutes, deps);
+  // `deps` came with this plugin's own `prefix`: passed on as it is, the routes would sit under /v3/v3.
+  await app.register(v3WebhookRoutes, { ...deps, prefix: '' });
 };
