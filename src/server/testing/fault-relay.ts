@@ -23,6 +23,8 @@ export interface FaultRelay {
   open(): number;
   /** Connections accepted since the start. */
   accepted(): number;
+  /** Bytes read from the client (`up`) or the server (`down`) since the start, whether they crossed or not. */
+  bytes(direction: Direction): number;
   drop(): void;
   blackhole(options?: { lose?: boolean }): void;
   stall(direction: Direction, options?: { delayMs?: number; lose?: boolean }): void;
@@ -110,6 +112,7 @@ export async function startFaultRelay(target: { host: string; port: number }): P
   if (!['127.0.0.1', 'localhost', '::1'].includes(target.host) && !target.host.startsWith('127.')) throw new Error('the fault relay only relays to loopback');
   const pairs = new Set<Pair>();
   let accepted = 0;
+  const read = { up: 0, down: 0 };
   let refusals = 0;
   let refusalStatus = 503;
   const faults = { blackhole: false, lose: false, stall: null as null | { direction: Direction; delayMs: number; lose: boolean } };
@@ -154,14 +157,20 @@ export async function startFaultRelay(target: { host: string; port: number }): P
       pair.upstream = upstream;
       pair.up.pump();
     });
-    client.on('data', (chunk: Buffer) => pair.up.push({ kind: 'data', chunk }));
+    client.on('data', (chunk: Buffer) => {
+      read.up += chunk.length;
+      pair.up.push({ kind: 'data', chunk });
+    });
     client.on('end', () => pair.up.push({ kind: 'end' }));
     client.on('error', () => pair.up.push({ kind: 'reset' }));
     client.on('close', (hadError) => {
       if (!hadError && !client.readableEnded) pair.up.push({ kind: 'reset' });
       forget();
     });
-    upstream.on('data', (chunk: Buffer) => pair.down.push({ kind: 'data', chunk }));
+    upstream.on('data', (chunk: Buffer) => {
+      read.down += chunk.length;
+      pair.down.push({ kind: 'data', chunk });
+    });
     upstream.on('end', () => pair.down.push({ kind: 'end' }));
     upstream.on('error', () => pair.down.push({ kind: 'reset' }));
     upstream.on('close', (hadError) => {
@@ -192,6 +201,7 @@ export async function startFaultRelay(target: { host: string; port: number }): P
     },
     open: () => pairs.size,
     accepted: () => accepted,
+    bytes: (direction) => read[direction],
     drop() {
       for (const pair of pairs) {
         pair.up.finish();
