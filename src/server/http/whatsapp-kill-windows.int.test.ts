@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../storage/database.ts';
 import { eventually } from '../testing/eventually.ts';
 import { startFaultRelay, type FaultRelay } from '../testing/fault-relay.ts';
@@ -83,6 +83,13 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session kille
     await eventually(async () => ((await recordedTexts(direct.db, 'inbound', ['hello before anything happens']))['hello before anything happens'] === 1 ? true : undefined), 20_000);
     await start();
   }, 180_000);
+
+  // A test that failed midway leaves no fault behind for the next one.
+  afterEach(() => {
+    relay.restore();
+    server.setAcks('now');
+    server.releaseAcks();
+  });
 
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.kill()));

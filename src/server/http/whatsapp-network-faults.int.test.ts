@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
 import { startFaultRelay, type FaultRelay } from '../testing/fault-relay.ts';
 import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
@@ -71,6 +71,13 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
     await server.inject('hello from the phone');
     await eventually(async () => ((await t.gateway.database.db.selectFrom('messages').select('id').where('text', '=', 'hello from the phone').execute()).length > 0 ? true : undefined), 20_000);
   });
+  // A test that failed midway leaves no fault behind for the next one.
+  afterEach(() => {
+    relay.restore();
+    server.setAcks('now');
+    server.releaseAcks();
+  });
+
   afterAll(async () => {
     await t?.close();
     await relay?.close();
