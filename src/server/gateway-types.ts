@@ -14,7 +14,8 @@ import type { WindowCounter } from './http/rate-limit/window-counter.ts';
 import type { Database, DatabaseTarget } from './storage/database.ts';
 import type { CallLimits } from './transports/call-pacer.ts';
 import type { TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
-import type { Backoff } from './transports/whatsapp/session.ts';
+import type { Backoff, Liveness } from './transports/whatsapp/session.ts';
+import type { Timers } from './transports/whatsapp/timers.ts';
 import type { WaLibrary } from './transports/whatsapp/wa-socket.ts';
 
 export type { WebhookOverrides };
@@ -41,7 +42,7 @@ export interface GatewayOverrides {
   /** Makes personal Telegram accounts' clients (tests: the library answered by a fake), in place of TELEGRAM_API_ID's. */
   tgapiClients?: TgapiClientFactory;
   /** Personal WhatsApp: the library behind the adapter (a fake in tests), and how lost connections are tried again. */
-  whatsapp?: { library?: WaLibrary; backoff?: Backoff; random?: () => number };
+  whatsapp?: { library?: WaLibrary; backoff?: Backoff; liveness?: Liveness; ackWaitMs?: number; random?: () => number; timers?: Timers };
 }
 
 export interface Gateway {

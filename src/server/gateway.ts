@@ -96,7 +96,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const startedBoss = boss;
     await startedBoss.start();
     await createQueues(startedBoss);
-    let log: { warn(obj: object, msg: string): void } | null = null;
+    let log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } | null = null;
     const announced = (announcements = announcer(database, origin, (err) => unlessOutage(err, () => log?.warn({ err }, 'announcing to other processes failed'))));
     const store = createStore(database.db, transactionalJobs(startedBoss), {
       singleConnection: database.pglite !== null,
@@ -111,7 +111,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     const cipher = credentialsCipher(secretKey);
     // Instruments wrap the ports they count; without a metrics token nothing is measured.
     const metrics = config.metricsToken
-      ? gatewayMetrics({ clock, readBacklog: () => readBacklog(database.db), connectedFrames: () => realtime?.connectedFrames() ?? 0 })
+      ? gatewayMetrics({
+          clock,
+          readBacklog: () => readBacklog(database.db),
+          connectedFrames: () => realtime?.connectedFrames() ?? 0,
+          whatsappSessions: () => liveOpened?.whatsappSessions ?? null,
+        })
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
     const registrations = hookRegistrationRepository(database.db);
@@ -161,7 +166,9 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
                   }
                 : null,
             // Personal WhatsApp accounts, where the optional library is installed (or a test gives one).
-            whatsappPersonal: config.whatsappPersonal ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg) } : null,
+            whatsappPersonal: config.whatsappPersonal
+              ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg), note: (fields, msg) => log?.info(fields, msg) }
+              : null,
           })
         : null);
     const channels: ChannelDeps = {

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { TransientSendError, type MessagingDriver, type MessengerAppHook, type MessengerHook } from './core/messages/ports.ts';
 import type { Clock } from './core/ports.ts';
+import type { WaSessionStats } from './transports/whatsapp/session-stats.ts';
 import type { RetentionPass } from './core/events/retention.ts';
 import type { AttemptObserver, WebhookSender } from './core/webhooks/delivery.ts';
 import { BACKLOG_COUNT_LIMIT, type Backlog } from './storage/backlog.ts';
@@ -11,6 +12,8 @@ export interface GatewayMetricsDeps {
   readBacklog(): Promise<Backlog>;
   /** Frames connected to this process. */
   connectedFrames(): number;
+  /** This process's personal WhatsApp sessions (null without the driver). */
+  whatsappSessions?(): WaSessionStats | null;
 }
 
 /** The gateway's instruments: wrappers of its ports that count what passes through them, and the gauges read at scrape time. */
@@ -163,6 +166,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
       for (const c of read?.channels ?? []) this.set({ transport: c.transport, status: c.status }, c.count);
     },
   });
+  whatsappSessionGauges(registers, () => deps.whatsappSessions?.() ?? null);
   new Gauge({
     name: 'gateway_realtime_frames',
     help: 'Frames (agent and admin screens) connected to this process over socket.io.',
@@ -262,4 +266,45 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
       if (attempt.delivered) delivered.inc({ event: attempt.eventName }, attempt.payloads.length);
     },
   };
+}
+
+/** This process's personal WhatsApp sessions: by state, their reconnects, and the sends WhatsApp has not acknowledged yet. */
+function whatsappSessionGauges(registers: Registry[], read: () => WaSessionStats | null): void {
+  new Gauge({
+    name: 'gateway_whatsapp_sessions',
+    help: 'Personal WhatsApp sessions this process runs, by state: connecting (no connection open yet), open, unreachable (its channel shows it).',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const stats = read();
+      for (const [state, count] of Object.entries(stats?.byState() ?? { connecting: 0, open: 0, unreachable: 0 })) this.set({ state }, count);
+    },
+  });
+  new Counter({
+    name: 'gateway_whatsapp_reconnects_total',
+    help: 'Reconnects of personal WhatsApp sessions in this process (a connection lost, refused, or given up by the watchdog).',
+    registers,
+    collect() {
+      const stats = read();
+      if (!stats) return;
+      this.reset();
+      this.inc(stats.reconnects);
+    },
+  });
+  new Gauge({
+    name: 'gateway_whatsapp_unacked_sends',
+    help: 'Messages written to WhatsApp by this process that its server has not acknowledged yet (they stay accepted, and are written again).',
+    registers,
+    collect() {
+      this.set(read()?.acks.stats().unacked ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'gateway_whatsapp_oldest_unacked_send_seconds',
+    help: 'How long the oldest message written to WhatsApp by this process has waited for its acknowledgement (0 when none waits).',
+    registers,
+    collect() {
+      this.set(seconds(read()?.acks.stats().oldestAgeMs ?? 0));
+    },
+  });
 }

@@ -6,6 +6,7 @@ import { settled, statusTrail } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
 import { closedWith, customerText, FakeWaLibrary, refusedWith, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
+import { REFUSALS_BEFORE_DISABLE } from '../transports/whatsapp/endings.ts';
 import { reconnectDelayMs } from '../transports/whatsapp/session.ts';
 
 /** A seeded draw for the reconnects' jitter (mulberry32). */
@@ -199,10 +200,18 @@ describe(`live personal WhatsApp accounts through the library's adapter (${datab
     await eventually(async () => (third.user() ? true : undefined));
   });
 
-  it('goes disabled/openelsewhere when the session is taken elsewhere, and disabled/unauthorized when logged out on the phone', async () => {
+  it('goes disabled/openelsewhere only when the session is replaced time after time, and disabled/unauthorized when logged out on the phone', async () => {
+    // Replaced once (what this gateway's own takeover looks like to the former connection): reconnected.
+    let before = socketCount();
     library.last().emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(440), date: new Date() } });
+    for (let n = 1; n < REFUSALS_BEFORE_DISABLE; n++) {
+      const next = await newSocket(before);
+      expect((await channel()).status).toBe('active');
+      before = socketCount();
+      next.emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(440), date: new Date() } });
+    }
     await eventually(async () => ((await channel()).reason === 'openelsewhere' ? true : undefined));
-    const before = socketCount();
+    before = socketCount();
     expect((await t.call('POST', `/v2/channels/${channelId}/reinit`, { token, body: { credentials: {} } })).statusCode).toBe(200);
     const socket = await newSocket(before);
     socket.emit('connection.update', { qr: '2@again,noise,identity,adv' });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyMessageContent, MiscMessageGenerationOptions, proto, WAMessage } from 'baileys';
 import type { SessionState } from '../core/sessions/ports.ts';
+import type { WaAck } from '../transports/whatsapp/acks.ts';
 import type { WaEvents, WaLibrary, WaSocket } from '../transports/whatsapp/wa-socket.ts';
 
 /** A Boom error as the library closes connections with (only its status code is read). */
@@ -30,6 +31,15 @@ export class FakeWaSocket implements WaSocket {
   echoesImages = false;
   /** Holds the sends' answers until it settles (the library's copy of a send is reported meanwhile). */
   sendGate: Promise<void> | null = null;
+  /**
+   * How WhatsApp's server acknowledges what is written: `auto`, right after the write (a live connection); `held`,
+   * not until the test says (`ackWritten`), as over a connection gone silent; `never`, as over one that is dead.
+   */
+  acks: 'auto' | 'held' | 'never' = 'auto';
+  /** Message ids written and not acknowledged yet (acks `held`). */
+  readonly unacked: string[] = [];
+  readonly #ackHandlers: ((ack: WaAck) => void)[] = [];
+  readonly #heardHandlers: (() => void)[] = [];
 
   constructor(state: SessionState) {
     this.state = state;
@@ -42,7 +52,29 @@ export class FakeWaSocket implements WaSocket {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler as (payload: never) => void]);
   }
   emit<E extends keyof WaEvents>(event: E, payload: WaEvents[E]): void {
+    this.hear();
     for (const handler of this.handlers.get(event) ?? []) handler(payload as never);
+  }
+  onAck(handler: (ack: WaAck) => void): void {
+    this.#ackHandlers.push(handler);
+  }
+  onHeard(handler: () => void): void {
+    this.#heardHandlers.push(handler);
+  }
+  /** A frame came from WhatsApp (a keepalive's answer, any stanza). */
+  hear(): void {
+    for (const handler of this.#heardHandlers) handler();
+  }
+  /** WhatsApp's server acknowledges a written message (refused, with `error`). */
+  ack(id: string, error?: string): void {
+    this.hear();
+    const at = this.unacked.indexOf(id);
+    if (at >= 0) this.unacked.splice(at, 1);
+    for (const handler of this.#ackHandlers) handler(error ? { id, error } : { id });
+  }
+  /** Acknowledges every message written and held so far. */
+  ackWritten(): void {
+    for (const id of [...this.unacked]) this.ack(id);
   }
   async sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined> {
     if (this.sendFails) throw this.sendFails;
@@ -54,6 +86,9 @@ export class FakeWaSocket implements WaSocket {
       this.emit('messages.upsert', { type: 'append', messages: [{ key: { remoteJid: jid, fromMe: true, id }, message: mediaContent.image(image), messageTimestamp: 1_795_704_700, status: 1 }] });
     }
     await this.sendGate;
+    const written = options?.messageId ?? 'generated';
+    if (this.acks === 'auto') queueMicrotask(() => this.ack(written));
+    else if (this.acks === 'held') this.unacked.push(written);
     // What the library answers for a text (as it did against the fake WhatsApp server): the key it sent under.
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'generated' }, message: { extendedTextMessage: { text: (content as { text?: string }).text ?? '' } }, messageTimestamp: 1_795_704_700, status: 1 } as WAMessage;
   }

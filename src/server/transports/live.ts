@@ -34,7 +34,9 @@ import type { SessionDriver, SessionLeases } from '../core/sessions/ports.ts';
 import { uploadLinks } from '../core/uploads/uploads.ts';
 import { renderQr } from './qr-image.ts';
 import { baileysInstalled, baileysLibrary } from './whatsapp/baileys-socket.ts';
-import type { Backoff } from './whatsapp/session.ts';
+import type { Backoff, Liveness } from './whatsapp/session.ts';
+import type { WaSessionStats } from './whatsapp/session-stats.ts';
+import type { Timers } from './whatsapp/timers.ts';
 import { whatsappPersonalTransport } from './whatsapp/transport.ts';
 import type { WaLibrary } from './whatsapp/wa-socket.ts';
 import type { VkApplication } from './vk/vk-api.ts';
@@ -129,7 +131,19 @@ export interface LiveDriverOptions {
    * WHATSAPP_WS_URL (the library's own address when null); `library` replaces the package (tests). Left out, or without
    * the package installed, whatsapp channels are refused.
    */
-  whatsappPersonal?: { wsUrl: string | null; store: Store; library?: WaLibrary; backoff?: Backoff; random?: () => number; log(err: unknown, message: string): void } | null;
+  whatsappPersonal?: {
+    wsUrl: string | null;
+    store: Store;
+    library?: WaLibrary;
+    backoff?: Backoff;
+    liveness?: Liveness;
+    ackWaitMs?: number;
+    random?: () => number;
+    timers?: Timers;
+    log(err: unknown, message: string): void;
+    /** The sessions' life (drops, reconnects, takeovers, logouts), at info level. */
+    note?(fields: Record<string, unknown>, message: string): void;
+  } | null;
 }
 
 
@@ -182,6 +196,8 @@ export interface LiveDrivers {
   templates: TemplatePlatform | null;
   /** Lets go of Redis (the shared pace), once nothing is sent any more. */
   close(): Promise<void>;
+  /** This process's personal WhatsApp sessions, for the metrics (null without the driver). */
+  whatsappSessions: WaSessionStats | null;
 }
 
 /**
@@ -329,8 +345,12 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
           allowLoopbackFiles: options.allowLoopbackFiles ?? false,
           sessions: options.sessions,
           ...(personal.backoff ? { backoff: personal.backoff } : {}),
+          ...(personal.liveness ? { liveness: personal.liveness } : {}),
+          ...(personal.ackWaitMs ? { ackWaitMs: personal.ackWaitMs } : {}),
           ...(personal.random ? { random: personal.random } : {}),
+          ...(personal.timers ? { timers: personal.timers } : {}),
           log: personal.log,
+          ...(personal.note ? { note: personal.note } : {}),
         })
       : null;
   if (whatsapp) table.whatsapp = whatsapp;
@@ -338,6 +358,7 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   const liveOf = (transport: Transport): LiveTransport | undefined => (Object.hasOwn(table, transport) ? table[transport as LiveTransportName] : undefined);
 
   return {
+    whatsappSessions: whatsapp?.stats ?? null,
     connect: {
       connects: (transport) => liveOf(transport) !== undefined,
       async connect({ channelId, transport, credentials, previous }) {

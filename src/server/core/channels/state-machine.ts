@@ -22,6 +22,8 @@ export type ChannelTrigger =
   | 'payment_missed' // the channel is not paid
   | 'payment_received' // paid again
   | 'opened_elsewhere' // the account was authorized in another account of the service
+  | 'session_unreachable' // a running session's connection has been down past its threshold (reconnecting)
+  | 'session_restored' // that connection opened again
   | 'deleted'; // deleted with its history kept: off for good
 
 type StatePattern = { status: ChannelStatus; reason?: ChannelReason | null };
@@ -53,6 +55,8 @@ export const transitions: readonly TransitionRow[] = [
   { trigger: 'payment_missed', from: [{ status: 'active' }, { status: 'init' }], to: { status: 'disabled', reason: 'not_enough_money' } },
   { trigger: 'payment_received', from: [{ status: 'disabled', reason: 'not_enough_money' }], to: active },
   { trigger: 'opened_elsewhere', from: [{ status: 'active' }, { status: 'init' }], to: { status: 'disabled', reason: 'openelsewhere' } },
+  { trigger: 'session_unreachable', from: [{ status: 'active' }], to: { status: 'init', reason: null } },
+  { trigger: 'session_restored', from: [{ status: 'init', reason: null }], to: active },
   { trigger: 'deleted', from: 'any', to: { status: 'disabled', reason: null } },
 ];
 

@@ -1,5 +1,6 @@
 import type { FailureReason } from '../../../contract/messages.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
+import { sessionReconnecting } from '../channels/session-reachability.ts';
 import { newEventRecords } from '../events/record-event.ts';
 import type { TransactionScope } from '../ports.ts';
 import { messageAddedEvent, messageStatusEvent, statusUpdateOf } from './message-events.ts';
@@ -104,6 +105,14 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
   const results = await Promise.all(
     claims.map(async ({ message, chat, channel, attempt }): Promise<SendResult | Error> => {
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
+      // A session that is reconnecting holds its sends back rather than failing them (on the last try they fail as
+      // a network error, as a send through a lost connection does).
+      const waiting = channel && sessionReconnecting(deps.rules, channel);
+      if (waiting && attempt < MAX_SEND_ATTEMPTS) return new TransientSendError('the channel’s session is reconnecting');
+      if (waiting) {
+        decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: 'network_error' }, changesChat: null });
+        return 'failed';
+      }
       const unavailable = channelUnavailable(channel);
       if (unavailable || !channel) {
         decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, changesChat: null });

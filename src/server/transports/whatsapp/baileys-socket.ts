@@ -1,13 +1,21 @@
 import type * as BaileysModule from 'baileys';
 import type { AuthenticationCreds, SignalDataSet, SignalDataTypeMap, SignalKeyStore } from 'baileys';
 import type { SessionState } from '../../core/sessions/ports.ts';
+import type { WaAck } from './acks.ts';
+import { quietLibsignal } from './libsignal-console.ts';
+import { orderedStateWrites } from './state-writes.ts';
 import type { WaLibrary, WaSocket } from './wa-socket.ts';
 
 type Baileys = typeof BaileysModule;
 
 /** The optional package, loaded on first use; null when the deployment left it out. */
 let loaded: Promise<Baileys | null> | null = null;
-export const loadBaileys = (): Promise<Baileys | null> => (loaded ??= import('baileys').catch(() => null));
+export const loadBaileys = (): Promise<Baileys | null> =>
+  (loaded ??= (async () => {
+    // Before the library loads its Signal code, whose sessions print their private keys to the console.
+    quietLibsignal();
+    return import('baileys').catch(() => null);
+  })());
 
 /** Whether the optional package is installed (resolvable), without loading it. */
 export function baileysInstalled(): boolean {
@@ -24,12 +32,15 @@ const keyOf = (type: string, id: string) => `${type}:${id}`;
 
 /**
  * The library's authentication state kept in the session's sealed state: its credentials under one key, each signal
- * key under its own (`<type>:<id>`), Buffers written through the library's own JSON codec.
+ * key under its own (`<type>:<id>`), Buffers written through the library's own JSON codec. Writes go one after another
+ * and are awaited (orderedStateWrites); one that keeps failing is reported through `onError` and fails the library's
+ * call.
  */
-async function sessionAuth(baileys: Baileys, state: SessionState, onError: (err: unknown) => void) {
+export async function sessionAuth(baileys: Pick<Baileys, 'BufferJSON' | 'initAuthCreds' | 'proto'>, state: SessionState, onError: (err: unknown) => void, retriesMs?: readonly number[]) {
   const { BufferJSON, initAuthCreds, proto } = baileys;
   const encode = (value: unknown): unknown => JSON.parse(JSON.stringify(value, BufferJSON.replacer));
   const decode = <T>(value: unknown): T => JSON.parse(JSON.stringify(value), BufferJSON.reviver) as T;
+  const write = orderedStateWrites(state, onError, retriesMs);
   const stored = (await state.get([CREDS]))[CREDS];
   const creds: AuthenticationCreds = stored ? decode(stored) : initAuthCreds();
   const keys: SignalKeyStore = {
@@ -48,12 +59,16 @@ async function sessionAuth(baileys: Baileys, state: SessionState, onError: (err:
     async set(data: SignalDataSet) {
       const entries: Record<string, unknown> = {};
       for (const [type, values] of Object.entries(data)) for (const [id, value] of Object.entries(values ?? {})) entries[keyOf(type, id)] = value ? encode(value) : null;
-      await state.set(entries).catch(onError);
+      await write(() => entries);
     },
   };
-  const saveCreds = () => state.set({ [CREDS]: encode(creds) }).catch(onError);
+  const saveCreds = () => write(() => ({ [CREDS]: encode(creds) }));
   return { creds, keys, saveCreds };
 }
+
+/** WhatsApp Web's keepalive interval, and its wait for a connection's handshake. */
+export const WA_KEEPALIVE_MS = 10_000;
+export const WA_CONNECT_TIMEOUT_MS = 20_000;
 
 /** A library's silent logger: the driver reports what matters through the gateway's own log. */
 const quiet = { level: 'silent', child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -76,11 +91,25 @@ export function baileysLibrary(options: { browser?: [string, string, string] } =
         qrTimeout: 19_000,
         // Messages the gateway sent are found again by WhatsApp's retries through the store of the chat history.
         getMessage: async () => undefined,
+        // A keepalive every 10 s: the session's watchdog takes a connection that heard nothing for 25 s as dead.
+        keepAliveIntervalMs: WA_KEEPALIVE_MS,
+        connectTimeoutMs: WA_CONNECT_TIMEOUT_MS,
       });
-      sock.ev.on('creds.update', () => void auth.saveCreds());
+      // Reported through onStateError when it keeps failing; the library's own call goes on without waiting for it.
+      sock.ev.on('creds.update', () => void auth.saveCreds().catch(() => {}));
+      type Stanza = { attrs: Record<string, string | undefined> };
+      const acks: ((ack: WaAck) => void)[] = [];
+      // The server's acknowledgement of a message written (`<ack class="message" id=... [error=...]/>`): the library
+      // reads only refusals from it.
+      sock.ws.on('CB:ack,class:message', (node: Stanza) => {
+        const { id, error } = node.attrs;
+        if (id) for (const handler of acks) handler(error ? { id, error } : { id });
+      });
       return {
         user: () => sock.user && { id: sock.user.id, name: sock.user.name ?? sock.user.notify ?? sock.user.verifiedName },
         on: (event, handler) => sock.ev.on(event, handler as never),
+        onAck: (handler) => acks.push(handler),
+        onHeard: (handler) => sock.ws.on('frame', handler),
         sendMessage: (jid, content, opts) => sock.sendMessage(jid, content, opts),
         requestPairingCode: (phone) => sock.requestPairingCode(phone),
         onWhatsApp: (...phones) => sock.onWhatsApp(...phones) as Promise<{ exists: boolean; jid: string }[] | undefined>,

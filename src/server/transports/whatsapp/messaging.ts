@@ -4,7 +4,8 @@ import { disconnectCode } from './wa-socket.ts';
 import { FileTooLarge, SourceRefused, TransferFailed } from '../file-source.ts';
 import { isGroupChatId, jidOf, userOf } from './addresses.ts';
 import { outboundContent, type OutboundFileDeps } from './media.ts';
-import { isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
+import { ackRefusal, isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
+import { ACK_WAIT_MS, type SendAcks } from './acks.ts';
 import type { LiveSockets } from './session.ts';
 
 /**
@@ -41,8 +42,14 @@ async function fileContent(files: OutboundFileDeps, m: Parameters<MessagingDrive
   }
 }
 
-/** Sends (text, or a file the library encrypts and uploads), edits and deletes through the channel's live session. */
-export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, files: OutboundFileDeps): MessagingDriver {
+/**
+ * Sends (text, or a file the library encrypts and uploads), edits and deletes through the channel's live session. A
+ * send is `sent` once WhatsApp's server acknowledged its message, not when it was written to the connection: until
+ * then it stays `accepted`, and a send whose acknowledgement did not come (within `ackWaitMs`, or before the
+ * connection closed) goes back to the queue and is written again under the same id, through whichever process runs
+ * the session by then. WhatsApp takes a message written again under its id as the same message.
+ */
+export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, files: OutboundFileDeps, acks: SendAcks, ackWaitMs = ACK_WAIT_MS): MessagingDriver {
   return {
     async send(m): Promise<SendOutcome> {
       const socket = socketOf(sockets, m.channelId);
@@ -61,18 +68,25 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
       if (!content) return { kind: 'failed', reason: 'bad_content' };
       const id = whatsappMessageId(m.requestId);
+      const answered = (ack: { error?: string }): SendOutcome =>
+        ack.error ? { kind: 'failed', reason: ackRefusal(ack.error) } : { kind: 'sent', messengerMessageId: id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
+      // Written before and acknowledged after its wait ended: taken already, not written again.
+      const earlier = acks.known(id);
+      if (earlier) return answered(earlier);
       if (m.attachment) files.ownSends.set(id, true);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
+      acks.written(m.channelId, id);
       try {
-        const sent = await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
-        return { kind: 'sent', messengerMessageId: sent?.key.id ?? id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
+        await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
       } catch (err) {
         const reason = sendRefusal(err);
         if (reason) return { kind: 'failed', reason };
         if (isRateLimited(err)) throw new TransientSendError('WhatsApp asked to slow down (rate-overlimit)', RATE_LIMITED_WAIT_MS);
         return transient(err);
       }
+      // Throws TransientSendError when no acknowledgement came: the send is tried again, under the same id.
+      return answered(await acks.wait(m.channelId, id, ackWaitMs));
     },
     async edit(ref) {
       if (!ref.chatId) return;

@@ -6,6 +6,11 @@ import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
 import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
 import { disconnectCode, WaDisconnect, type WaEvents, type WaLibrary, type WaSocket } from './wa-socket.ts';
+import { sessionRestored, sessionUnreachable } from '../../core/channels/session-reachability.ts';
+import { SendAcks } from './acks.ts';
+import { CloseJudge } from './endings.ts';
+import { WaSessionStats } from './session-stats.ts';
+import { realTimers, type TimerHandle, type Timers } from './timers.ts';
 
 /** How a lost connection is tried again: from `baseMs`, doubling, at most `maxMs`, each wait drawn in its upper half. */
 export interface Backoff {
@@ -14,6 +19,20 @@ export interface Backoff {
 }
 
 export const defaultBackoff: Backoff = { baseMs: 1_000, maxMs: 60_000 };
+
+/**
+ * The session's watchdog. `openMs`: a connection attempt that neither opened nor showed a QR by then is given up
+ * (a WebSocket upgrade answered with an error status leaves the library waiting for good). `silenceMs`: an open
+ * connection that heard nothing for that long (the library's keepalive goes every 10 s) is dead. `unreachableMs`:
+ * a session not open for that long shows on its channel (`init`, no reason) until it opens again.
+ */
+export interface Liveness {
+  openMs: number;
+  silenceMs: number;
+  unreachableMs: number;
+}
+
+export const defaultLiveness: Liveness = { openMs: 30_000, silenceMs: 25_000, unreachableMs: 15_000 };
 
 export interface WhatsAppSessionDeps {
   library: WaLibrary;
@@ -30,9 +49,16 @@ export interface WhatsAppSessionDeps {
   /** Numbers that wrote to a channel (`<channel id>:<number>`): they have WhatsApp. */
   known?: Set<string>;
   backoff?: Backoff;
+  liveness?: Liveness;
   /** Draws the jitter (tests seed it). */
   random?: () => number;
+  timers?: Timers;
+  /** Sends written and not yet acknowledged, shared with the messaging driver. */
+  acks?: SendAcks;
+  stats?: WaSessionStats;
   log(err: unknown, message: string): void;
+  /** The session's life: each drop, reconnect, takeover and logout, with the channel, the close code and the attempt. */
+  note?(fields: { channelId: string; code?: number | undefined; attempt?: number; [key: string]: unknown }, message: string): void;
 }
 
 /** Sockets of the sessions this process runs, by channel: the linked ones (sends go through them), or every open one. */
@@ -53,24 +79,6 @@ export const reconnectDelayMs = (backoff: Backoff, attempt: number, random: () =
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 };
 
-/** How the messenger's closing of a connection ends the session, if it does (else it is reconnected). */
-function endOf(code: number | undefined, linked: boolean): SessionEnd | null {
-  switch (code) {
-    case WaDisconnect.loggedOut:
-    case WaDisconnect.forbidden:
-    case WaDisconnect.multideviceMismatch:
-    case WaDisconnect.badSession:
-      return 'logged_out';
-    case WaDisconnect.connectionReplaced:
-      return 'opened_elsewhere';
-    case WaDisconnect.timedOut:
-      // Before a scan, the library closes with this once WhatsApp's codes ran out.
-      return linked ? null : 'qr_exhausted';
-    default:
-      return null;
-  }
-}
-
 /**
  * One WhatsApp session: its socket, opened with the sealed state, and kept up. Short losses are reconnected with
  * backoff and no change of the channel's status; what WhatsApp reports (a QR, the scan, the end of the history, a
@@ -79,36 +87,78 @@ function endOf(code: number | undefined, linked: boolean): SessionEnd | null {
  */
 export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSockets, opened: LiveSockets = new Map()): SessionDriver {
   const backoff = deps.backoff ?? defaultBackoff;
+  const liveness = deps.liveness ?? defaultLiveness;
   const random = deps.random ?? Math.random;
+  const timers = deps.timers ?? realTimers;
+  const acks = deps.acks ?? new SendAcks(timers);
+  const stats = deps.stats ?? new WaSessionStats(acks);
+  const note = deps.note ?? (() => {});
   return {
     transport: 'whatsapp',
     async start(context: SessionContext): Promise<RunningSession> {
       const { channelId } = context;
       let socket: WaSocket | null = null;
       let attempt = 0;
-      let timer: NodeJS.Timeout | null = null;
+      let timer: TimerHandle | null = null;
+      /** The watchdog of the connection now: its open, then its silence. */
+      let watchdog: TimerHandle | null = null;
+      /** Runs while the session is not open: past it, the channel shows the session unreachable. */
+      let unreachable: TimerHandle | null = null;
+      let shownUnreachable = false;
       let stopped = false;
       let linked = false;
       /** Whether this run showed a QR: a session restored from its state never does. */
       let showedQr = false;
       let caughtUp = false;
+      const judge = new CloseJudge();
       /** Reports the channel could not take yet (it is still syncing): recorded once it is active. */
       let held: PlatformReport[] = [];
+      stats.set(channelId, 'connecting');
 
       const close = () => {
-        if (timer) clearTimeout(timer);
-        timer = null;
+        timers.clear(timer);
+        timers.clear(watchdog);
+        timer = watchdog = null;
         if (socket) {
           sockets.delete(channelId);
           opened.delete(channelId);
+          acks.connectionLost(channelId);
         }
         socket?.end();
         socket = null;
       };
+      const watch = (ms: number, why: string) => {
+        timers.clear(watchdog);
+        watchdog = timers.set(() => {
+          watchdog = null;
+          note({ channelId, attempt }, `WhatsApp connection ${why}; reconnecting`);
+          reconnect(reconnectDelayMs(backoff, attempt++, random));
+        }, ms);
+      };
+      const down = () => {
+        if (unreachable || stopped) return;
+        unreachable = timers.set(() => {
+          void sessionUnreachable(deps.channels, channelId).then(
+            (shown) => {
+              if (!shown || stopped) return;
+              // It opened while this was recorded: shown active again at once.
+              if (socket && sockets.get(channelId) === socket) return void sessionRestored(deps.channels, channelId).catch(() => {});
+              shownUnreachable = true;
+              stats.set(channelId, 'unreachable');
+              note({ channelId, attempt }, 'WhatsApp session unreachable: its channel shows it until the connection opens');
+            },
+            (err: unknown) => deps.log(err, 'recording a WhatsApp session unreachable failed'),
+          );
+        }, liveness.unreachableMs);
+      };
+      down();
       /** The session is over on WhatsApp's side or the channel's: nobody runs it again until a reinit. */
       const finish = async (why: SessionEnd | null, forget: boolean) => {
         stopped = true;
         close();
+        timers.clear(unreachable);
+        stats.gone(channelId);
+        acks.released(channelId);
         if (why) await sessionEnded(deps.channels, channelId, why).catch((err: unknown) => deps.log(err, 'recording a WhatsApp session end failed'));
         if (forget) await context.state.clear().catch(() => {});
         await context.state.end().catch((err: unknown) => deps.log(err, 'ending a WhatsApp session failed'));
@@ -142,6 +192,12 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         if (stopped || context.signal.aborted) return fresh.end();
         socket = fresh;
         opened.set(channelId, fresh);
+        watch(liveness.openMs, `did not open within ${liveness.openMs / 1000} s`);
+        fresh.onAck((ack) => acks.ack(ack));
+        // Heard from: an open connection is alive for another `silenceMs`.
+        fresh.onHeard(() => {
+          if (fresh === socket && fresh.user() && linked) watch(liveness.silenceMs, `heard nothing for ${liveness.silenceMs / 1000} s`);
+        });
         // One update at a time, in WhatsApp's order: a code repeated after a newer one is not a new code.
         fresh.on('connection.update', (update) => {
           updating = updating.then(() => onUpdate(fresh, update)).catch((err: unknown) => deps.log(err, 'a WhatsApp connection update failed'));
@@ -163,9 +219,13 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       };
       const reconnect = (delayMs: number) => {
         close();
+        down();
+        stats.set(channelId, shownUnreachable ? 'unreachable' : 'connecting');
         if (stopped || context.signal.aborted) return;
-        timer = setTimeout(() => {
+        stats.reconnects++;
+        timer = timers.set(() => {
           timer = null;
+          note({ channelId, attempt }, 'reconnecting the WhatsApp session');
           connect().catch((err: unknown) => {
             deps.log(err, 'reconnecting a WhatsApp session failed');
             reconnect(reconnectDelayMs(backoff, attempt++, random));
@@ -181,11 +241,20 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
 
       const onUpdate = async (from: WaSocket, u: WaEvents['connection.update']) => {
         if (from !== socket) return;
-        if (u.qr) showedQr = true;
+        if (u.qr) {
+          showedQr = true;
+          // Waiting for a scan: the library's own QR timer ends the attempt (408) once its codes run out.
+          timers.clear(watchdog);
+          watchdog = null;
+        }
         if (u.qr && (await sessionQrIssued(deps.channels, channelId, u.qr, 'whatsapp')) === 'end') return finish(null, true);
         if (u.receivedPendingNotifications) await synced();
         if (u.connection === 'open') {
           attempt = 0;
+          judge.opened();
+          timers.clear(unreachable);
+          unreachable = null;
+          shownUnreachable = false;
           const user = from.user();
           if (!user) return;
           const phone = userOf(user.id);
@@ -197,15 +266,24 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           }
           linked = true;
           sockets.set(channelId, from);
+          stats.set(channelId, 'open');
+          watch(liveness.silenceMs, `heard nothing for ${liveness.silenceMs / 1000} s`);
+          note({ channelId }, 'WhatsApp connection open');
+          // Shown unreachable meanwhile (by this process or the one before it): active again.
+          await sessionRestored(deps.channels, channelId);
           if (caughtUp) await synced();
         }
         if (u.connection === 'close') {
           const code = disconnectCode(u.lastDisconnect?.error);
-          const end = endOf(code, linked || !showedQr);
-          if (end) return finish(end, end === 'logged_out' || end === 'qr_exhausted');
+          const end = judge.closed(code, linked || !showedQr);
+          if (end) {
+            note({ channelId, code, attempt }, `WhatsApp session ended (${end.why}${end.forget ? ', keys wiped' : ''})`);
+            return finish(end.why, end.forget);
+          }
           // A restart WhatsApp asks for (right after a scan) is made at once, the first time; asked again before the
           // connection opened, or any other loss, it waits its turn (never a loop).
           const delayMs = code === WaDisconnect.restartRequired && attempt === 0 ? 0 : reconnectDelayMs(backoff, attempt, random);
+          note({ channelId, code, attempt, repeated: judge.repeated, delayMs }, code === WaDisconnect.connectionReplaced ? 'WhatsApp connection replaced; reconnecting' : 'WhatsApp connection closed; reconnecting');
           attempt++;
           reconnect(delayMs);
         }
@@ -216,6 +294,10 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         async stop() {
           stopped = true;
           close();
+          timers.clear(unreachable);
+          stats.gone(channelId);
+          acks.released(channelId);
+          note({ channelId }, 'WhatsApp session stopped here (handed over or the lease lost)');
         },
       };
     },

@@ -10,7 +10,10 @@ import type { UploadDeps } from '../../core/uploads/uploads.ts';
 import type { LiveTransport } from '../live-transport.ts';
 import { inboundFiles, ownFileSends } from './media.ts';
 import { whatsappMessaging, type KnownNumbers } from './messaging.ts';
-import { whatsappSessionDriver, type Backoff, type LiveSockets } from './session.ts';
+import { whatsappSessionDriver, type Backoff, type Liveness, type LiveSockets } from './session.ts';
+import { SendAcks } from './acks.ts';
+import { WaSessionStats } from './session-stats.ts';
+import { realTimers, type Timers } from './timers.ts';
 import type { WaLibrary } from './wa-socket.ts';
 
 export interface WhatsAppPersonalDeps {
@@ -26,8 +29,13 @@ export interface WhatsAppPersonalDeps {
   allowLoopbackFiles: boolean;
   sessions: { leases: SessionLeases; wake(): void };
   backoff?: Backoff;
+  liveness?: Liveness;
+  /** How long a send waits for WhatsApp's acknowledgement before it goes back to the queue. */
+  ackWaitMs?: number;
   random?: () => number;
+  timers?: Timers;
   log(err: unknown, message: string): void;
+  note?(fields: { channelId: string; [key: string]: unknown }, message: string): void;
 }
 
 /**
@@ -35,7 +43,10 @@ export interface WhatsAppPersonalDeps {
  * holding its lease), linked by the QR WhatsApp issues or its pairing code. Connecting registers the session; the
  * codes, the scan and the account's messages come from the session as WhatsApp sends them.
  */
-export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTransport & { pairingCode(channelId: string, phone: string): Promise<string> } {
+export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTransport & { pairingCode(channelId: string, phone: string): Promise<string>; stats: WaSessionStats } {
+  const timers = deps.timers ?? realTimers;
+  const acks = new SendAcks(timers);
+  const stats = new WaSessionStats(acks);
   const sockets: LiveSockets = new Map();
   const opened: LiveSockets = new Map();
   const known: KnownNumbers = new Set();
@@ -56,8 +67,13 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
         if (messages && channel) await groupReported(messages, channel.accountId, channelId, report);
       },
       ...(deps.backoff ? { backoff: deps.backoff } : {}),
+      ...(deps.liveness ? { liveness: deps.liveness } : {}),
       ...(deps.random ? { random: deps.random } : {}),
+      timers,
+      acks,
+      stats,
       log: deps.log,
+      ...(deps.note ? { note: deps.note } : {}),
     },
     sockets,
     opened,
@@ -72,10 +88,12 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
     },
     async disconnect(channel) {
       // A deleted channel's device is unlinked from the phone when its session runs here; the session goes either way.
+      deps.note?.({ channelId: channel.id }, 'WhatsApp channel deleted: logging the linked device out');
       await sockets.get(channel.id)?.logout().catch(() => {});
       await deps.sessions.leases.remove(channel.id);
     },
-    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }),
+    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }, acks, deps.ackWaitMs),
+    stats,
     hooks(bound) {
       messages = bound;
       return {};

@@ -1,5 +1,6 @@
 import type { AnyMessageContent, BaileysEventMap, MiscMessageGenerationOptions, WAMessage } from 'baileys';
 import type { SessionState } from '../../core/sessions/ports.ts';
+import type { WaAck } from './acks.ts';
 
 /**
  * The part of WhatsApp Web's library (Baileys) the driver uses, and nothing more: its events, by their own names and
@@ -16,6 +17,14 @@ export interface WaSocket {
   /** The linked account (its JID and name), once the connection is open. */
   user(): { id: string; name?: string | undefined } | undefined;
   on<E extends keyof WaEvents>(event: E, handler: (payload: WaEvents[E]) => void): void;
+  /**
+   * WhatsApp's server acknowledged a message the account wrote (`<ack class="message">`): taken, or refused with an
+   * error code. The library acts on refusals only (a `messages.update` with status ERROR); a message taken is
+   * reported here alone.
+   */
+  onAck(handler: (ack: WaAck) => void): void;
+  /** Anything came from WhatsApp on this connection (a frame: a stanza, the answer to a keepalive): it is alive. */
+  onHeard(handler: () => void): void;
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
   /** WhatsApp's 8-character code for linking by phone number instead of the QR (only while the QR is shown). */
   requestPairingCode(phone: string): Promise<string>;
