@@ -9,13 +9,15 @@
  * - duplicated: sends that reached WhatsApp under more than one id, customers' messages recorded twice;
  * - sent without an ack: sends recorded `sent` whose id WhatsApp never acked;
  * - forced re-scans: times the channel was disabled or its keys wiped (a customer would have to scan again);
- * - the longest time a dead session (its network silent or stalled, its upgrade refused) showed `active`.
+ * - the longest time a dead session (its network silent or stalled, its upgrade refused) showed `active`;
+ * - private key material printed (libsignal's sessions, ratchet keys) on stdout or stderr.
  *
  *   npx node bench/whatsapp-soak.ts [--minutes 30] [--seed 46]
  *
  * Goal: 0 lost, 0 duplicated, 0 forced re-scans; a dead session shown `active` no longer than the watchdog's bound.
  */
 import { parseArgs } from 'node:util';
+import { quietLibsignal } from '../src/server/transports/whatsapp/libsignal-console.ts';
 import { startFaultRelay } from '../src/server/testing/fault-relay.ts';
 import { startLiveGateway } from '../src/server/testing/harness.ts';
 import { sendStatuses } from '../src/server/testing/session-takeover.ts';
@@ -37,6 +39,16 @@ const CUSTOMER = '15551234567';
 const SETTLE_MS = 120_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+// The fake server shares the library's Signal package: quieted before either loads it, as the gateway does.
+quietLibsignal();
+let keyMaterialPrinted = 0;
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (/privKey|rootKey|chainKey/.test(String(chunk))) keyMaterialPrinted++;
+    return write(chunk, ...rest);
+  }) as typeof stream.write;
+}
 const server = await startFaultServer();
 const relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
 const database = await createTestDatabase();
@@ -51,6 +63,8 @@ await t.gateway.sessions!.tick();
 const sends = new Map<string, string>();
 const inbound: string[] = [];
 let sendRefusals = 0;
+/** Why sends were refused (the interface's answers), by status and error. */
+const refusedWhy = new Map<string, number>();
 let stopTraffic = false;
 let rescans = 0;
 let wasRescan = false;
@@ -64,7 +78,11 @@ async function sendLoop() {
     const text = `soak send ${n}`;
     const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: CUSTOMER }, text } });
     if (res.statusCode === 201) sends.set(text, res.json().data.request_id as string);
-    else sendRefusals++;
+    else {
+      sendRefusals++;
+      const why = `${res.statusCode} ${(res.json() as { error?: { code?: string } }).error?.code ?? ''}`.trim();
+      refusedWhy.set(why, (refusedWhy.get(why) ?? 0) + 1);
+    }
     await sleep(500 + 1_500 * random());
   }
 }
@@ -154,6 +172,8 @@ const summary = {
   faults: faultLog.length,
   sends: sends.size,
   sendsRefused: sendRefusals,
+  refusedWhy: Object.fromEntries(refusedWhy),
+  channelAtEnd: await channelHealth(db, channelId),
   sendsFailed: failed,
   sendsUnsettled: requestIds.filter((id) => !['sent', 'failed'].includes(statuses[id] ?? '')).length,
   inbound: inbound.length,
@@ -166,6 +186,7 @@ const summary = {
   sentWithoutAck,
   forcedRescans: rescans,
   longestDeadActiveMs,
+  keyMaterialPrinted,
 };
 console.log(JSON.stringify(summary));
 const byFault = new Map<string, number>();
@@ -191,6 +212,7 @@ await reportRows([
   row('sends and messages duplicated', 'messages', summary.duplicated, '0', summary.duplicated === 0),
   row('sends recorded sent without WhatsApp’s ack', 'sends', sentWithoutAck, '0', sentWithoutAck === 0),
   row('forced re-scans', 'times', rescans, '0', rescans === 0),
+  row('private key material printed', 'lines', keyMaterialPrinted, '0', keyMaterialPrinted === 0),
   row('longest time a dead session showed active', 's', Number((longestDeadActiveMs / 1000).toFixed(1)), '≤ 40 s (watchdog 25 s + 15 s)', longestDeadActiveMs <= 40_000),
 ]);
 
