@@ -174,6 +174,8 @@ const summary = {
   sendsRefused: sendRefusals,
   refusedWhy: Object.fromEntries(refusedWhy),
   channelAtEnd: await channelHealth(db, channelId),
+  serverLogins: server.logins(),
+  openAtEnd: server.openConnections(),
   sendsFailed: failed,
   sendsUnsettled: requestIds.filter((id) => !['sent', 'failed'].includes(statuses[id] ?? '')).length,
   inbound: inbound.length,
