@@ -3,7 +3,7 @@
  * each on a fresh database; the rows go to bench/results.json (raw) and bench/results.md (a table), with
  * the machine they were measured on. Not part of `npm test`: figures here are medians, not assertions.
  *
- *   npm run bench                              # everything (about 15–25 minutes on 2 cores)
+ *   npm run bench                              # everything (about 45–55 minutes on 2 cores, 30 of them the WhatsApp soak)
  *   BENCH_ONLY=accept,webhooks npm run bench   # some rows
  *   BENCH_DATABASE_URL=postgres://…/test       # the PostgreSQL server to use (default: probe 127.0.0.1:5432)
  */
@@ -36,6 +36,7 @@ const benches: Bench[] = [
   { row: 'widget', script: 'widget.ts', databases: ['PGlite'] },
   { row: 'footprint', script: 'footprint.ts', databases: ['PGlite', 'PostgreSQL'] },
   { row: 'whatsapp-sessions', script: 'whatsapp-sessions.ts', flags: ['--expose-gc'], args: ['100'], databases: ['PGlite'] },
+  { row: 'whatsapp-soak', script: 'whatsapp-soak.ts', args: ['--minutes', '30'], databases: ['PGlite'] },
   { row: 'start', script: 'start.ts', databases: ['PGlite'] },
   { row: 'cost', script: 'db-cost.ts', databases: ['PGlite', 'PostgreSQL'] },
 ];

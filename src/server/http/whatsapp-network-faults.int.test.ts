@@ -1,0 +1,155 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.ts';
+import { startFaultRelay, type FaultRelay } from '../testing/fault-relay.ts';
+import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
+import { sendStatuses } from '../testing/session-takeover.ts';
+import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
+import { startFaultServer, type FaultServer } from '../testing/whatsapp-fault-server.ts';
+import { channelHealth, seedLinkedWhatsAppChannel } from '../testing/whatsapp-linked-channel.ts';
+import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
+
+const SECRET_KEY = 'f'.repeat(40);
+const CUSTOMER = '15551234567';
+/**
+ * The session's watchdog, shortened for the test (the driver's defaults are 30 s, 25 s and 15 s): a connection
+ * attempt that did not open in 8 s is given up, an open connection that heard nothing for 12 s is dead (the library's
+ * keepalive goes every 10 s), and a session not open for 3 s more shows on its channel.
+ */
+const liveness = { openMs: 8_000, silenceMs: 12_000, unreachableMs: 3_000 };
+/** Slack for a loaded machine (a poll, a reconnect's wait, a database write). */
+const SLACK_MS = 5_000;
+
+/**
+ * The real library (Baileys 7) against the fake WhatsApp server through a relay that fails the way networks do. What
+ * counts is what the server received, by WhatsApp message id: every accepted send arrives once, and none is recorded
+ * `sent` before the server's ack for it came back.
+ */
+describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
+  let server: FaultServer;
+  let relay: FaultRelay;
+  let database: TestDatabase;
+  let t: TestGateway;
+  let token: string;
+  const channelId = crypto.randomUUID();
+
+  const send = async (text: string) => {
+    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: CUSTOMER }, text } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.request_id as string;
+  };
+  const statuses = (ids: string[]) => sendStatuses(t.gateway.database.db, ids);
+  const allSent = (ids: string[], timeoutMs: number) =>
+    eventually(async () => {
+      const now = await statuses(ids);
+      return ids.every((id) => now[id] === 'sent') ? now : undefined;
+    }, timeoutMs);
+  /** Each text reached WhatsApp exactly once, under the id drawn from its request id. */
+  const expectDeliveredOnce = (sends: Record<string, string>) => {
+    for (const [text, requestId] of Object.entries(sends)) {
+      expect(server.delivered.filter((d) => d.text === text).map((d) => d.id), text).toEqual([whatsappMessageId(requestId)]);
+    }
+  };
+  /** None of these sends is `sent` unless the server's ack for its id was written. */
+  const expectNoSentWithoutAck = async (ids: string[]) => {
+    const now = await statuses(ids);
+    for (const id of ids) if (now[id] === 'sent') expect(server.acked.has(whatsappMessageId(id)), `send ${id} recorded sent without WhatsApp's ack`).toBe(true);
+  };
+
+  beforeAll(async () => {
+    server = await startFaultServer();
+    relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
+    database = await createTestDatabase();
+    t = (await startLiveGateway({ SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: relay.url(server.wsUrl) }, { database, whatsapp: { liveness } })).t;
+    let accountId: string;
+    ({ token, accountId } = await t.newAccount());
+    await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY });
+    await t.gateway.sessions!.tick();
+    // The customer wrote first: the gateway knows the number has WhatsApp and asks nothing before sending.
+    await server.inject('hello from the phone');
+    await eventually(async () => ((await t.gateway.database.db.selectFrom('messages').select('id').where('text', '=', 'hello from the phone').execute()).length > 0 ? true : undefined), 20_000);
+  });
+  // A test that failed midway leaves no fault behind for the next one.
+  afterEach(() => {
+    relay.restore();
+    server.setAcks('now');
+    server.releaseAcks();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await relay?.close();
+    await server?.close();
+    await database?.drop();
+  });
+
+  it('records a send sent only once WhatsApp acked it, and sends it again under its id when the ack never came', async () => {
+    server.setAcks('lose');
+    const id = await send('acked never, then sent again');
+    await eventually(async () => (server.deliveredCount('acked never, then sent again') === 1 ? true : undefined), 10_000);
+    // WhatsApp has the message but said nothing: the send is not `sent`.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await expectNoSentWithoutAck([id]);
+    server.setAcks('now');
+    relay.drop();
+    await allSent([id], 30_000);
+    await expectNoSentWithoutAck([id]);
+    expectDeliveredOnce({ 'acked never, then sent again': id });
+    expect(await channelHealth(t.gateway.database.db, channelId)).toMatchObject({ status: 'active', keys: true });
+  });
+
+  it('records a send sent only after WhatsApp’s ack reached it, when acks come late', async () => {
+    relay.stall('down', { delayMs: 2_000 });
+    const id = await send('acked late');
+    const arrived = await eventually(async () => server.delivered.find((d) => d.text === 'acked late'), 10_000);
+    // Until the ack crosses the stalled direction, the send stays unacknowledged.
+    while (Date.now() < arrived.at + 1_500) {
+      expect((await statuses([id]))[id]).not.toBe('sent');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    relay.restore();
+    await allSent([id], 20_000);
+    expectDeliveredOnce({ 'acked late': id });
+  });
+
+  it('sends nothing as sent while the network is silently dead, shows the session down within the watchdog’s bound, and delivers every send once after', async () => {
+    const deadAt = Date.now();
+    relay.blackhole({ lose: true });
+    const texts = ['through the dead network 1', 'through the dead network 2', 'through the dead network 3'];
+    const ids: string[] = [];
+    for (const text of texts) ids.push(await send(text));
+    // The socket is dead from the first moment; the channel may show `active` until the watchdog saw it.
+    let shownDownAt: number | null = null;
+    while (Date.now() - deadAt < liveness.silenceMs + liveness.unreachableMs + SLACK_MS) {
+      const now = await statuses(ids);
+      expect(Object.values(now).filter((s) => s === 'sent'), 'sends recorded sent over a dead network').toEqual([]);
+      const { status } = await channelHealth(t.gateway.database.db, channelId);
+      if (status !== 'active') {
+        shownDownAt ??= Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(server.delivered.filter((d) => texts.includes(d.text))).toEqual([]);
+    expect(shownDownAt, 'the channel still showed active over the dead session').not.toBeNull();
+    console.info(`silently dead network: the channel showed active ${shownDownAt! - deadAt} ms over a dead session`);
+    relay.restore();
+    await allSent(ids, 60_000);
+    await expectNoSentWithoutAck(ids);
+    expectDeliveredOnce(Object.fromEntries(texts.map((text, i) => [text, ids[i]!])));
+    await eventually(async () => ((await channelHealth(t.gateway.database.db, channelId)).status === 'active' ? true : undefined), 20_000);
+    expect(await channelHealth(t.gateway.database.db, channelId)).toMatchObject({ keys: true });
+  }, 120_000);
+
+  it('connects again by itself after WhatsApp answered a connection’s upgrade with 503, and delivers what was sent meanwhile', async () => {
+    const logins = server.logins();
+    relay.refuseUpgrades(1);
+    const droppedAt = Date.now();
+    relay.drop();
+    const id = await send('sent while the upgrade was refused');
+    await eventually(async () => (server.logins() > logins ? true : undefined), liveness.openMs + SLACK_MS);
+    console.info(`upgrade answered 503: the session was back after ${Date.now() - droppedAt} ms`);
+    // Tried again on the send queue's backoff, which grew while the session was down.
+    await allSent([id], 60_000);
+    expectDeliveredOnce({ 'sent while the upgrade was refused': id });
+  }, 120_000);
+});

@@ -1,0 +1,188 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StartedWhatsAppServer } from '@openclaw/crabline';
+import { assertSeam, installServerSeam, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
+import { loginFailures, streamErrors, type LoginFailureKind, type StreamErrorKind } from './whatsapp-stream-errors.ts';
+
+/**
+ * The fake WhatsApp server (crabline) made to answer the way WhatsApp does when things go wrong: its acks for a sent
+ * message late, held or lost; a stream error or a failed login at will; an older connection of the same device
+ * replaced (`<conflict type="replaced"/>`) when a newer one logs in; a customer's message kept until the client acks
+ * it and written again on the next connection (WhatsApp's offline queue). It records every message it accepted from
+ * the account by WhatsApp message id, so a test can say what reached WhatsApp and how often.
+ */
+export type AckMode = 'now' | 'hold' | 'lose' | { delayMs: number };
+
+export interface FaultServer {
+  server: StartedWhatsAppServer;
+  /** The WebSocket address Baileys is given (WHATSAPP_WS_URL), straight to the server. */
+  wsUrl: string;
+  /** The linked account's number. */
+  phone: string;
+  /** Every message the account sent that the server accepted, once per WhatsApp message id, in order. */
+  delivered: { id: string; text: string; at: number }[];
+  /** Message ids whose server ack was written to the client. */
+  acked: Set<string>;
+  /** How the server acks the account's messages from now on. */
+  setAcks(mode: AckMode): void;
+  /** Writes the held acks to the connections that are still open (the others' sends get acked when sent again). */
+  releaseAcks(): number;
+  /** Writes a stream error to every open connection and ends them; answers how many. */
+  streamError(kind: StreamErrorKind): Promise<number>;
+  /** Answers the next `count` logins with a failure instead of success. */
+  failLogins(kind: LoginFailureKind, count?: number): void;
+  /** Connections that completed a login and are open. */
+  openConnections(): number;
+  /** Logins that succeeded since the start. */
+  logins(): number;
+  /** A customer's text, as WhatsApp would deliver it to the account. */
+  inject(text: string, from?: string): Promise<void>;
+  deliveredCount(text: string): number;
+  close(): Promise<void>;
+}
+
+interface Tracked {
+  connection: ServerConnection;
+  loggedIn: boolean;
+  /** Ended by the fake (a stream error, a failed login, replaced): nothing more is written to it. */
+  ended: boolean;
+}
+
+const OPEN = 1;
+
+export async function startFaultServer(options: { replaceOlder?: boolean } = {}): Promise<FaultServer> {
+  installServerSeam();
+  const { startWhatsAppServer } = await import('@openclaw/crabline');
+  assertSeam();
+  const replaceOlder = options.replaceOlder ?? true;
+  const tracked = new Map<ServerConnection, Tracked>();
+  const delivered: FaultServer['delivered'] = [];
+  const acked = new Set<string>();
+  let ackMode: AckMode = 'now';
+  let held: { connection: ServerConnection; node: WaNode }[] = [];
+  const loginFailuresDue: LoginFailureKind[] = [];
+  let logins = 0;
+  /** Customers' messages written to a client and not acked by it yet, by id: written again on the next login. */
+  const unconfirmed = new Map<string, WaNode>();
+
+  const endConnection = (t: Tracked) => {
+    t.ended = true;
+    // WhatsApp closes the stream right after its last word; the client usually closes first.
+    setTimeout(() => t.connection.socket.readyState === OPEN && t.connection.socket.close(), 200).unref();
+  };
+  const live = () => [...tracked.values()].filter((t) => t.loggedIn && !t.ended && t.connection.socket.readyState === OPEN);
+
+  setServerHook({
+    connected(connection) {
+      tracked.set(connection, { connection, loggedIn: false, ended: false });
+      connection.socket.once('close', () => tracked.delete(connection));
+    },
+    async send(connection, node) {
+      const t = tracked.get(connection);
+      // Throwing keeps a customer's message queued at the server rather than counted as delivered to a dead stream.
+      if (!t || t.ended) throw new Error('the fake WhatsApp server ended this connection');
+      if (node.tag === 'success') {
+        const failure = loginFailuresDue.shift();
+        if (failure) {
+          await connection.writeNode(loginFailures[failure]);
+          endConnection(t);
+          throw new Error('login refused');
+        }
+        if (replaceOlder) {
+          for (const other of live()) {
+            await other.connection.writeNode(streamErrors.replaced).catch(() => {});
+            endConnection(other);
+          }
+        }
+        await connection.writeNode(node);
+        t.loggedIn = true;
+        logins++;
+        for (const pending of unconfirmed.values()) await connection.writeNode(pending);
+        return;
+      }
+      if (node.tag === 'message') unconfirmed.set(node.attrs.id!, node);
+      if (node.tag === 'ack' && node.attrs.class === 'message') {
+        const mode = ackMode;
+        if (mode === 'lose') return;
+        if (mode === 'hold') {
+          held.push({ connection, node });
+          return;
+        }
+        if (typeof mode === 'object') {
+          setTimeout(() => {
+            if (!t.ended && connection.socket.readyState === OPEN) void connection.writeNode(node).then(() => acked.add(node.attrs.id!), () => {});
+          }, mode.delayMs).unref();
+          return;
+        }
+        await connection.writeNode(node);
+        acked.add(node.attrs.id!);
+        return;
+      }
+      await connection.writeNode(node);
+    },
+  });
+
+  const server = await startWhatsAppServer({
+    host: '127.0.0.1',
+    port: 0,
+    // What the server records of its traffic goes to a temporary file, not into the checkout.
+    recorderPath: join(tmpdir(), `whatsapp-fault-server-${process.pid}-${Date.now()}.jsonl`),
+    onEvent(event) {
+      const body = event.body as { tag?: string; attrs?: Record<string, string>; key?: { id: string; fromMe: boolean }; message?: { conversation?: string } } | undefined;
+      // The client's ack of a customer's message: WhatsApp drops it from the offline queue.
+      if (body?.tag === 'ack' && body.attrs?.class === 'message' && body.attrs.id) unconfirmed.delete(body.attrs.id);
+      if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;
+      delivered.push({ id: body.key.id, text: body.message.conversation, at: Date.now() });
+    },
+  });
+  const adminHeaders = { 'content-type': 'application/json', 'x-crabline-admin-token': server.manifest.adminToken };
+
+  return {
+    server,
+    wsUrl: server.manifest.endpoints.baileysWebSocketUrl,
+    phone: server.manifest.selfJid.split('@')[0]!,
+    delivered,
+    acked,
+    setAcks(mode) {
+      ackMode = mode;
+    },
+    releaseAcks() {
+      const due = held;
+      held = [];
+      let written = 0;
+      for (const { connection, node } of due) {
+        const t = tracked.get(connection);
+        if (!t || t.ended || connection.socket.readyState !== OPEN) continue;
+        written++;
+        void connection.writeNode(node).then(() => acked.add(node.attrs.id!), () => {});
+      }
+      return written;
+    },
+    async streamError(kind) {
+      const targets = live();
+      for (const t of targets) {
+        await t.connection.writeNode(streamErrors[kind]).catch(() => {});
+        endConnection(t);
+      }
+      return targets.length;
+    },
+    failLogins(kind, count = 1) {
+      for (let i = 0; i < count; i++) loginFailuresDue.push(kind);
+    },
+    openConnections: () => live().length,
+    logins: () => logins,
+    async inject(text, from = '15551234567') {
+      const res = await fetch(server.manifest.endpoints.adminInboundUrl, {
+        method: 'POST',
+        headers: adminHeaders,
+        body: JSON.stringify({ chatJid: `${from}@s.whatsapp.net`, senderJid: `${from}@s.whatsapp.net`, text }),
+      });
+      if (res.status !== 200) throw new Error(`the fake WhatsApp server refused an inbound message: ${res.status} ${await res.text()}`);
+    },
+    deliveredCount: (text) => delivered.filter((d) => d.text === text).length,
+    async close() {
+      setServerHook(null);
+      await server.close();
+    },
+  };
+}
