@@ -218,11 +218,19 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           close();
         },
         async logout() {
-          // Stopped first, so the close the logout brings (401) is not taken for the phone's logout.
+          // Let go of first (not ended: the logout goes through it), so the close the logout brings (401) is not
+          // taken for a logout on the phone. A session never linked has no device to log out.
           stopped = true;
-          const linkedSocket = socket;
+          const current = socket;
+          socket = null;
           close();
-          await linkedSocket?.logout();
+          sockets.delete(channelId);
+          opened.delete(channelId);
+          try {
+            if (current && linked) await current.logout();
+          } finally {
+            current?.end();
+          }
         },
       };
     },
