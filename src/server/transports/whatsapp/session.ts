@@ -334,15 +334,23 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           note({ channelId }, 'WhatsApp session stopped here (handed over or the lease lost)');
         },
         async logout() {
-          // Stopped first, so the close the logout brings (401) is not taken for the phone's logout.
+          // Let go of first (not ended: the logout goes through it), so the close the logout brings (401) is not
+          // taken for a logout on the phone. A session never linked has no device to log out.
           stopped = true;
-          const linkedSocket = socket;
+          const current = socket;
+          socket = null;
           close();
           timers.clear(unreachable);
           stats.gone(channelId);
           acks.released(channelId);
           note({ channelId }, 'WhatsApp session logging its device out (channel deleted or reinitialized)');
-          await linkedSocket?.logout();
+          sockets.delete(channelId);
+          opened.delete(channelId);
+          try {
+            if (current && linked) await current.logout();
+          } finally {
+            current?.end();
+          }
         },
       };
     },
