@@ -104,7 +104,7 @@ export function linkSigner(secretKey: string): LinkSigner {
   const key = new Uint8Array(deriveKey(secretKey, 'iframe-links/v1'));
   return {
     async sign(input, issuedAt) {
-      const claims: LinkClaims = { ...input, id: randomUUID() };
+      const claims: LinkClaims = { ...input, scopes: input.scopes ?? null, id: randomUUID() };
       const payload: Payload = {
         kind: claims.kind,
         user: claims.user,
