@@ -1,5 +1,8 @@
 import { Type, type Static } from 'typebox';
 
+/** The furthest a page may start, as on /v2 (a PostgreSQL integer): past it a list answers 400, not 500. */
+const MAX_OFFSET = 2_147_483_647;
+
 /** The v3 face's CRM entities: bare camelCase objects, sent as bare arrays of at most 100. */
 
 export const V3User = Type.Object({ id: Type.String(), name: Type.String(), phone: Type.Optional(Type.String()) });
@@ -41,7 +44,7 @@ export const V3Pipeline = Type.Object({
 export const V3Page = <T extends Parameters<typeof Type.Array>[0]>(item: T) =>
   Type.Object({ count: Type.Integer({ description: 'How many the account has in all.' }), data: Type.Array(item) });
 
-export const V3OffsetQuery = Type.Object({ offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) });
+export const V3OffsetQuery = Type.Object({ offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })) });
 export const V3EntityIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** Write bodies are checked item by item by the use-cases (naming each bad item); here, only that they are arrays. */
@@ -67,7 +70,7 @@ export const V3Template = Type.Object({
 });
 export const V3TemplatesQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
 });
 
 export const V3Unanswered = Type.Object({
