@@ -19,6 +19,7 @@
 import { parseArgs } from 'node:util';
 import { quietLibsignal } from '../src/server/transports/whatsapp/libsignal-console.ts';
 import { startFaultRelay } from '../src/server/testing/fault-relay.ts';
+import { gatewayLogger } from '../src/server/http/request-log.ts';
 import { startLiveGateway } from '../src/server/testing/harness.ts';
 import { sendStatuses } from '../src/server/testing/session-takeover.ts';
 import { createTestDatabase } from '../src/server/testing/test-database.ts';
@@ -52,7 +53,11 @@ for (const stream of [process.stdout, process.stderr]) {
 const server = await startFaultServer();
 const relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
 const database = await createTestDatabase();
-const { t } = await startLiveGateway({ SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: relay.url(server.wsUrl) }, { database });
+const { t } = await startLiveGateway(
+  { SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: relay.url(server.wsUrl) },
+  // SOAK_LOG_LEVEL=info prints the session's life (drops, reconnects, watchdog) as the gateway logs it.
+  { database, ...(process.env.SOAK_LOG_LEVEL ? { logger: gatewayLogger(process.env.SOAK_LOG_LEVEL) } : {}) },
+);
 const db = t.gateway.database.db;
 const { token, accountId } = await t.newAccount();
 const channelId = crypto.randomUUID();
@@ -176,6 +181,8 @@ const summary = {
   channelAtEnd: await channelHealth(db, channelId),
   serverLogins: server.logins(),
   openAtEnd: server.openConnections(),
+  // Why the server closed its connections (1009: its client's frames waiting to be read passed its bound, say).
+  serverCloses: Object.fromEntries(server.closes()),
   sendsFailed: failed,
   sendsUnsettled: requestIds.filter((id) => !['sent', 'failed'].includes(statuses[id] ?? '')).length,
   inbound: inbound.length,

@@ -5,7 +5,7 @@ import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
 import { ManualTimers } from '../testing/manual-timers.ts';
 import { messageByRequest, settled, statusTrail } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
-import { closedWith, FakeWaLibrary, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
+import { closedWith, customerMessage, FakeWaLibrary, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 import { ACK_WAIT_MS } from '../transports/whatsapp/acks.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 import { defaultBackoff, defaultLiveness } from '../transports/whatsapp/session.ts';
@@ -129,6 +129,12 @@ describe(`personal WhatsApp sessions that keep every send and never show a dead 
     expect(await channel()).toMatchObject({ status: 'init', reason: null });
     expect(await metrics()).toMatch(/^gateway_whatsapp_sessions\{state="unreachable"\} 1$/m);
     expect((await messageByRequest(t, waiting))?.status).toBe('accepted');
+    // What the session hears while its channel shows it reconnecting (the library already acknowledged it to WhatsApp,
+    // which will not deliver it again) is recorded at once, not held in memory until the channel is active.
+    stuck.emit('messages.upsert', { type: 'notify', messages: [customerMessage('15551234567', 'wamid.WHILE-DOWN', { conversation: 'are you there?' })] });
+    const heard = await eventually(() => t.gateway.database.db.selectFrom('messages').select('text').where('messenger_message_id', '=', 'wamid.WHILE-DOWN').executeTakeFirst());
+    expect(heard.text).toBe('are you there?');
+    expect(await channel()).toMatchObject({ status: 'init', reason: null });
     // The open bound runs from the attempt (one backoff wait after the drop).
     timers.advance(defaultLiveness.openMs - 1 - (defaultLiveness.unreachableMs - firstWait));
     expect(stuck.ended).toBe(false);

@@ -35,6 +35,8 @@ export interface FaultServer {
   openConnections(): number;
   /** Logins that succeeded since the start. */
   logins(): number;
+  /** How the server's connections closed since the start (WebSocket close code and reason), and how often. */
+  closes(): Map<string, number>;
   /** A customer's text, as WhatsApp would deliver it to the account. */
   inject(text: string, from?: string): Promise<void>;
   deliveredCount(text: string): number;
@@ -62,6 +64,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
   let held: { connection: ServerConnection; node: WaNode }[] = [];
   const loginFailuresDue: LoginFailureKind[] = [];
   let logins = 0;
+  const closes = new Map<string, number>();
   /** Customers' messages written to a client and not acked by it yet, by id: written again on the next login. */
   const unconfirmed = new Map<string, WaNode>();
 
@@ -75,7 +78,11 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
   setServerHook({
     connected(connection) {
       tracked.set(connection, { connection, loggedIn: false, ended: false });
-      connection.socket.once('close', () => tracked.delete(connection));
+      connection.socket.once('close', (code, reason) => {
+        tracked.delete(connection);
+        const why = `${code} ${String(reason)}`.trim();
+        closes.set(why, (closes.get(why) ?? 0) + 1);
+      });
     },
     async send(connection, node) {
       const t = tracked.get(connection);
@@ -171,6 +178,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     },
     openConnections: () => live().length,
     logins: () => logins,
+    closes: () => closes,
     async inject(text, from = '15551234567') {
       const res = await fetch(server.manifest.endpoints.adminInboundUrl, {
         method: 'POST',

@@ -12,7 +12,7 @@ export const SERVER_HOOK = Symbol.for('messaging-gateway.tests.whatsapp-server-h
 /** One client connection of the fake server, as the hook sees it. */
 export interface ServerConnection {
   /** The ws socket (its `readyState`, `close()`, `terminate()`, `once('close')`). */
-  socket: { readyState: number; close(code?: number, reason?: string): void; terminate(): void; once(event: 'close', listener: () => void): void };
+  socket: { readyState: number; close(code?: number, reason?: string): void; terminate(): void; once(event: 'close', listener: (code: number, reason: Buffer) => void): void };
   /** Encrypts and writes a node now, past the hook. */
   writeNode(node: WaNode): Promise<void>;
 }

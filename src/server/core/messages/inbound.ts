@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatType } from '../../../contract/channels.ts';
 import type { Attachment } from '../../../contract/messages.ts';
 import { channelNotFound, wrongStatus } from '../channels/channel-steps.ts';
+import { sessionReconnecting } from '../channels/session-reachability.ts';
 import { messageAddedEvent } from './message-events.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransactionScope } from '../ports.ts';
@@ -52,14 +53,18 @@ export async function messageArrived(
 
 /**
  * What became of a platform's report on a channel it knows only by id: `recorded`; `not_yet` when the channel is
- * not stored (a connect is storing it) or is between states (a reinit), so the platform should send it again later;
- * `switched_off` when the channel is disabled, which the platform's driver may drop rather than have sent again.
+ * not stored (a connect is storing it) or is between states (a reinit, a history sync), so the platform should send
+ * it again later; `switched_off` when the channel is disabled, which the platform's driver may drop rather than have
+ * sent again.
  */
 export type PlatformOutcome = 'recorded' | 'not_yet' | 'switched_off';
 
-/** Runs `work` on the channel, locked, in one transaction, if it is active; says why not otherwise. */
+/**
+ * Runs `work` on the channel, locked, in one transaction, if it is active or its session is only reconnecting (what
+ * the session heard did arrive, and the messenger will not report it again); says why not otherwise.
+ */
 export async function onActiveChannel(
-  deps: Pick<MessageDeps, 'store'>,
+  deps: Pick<MessageDeps, 'store' | 'rules'>,
   channelId: string,
   work: (tx: TransactionScope, channel: ChannelRecord) => Promise<void>,
   guard?: (tx: TransactionScope) => Promise<void>,
@@ -69,7 +74,7 @@ export async function onActiveChannel(
     await guard?.(tx);
     const channel = await tx.channels.getByIdForUpdate(channelId);
     if (channel?.state.status === 'disabled') return 'switched_off';
-    if (channel?.state.status !== 'active') return 'not_yet';
+    if (!channel || (channel.state.status !== 'active' && !sessionReconnecting(deps.rules, channel))) return 'not_yet';
     await work(tx, channel);
     return 'recorded';
   });
