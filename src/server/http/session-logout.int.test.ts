@@ -38,6 +38,9 @@ describe.runIf(databaseKind() === 'postgres')('logging a session’s device out 
     // The Telegram account logs in through the first process, which runs its session before the second one starts
     // (a login's client and a second one from the stored state would be one session used twice).
     ({ channel_id: telegramChannel } = await channelClient(gateways.a!, token).create('tgapi'));
+    // The phone scans the code once it is shown (it comes from Telegram after the create's answer).
+    const db = gateways.a!.gateway.database.db;
+    await eventually(async () => ((await db.selectFrom('events').select('id').where('name', '=', 'channel.qr_update').executeTakeFirst()) ? true : undefined));
     telegram.scan();
     await channelClient(gateways.a!, token).untilActive(telegramChannel);
     await eventually(async () => (gateways.a!.gateway.sessions?.running().includes(telegramChannel) ? true : undefined));
