@@ -9,6 +9,7 @@ import { asDataDirError, checkDataDirRoom } from './data-dir-check.ts';
 import { seedFromTemplate } from './database-template.ts';
 import { embeddedOptions } from './embedded-settings.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { forgetFailedFileCreates } from './pglite-file-cache.ts';
 import { PreparingClient } from './pg-prepared.ts';
 import { databaseAvailability, type Availability, type AvailabilityLog } from './availability.ts';
 import type { DatabaseSchema } from './schema.ts';
@@ -109,15 +110,18 @@ export async function openDatabase(target: DatabaseTarget, options: OpenOptions 
   } else {
     pglite = await PGlite.create(embeddedOptions());
   }
+  forgetFailedFileCreates(pglite);
   // Generic plans only, as on PostgreSQL above; here planning is the gateway's own CPU.
   await pglite.exec(`set plan_cache_mode = ${PLAN_CACHE_MODE}`);
   const db = new Kysely<DatabaseSchema>({ dialect: new PGliteDialect(pglite) });
   // A data directory that turned read-only or full is found before the embedded database writes there: a write
   // it cannot make may end the process (PostgreSQL panics when its log or a checkpoint cannot be written).
   const dataDir = target.dataDir;
+  // Readiness is a write, not only an answer: a relation file is created and written in the database's own
+  // directory (and removed by the rollback), as a table write after an outage would.
   const probe = async () => {
     if (dataDir) await checkDataDirRoom(dataDir);
-    await withTimeout(pglite.query('select 1').then(() => {}), PROBE_TIMEOUT_MS);
+    await withTimeout(dataDir ? writeProbe(pglite) : pglite.query('select 1').then(() => {}), PROBE_TIMEOUT_MS);
   };
   const availability = databaseAvailability(probe, options);
   const watch = dataDir
@@ -163,6 +167,14 @@ export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void>
     const cause = error instanceof Error ? error : new Error(String(error ?? failed?.migrationName));
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${cause.message}`, { cause });
   }
+}
+
+/** Creates a table in the embedded database's own directory and writes a row to it, then leaves no trace. */
+async function writeProbe(pglite: PGlite): Promise<void> {
+  await pglite.transaction(async (tx) => {
+    await tx.exec('create temporary table gateway_write_probe (written int) on commit drop; insert into gateway_write_probe values (1)');
+    await tx.rollback();
+  });
 }
 
 /** Whether the database answers a trivial query, within `timeoutMs` when given. */
