@@ -3,12 +3,25 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { bridgeChecks } from './src/widget/lib/bridge-checks.build.ts';
 
+/**
+ * The live bots' driver suites (a platform's emulator on one side, the HTTP face on the other) store what they
+ * learn through the same repositories as every other suite; they run on the embedded database only. Their races
+ * stay in both runs, as does everything about sessions, storage, jobs and webhooks.
+ */
+const botDriverSuites = [
+  'src/server/http/live-{avito,instagram,maxbot,telegram}*.int.test.ts',
+  'src/server/http/live-vk{,-callbacks,-refresh,-sends}.int.test.ts',
+  'src/server/http/live-hook-refresh.int.test.ts',
+  'src/server/http/live-whatsapp{,-choice,-messages,-numbers,-templates,-template-submission}.int.test.ts',
+];
+
 /** The integration suite, run once per database: PGlite always, PostgreSQL when TEST_DATABASE_URL names a server. */
-const integration = (database: string, env: Record<string, string>, groupOrder: number) => ({
+const integration = (database: string, env: Record<string, string>, groupOrder: number, exclude: string[] = []) => ({
   extends: true as const,
   test: {
     name: `integration:${database}`,
     include: ['src/**/*.int.test.ts'],
+    exclude: ['**/node_modules/**', ...exclude],
     env,
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -47,7 +60,7 @@ export default defineConfig({
       },
       // POSTGRES_SUITE tells the PGlite run that the PostgreSQL run follows (slow crash tests run there only).
       integration('pglite', { TEST_DATABASE_URL: '', POSTGRES_SUITE: process.env.TEST_DATABASE_URL ? '1' : '' }, 1),
-      ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {}, 2)] : []),
+      ...(process.env.TEST_DATABASE_URL ? [integration('postgres', {}, 2, botDriverSuites)] : []),
     ],
   },
 });
