@@ -101,7 +101,12 @@ export const openApiPlugin = fp(
           { name: 'v3 deals', description: 'v3: the CRM\'s deals; lists are `{count, data}` by `offset`.' },
           { name: 'v3 pipelines', description: 'v3: sales funnels and their stages.' },
           { name: 'v3 iframe', description: 'v3: the chat window link.' },
-          { name: 'v3 counters', description: 'v3: the unanswered counter of a CRM user.' },
+          {
+            name: 'v3 counters',
+            description:
+              'v3: the unanswered counter of a CRM user; also pushed over socket.io at `/ws-counters/` (emit `counterConnecting` ' +
+              '`{type: "api_v3", apiKey, userId}`, hear `counterUpdate` `{counter, counterV2, type, lastMsgDateTime}`).',
+          },
           { name: 'v3 templates', description: 'v3: WABA templates, read only.' },
         ],
       },
