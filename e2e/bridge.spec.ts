@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { bridgeProtocol } from '../src/contract/bridge.ts';
+import { api } from './crm-page.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -123,6 +124,58 @@ test.describe('host bridge', () => {
     await expect(root).toHaveAttribute('data-theme', 'dark');
     await expect(root).toHaveAttribute('lang', 'ru');
     await expect(search('Поиск чатов')).toBeAttached();
+  });
+
+  // POST /v3/iframe with options.useDealsEvents: the frame tells a v3 CRM, in the original service's words, that the
+  // agent asked for a deal ("+") and opened one. With useDealsEvents false it says neither.
+  test('posts WZ_OPEN_ENTITY and WZ_CREATE_ENTITY to a v3 host that asked for deal events, and nothing when it did not', async ({ page, request, token, baseURL }) => {
+    test.setTimeout(120_000);
+    const widgetOrigin = new URL(baseURL!).origin;
+    await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [HOST] });
+    const [channel] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'telegram', credentials: { telegram_token: `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}` } });
+    const channelId = channel!.channel_id;
+    await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${channelId}`))[0]!.status).toBe('active');
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'telegram', username: 'bob', name: 'Bob Stone', text: 'Is the order shipped?' });
+    await api(request, token, 'POST', '/v2/contacts', { contacts: [{ id: 'c-1', name: 'Bob Stone', contact_data: [{ chat_type: 'telegram', username: 'bob' }] }] });
+    // The deal's page is on the CRM's (loopback) origin: opening it stays on this machine.
+    await api(request, token, 'POST', '/v2/deals', { deals: [{ id: 'd-1', name: 'Order 1001', contacts: ['c-1'], uri: `${HOST}/deals/d-1` }] });
+
+    const v3Link = async (useDealsEvents: boolean) => {
+      const res = await request.post('/v3/iframe', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { user: { id: 'agent-1', name: 'Ann' }, scope: 'global', options: { clientType: 'crm', useDealsEvents } },
+      });
+      expect(res.status()).toBe(200);
+      return ((await res.json()) as { url: string }).url;
+    };
+    const openBob = async (useDealsEvents: boolean) => {
+      serveHost(HOST, await v3Link(useDealsEvents));
+      await page.goto(`${HOST}/deal/7`);
+      const frame = page.frameLocator('#widget');
+      await frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Is the order shipped?' }).getByRole('button').first().click();
+      const panel = frame.getByRole('region', { name: 'Contact in the CRM' });
+      const deal = panel.getByRole('link', { name: /Order 1001/ });
+      await expect(deal).toBeVisible();
+      const opened = page.waitForEvent('popup');
+      await deal.click();
+      await (await opened).close();
+      await panel.getByRole('button', { name: 'Create deal' }).click();
+      await expect(panel.getByRole('status').filter({ hasText: /asked/i })).toBeVisible();
+    };
+    const wz = async () => (await received(page)).filter((m) => String(m.data.type).startsWith('WZ_'));
+
+    await openBob(true);
+    const chat = { chatType: 'telegram', channelId, userId: 'agent-1' };
+    await expect.poll(async () => (await wz()).map((m) => m.data.type)).toEqual(['WZ_OPEN_ENTITY', 'WZ_CREATE_ENTITY']);
+    const [open, create] = (await wz()) as unknown as { origin: string; data: { type: string; data: Record<string, unknown> } }[];
+    expect(open).toEqual({
+      origin: widgetOrigin,
+      data: { type: 'WZ_OPEN_ENTITY', data: { ...chat, chatId: expect.any(String), entity: { id: 'd-1', name: 'Order 1001', link: `${HOST}/deals/d-1`, closed: false } } },
+    });
+    expect(create).toEqual({ origin: widgetOrigin, data: { type: 'WZ_CREATE_ENTITY', data: { ...chat, chatId: open!.data.data.chatId } } });
+
+    await openBob(false);
+    expect(await wz()).toEqual([]);
   });
 
   test('is not rendered inside a page of an origin the account did not allow', async ({ page, request, token }) => {

@@ -33,10 +33,23 @@ export const ContactToCreate = message('contact_to_create', {
   username: Nullable(Id),
   name: Nullable(Type.String({ maxLength: 200 })),
 });
+/** The agent asked the CRM for a new deal for the chat (its "Create deal"). Also posted as `WZ_CREATE_ENTITY`. */
+export const DealToCreate = message('deal_to_create', { channel_id: Nullable(Id), chat_type: ChatType, chat_id: Id, user_id: Nullable(Id) });
+/** The agent opened one of the chat's deals (its link, in a new tab). Also posted as `WZ_OPEN_ENTITY`. */
+export const DealOpened = message('deal_opened', {
+  channel_id: Nullable(Id),
+  chat_type: ChatType,
+  chat_id: Id,
+  user_id: Nullable(Id),
+  deal: Type.Object(
+    { id: Id, name: Type.String({ maxLength: 200 }), uri: Nullable(Type.String({ maxLength: 2048 })), closed: Type.Boolean() },
+    { additionalProperties: false },
+  ),
+});
 /** The session ended (expired or revoked): the host may open a fresh link. */
 export const SessionExpired = message('session_expired', {});
 
-export const FrameToHostMessage = Type.Union([FrameReady, ChatOpened, UnansweredCountChanged, ChannelConnected, ContactToCreate, SessionExpired]);
+export const FrameToHostMessage = Type.Union([FrameReady, ChatOpened, UnansweredCountChanged, ChannelConnected, ContactToCreate, DealToCreate, DealOpened, SessionExpired]);
 export type FrameToHostMessage = Static<typeof FrameToHostMessage>;
 
 /** Host → frame. */
@@ -45,6 +58,21 @@ export const SetOptions = message('set_options', { lang: Type.Optional(EmbedOpti
 
 export const HostToFrameMessage = Type.Union([OpenChat, SetOptions]);
 export type HostToFrameMessage = Static<typeof HostToFrameMessage>;
+
+/**
+ * The original service's chat-window messages (v3 `POST /v3/iframe`, `options.useDealsEvents`), as its clients read
+ * them: `{type, data}`, camelCase, no protocol tag. The frame posts one beside each deal message of the protocol
+ * (`deal_to_create` → `WZ_CREATE_ENTITY`, `deal_opened` → `WZ_OPEN_ENTITY`), to the same exact origin.
+ */
+export interface WzCreateEntity {
+  type: 'WZ_CREATE_ENTITY';
+  data: { chatType: string; chatId: string; channelId: string | null; userId: string | null };
+}
+export interface WzOpenEntity {
+  type: 'WZ_OPEN_ENTITY';
+  data: WzCreateEntity['data'] & { entity: { id: string; name: string; link: string | null; closed: boolean } };
+}
+export type WzMessage = WzCreateEntity | WzOpenEntity;
 
 export type BridgeMessageType<M extends { type: string }> = M['type'];
 export type PayloadOf<M extends { type: string; payload: unknown }, T extends M['type']> = Extract<M, { type: T }>['payload'];

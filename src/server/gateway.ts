@@ -3,7 +3,7 @@ import { exportAnnouncementObserver } from './core/exports/exports.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PgBoss } from 'pg-boss';
-import { createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
+import { accountOfCounterKey, createCounterFeed, createRealtimeHub, mountEmbedding, type RealtimeHub } from './bff/index.ts';
 import { hashSecret } from './core/accounts/token-secret.ts';
 import { linkSigner } from './core/embedding/link-token.ts';
 import { embeddingPolicy } from './core/embedding/policy.ts';
@@ -233,6 +233,12 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         for (const id of ids) await endGrant(embedding, tokenGrant(id));
       },
     };
+    const counterFeed = createCounterFeed({
+      store,
+      log: { warn: (obj, msg) => log?.warn(obj, msg) },
+      accountOfKey: (key) => accountOfCounterKey({ tokens: store.tokens, oauth }, key),
+      failedAuth,
+    });
     const app = await buildHttpApp({
       store,
       clock,
@@ -275,7 +281,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     if (roles.api) {
       const limit = requestLimiter({ counter, clock, max: embeddingPolicy.sessionRateLimitRequests });
       const accountLimit = requestLimiter({ counter, clock, max: embeddingPolicy.accountFrameRateLimitRequests });
-      await mountEmbedding(app, { ...embedding, rules: transportRules, limit, accountLimit, failedAuth, widgetDir, messages, channels, uploads }, hub);
+      await mountEmbedding(app, { ...embedding, rules: transportRules, limit, accountLimit, failedAuth, widgetDir, messages, channels, uploads }, hub, counterFeed);
     } else {
       answerOnlyHealth(app);
     }
@@ -293,7 +299,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         )
       : { deliveries: null, sweeper: null };
     // The stream is followed for the frames connected here (and for the sinks a test adds).
-    const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub] : [])];
+    const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub, counterFeed] : [])];
     const dispatcher = await startEventDispatch({ events: store.events, sinks }, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'event dispatch failed')) });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {

@@ -2,27 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelClient } from '../testing/channel-client.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
-import { activeChannel } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { v3Account } from '../testing/v3-account.ts';
 
 // The v3 face's keys and its channel list, as the v3 facts describe them.
 describe(`v3 authentication and channels (${databaseKind()})`, () => {
   let t: TestGateway;
   const clock = new ManualClock();
-  let accountId: string;
   let apiKey: string;
   let sidecarKey: string;
-  const channels: Record<string, string> = {};
+  let channels: Record<string, string>;
 
   beforeAll(async () => {
     t = await startTestGateway({ clock });
-    const account = await t.newAccount();
-    accountId = account.accountId;
-    apiKey = account.token;
-    sidecarKey = (await t.issueToken(accountId, 'sidecar')).token;
-    const api = channelClient(t, apiKey);
-    for (const transport of ['whatsapp', 'telegram', 'instAPI']) channels[transport] = await activeChannel(t, api, transport);
-    channels.qr = (await api.create('whatsapp')).channel_id;
+    ({ apiKey, sidecarKey, channels } = await v3Account(t, ['whatsapp', 'telegram', 'instAPI']));
+    channels.qr = (await channelClient(t, apiKey).create('whatsapp')).channel_id;
   });
   afterAll(() => t.close());
 

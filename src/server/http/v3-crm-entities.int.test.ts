@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { v3Account } from '../testing/v3-account.ts';
 
 // /v3/users, /v3/contacts, /v3/deals and /v3/pipelines as the v3 facts describe them (§5–§8).
 describe(`v3 users, contacts, deals and pipelines (${databaseKind()})`, () => {
@@ -10,9 +11,7 @@ describe(`v3 users, contacts, deals and pipelines (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     t = await startTestGateway();
-    const account = await t.newAccount();
-    apiKey = account.token;
-    sidecarKey = (await t.issueToken(account.accountId, 'sidecar')).token;
+    ({ apiKey, sidecarKey } = await v3Account(t));
   });
   afterAll(() => t.close());
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelClient } from '../testing/channel-client.ts';
 import { linkOf } from '../testing/frames.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
-import { activeChannel } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { v3Account } from '../testing/v3-account.ts';
 
 // POST /v3/iframe, GET /v3/unanswered/:userId, GET /v3/templates/whatsapp (§10–§12), and the trailing slash on both faces.
 describe(`v3 chat window, counter and templates (${databaseKind()})`, () => {
@@ -14,10 +13,9 @@ describe(`v3 chat window, counter and templates (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     t = await startTestGateway();
-    const account = await t.newAccount();
-    apiKey = account.token;
-    sidecarKey = (await t.issueToken(account.accountId, 'sidecar')).token;
-    whatsapp = await activeChannel(t, channelClient(t, apiKey), 'whatsapp');
+    let channels: Record<string, string>;
+    ({ apiKey, sidecarKey, channels } = await v3Account(t, ['whatsapp']));
+    whatsapp = channels.whatsapp!;
   });
   afterAll(() => t.close());
 

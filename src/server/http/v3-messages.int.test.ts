@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelClient } from '../testing/channel-client.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
-import { activeChannel } from '../testing/messaging.ts';
 import { eventually } from '../testing/eventually.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { v3Account } from '../testing/v3-account.ts';
 
 interface StoredRow {
   id: string;
@@ -23,15 +22,11 @@ describe(`v3 messages (${databaseKind()})`, () => {
   const clock = new ManualClock();
   let apiKey: string;
   let sidecarKey: string;
-  const channels: Record<string, string> = {};
+  let channels: Record<string, string>;
 
   beforeAll(async () => {
     t = await startTestGateway({ clock });
-    const account = await t.newAccount();
-    apiKey = account.token;
-    sidecarKey = (await t.issueToken(account.accountId, 'sidecar')).token;
-    const api = channelClient(t, apiKey);
-    for (const transport of ['whatsapp', 'telegram', 'maxbot', 'tgapi']) channels[transport] = await activeChannel(t, api, transport);
+    ({ apiKey, sidecarKey, channels } = await v3Account(t, ['whatsapp', 'telegram', 'maxbot', 'tgapi']));
     await t.call('POST', `/v2/sandbox/channels/${channels.maxbot}/inbound`, { token: apiKey, body: { chat_type: 'max', chat_id: '42', text: 'hi' } });
     await t.call('POST', `/v2/sandbox/channels/${channels.telegram}/inbound`, { token: apiKey, body: { chat_type: 'telegram', chat_id: '4242', text: 'hi' } });
   });

@@ -4,6 +4,7 @@ import { channelClient } from '../testing/channel-client.ts';
 import { startTestGateway, type TestGateway } from '../testing/harness.ts';
 import { activeChannel, settled } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { v3Account } from '../testing/v3-account.ts';
 import { startV3WebhookReceiver, type V3WebhookReceiver } from '../testing/v3-webhook-receiver.ts';
 import { eventually } from '../testing/webhook-driver.ts';
 
@@ -18,9 +19,7 @@ describe(`v3 webhooks (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     t = await startTestGateway();
-    const account = await t.newAccount();
-    apiKey = account.token;
-    sidecarKey = (await t.issueToken(account.accountId, 'sidecar')).token;
+    ({ apiKey, sidecarKey } = await v3Account(t));
     crm = await startV3WebhookReceiver();
   });
   afterAll(async () => {

@@ -11,6 +11,8 @@ const kindOf: Record<FrameToHostMessage['type'], keyof SessionEvents | null> = {
   chat_opened: 'messages',
   unanswered_count_changed: 'messages',
   contact_to_create: 'deals',
+  deal_to_create: 'deals',
+  deal_opened: 'deals',
   ready: null,
   session_expired: null,
   channel_connected: null,

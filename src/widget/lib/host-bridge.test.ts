@@ -33,6 +33,22 @@ describe('host bridge', () => {
     ]);
   });
 
+  it('posts a deal message in the protocol and, beside it, in the original service\'s WZ_* form, to the same origin', () => {
+    const { win, posted } = fakeWindow();
+    const bridge = createHostBridge({ window: win, hostOrigin: HOST, onMessage: () => {} });
+    const chat = { channel_id: 'ch-1', chat_type: 'whatsapp' as const, chat_id: '79001112233', user_id: 'u1' };
+    bridge.post({ type: 'deal_to_create', payload: chat });
+    bridge.post({ type: 'deal_opened', payload: { ...chat, deal: { id: 'd-1', name: 'Order 1', uri: 'https://crm.example.com/d/1', closed: false } } });
+    const data = { chatType: 'whatsapp', chatId: '79001112233', channelId: 'ch-1', userId: 'u1' };
+    expect(posted.map((p) => p.message)).toEqual([
+      { protocol: bridgeProtocol, type: 'deal_to_create', payload: chat },
+      { type: 'WZ_CREATE_ENTITY', data },
+      { protocol: bridgeProtocol, type: 'deal_opened', payload: { ...chat, deal: { id: 'd-1', name: 'Order 1', uri: 'https://crm.example.com/d/1', closed: false } } },
+      { type: 'WZ_OPEN_ENTITY', data: { ...data, entity: { id: 'd-1', name: 'Order 1', link: 'https://crm.example.com/d/1', closed: false } } },
+    ]);
+    expect(posted.every((p) => p.targetOrigin === HOST)).toBe(true);
+  });
+
   it.each(['*', 'https://crm.example.com/', 'https://crm.example.com/app', 'null', ''])('refuses %j as the host origin', (origin) => {
     expect(() => createHostBridge({ window: fakeWindow().win, hostOrigin: origin, onMessage: () => {} })).toThrow();
   });

@@ -1,6 +1,6 @@
 import { Check as checkFrameToHost } from 'virtual:bridge-check/frame-to-host';
 import { Check as checkHostToFrame } from 'virtual:bridge-check/host-to-frame';
-import type { FrameToHostMessage, HostToFrameMessage } from '../../contract/bridge.ts';
+import type { FrameToHostMessage, HostToFrameMessage, WzMessage } from '../../contract/bridge.ts';
 import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
 
 // The contract's schemas compiled into plain checks when the widget is built (bridge-checks.build.ts).
@@ -27,6 +27,16 @@ export interface HostBridge {
   /** Posts to the host page, to its exact origin only. */
   post(message: OutgoingMessage): void;
   close(): void;
+}
+
+/** The original service's form of a deal message (see WzMessage in the contract), or null for every other message. */
+export function wzFormOf(message: OutgoingMessage): WzMessage | null {
+  if (message.type !== 'deal_to_create' && message.type !== 'deal_opened') return null;
+  const { chat_type, chat_id, channel_id, user_id } = message.payload;
+  const data = { chatType: chat_type, chatId: chat_id, channelId: channel_id, userId: user_id };
+  if (message.type === 'deal_to_create') return { type: 'WZ_CREATE_ENTITY', data };
+  const { id, name, uri, closed } = message.payload.deal;
+  return { type: 'WZ_OPEN_ENTITY', data: { ...data, entity: { id, name, link: uri, closed } } };
 }
 
 /** True for `scheme://host[:port]` exactly as a browser reports an origin (no `*`, no path). */
@@ -88,6 +98,9 @@ export function createHostBridge(options: {
       const tagged = { protocol: bridgeProtocol, ...message };
       if (!isFrameToHost(tagged)) throw new Error(`not a bridge message: ${JSON.stringify(message)}`);
       win.parent.postMessage(tagged, hostOrigin);
+      // A v3 CRM listens for the original service's names instead of the protocol's.
+      const wz = wzFormOf(message);
+      if (wz) win.parent.postMessage(wz, hostOrigin);
     },
     close() {
       win.removeEventListener('message', listener);

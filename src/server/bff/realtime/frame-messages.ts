@@ -36,7 +36,7 @@ const validatorOf = (schema: object): ValidateFunction => {
 };
 
 /** The schema's complaints in the words of an HTTP validation error (`fields`), or null when `value` holds. */
-function problemsOf(schema: object, value: unknown, at: string): MessageRefused['fields'] | null {
+export function problemsOf(schema: object, value: unknown, at: string): MessageRefused['fields'] | null {
   const validate = validatorOf(schema);
   if (validate(value)) return null;
   return (validate.errors ?? []).map((e: ErrorObject) => ({ field: `${at}${e.instancePath}`, message: e.message ?? 'is not valid' }));

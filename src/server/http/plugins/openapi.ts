@@ -1,8 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { limits } from '../../../contract/limits.ts';
+
+/** The reference page's own script and styles (public/docs/): see each file for why. */
+const PAGE = new URL('../../../../public/docs/', import.meta.url);
 
 const description = `
 REST interface of the messaging gateway, with two faces over the same accounts and messages: \`/v2\` (the partner
@@ -37,6 +41,8 @@ export const openApiPlugin = fp(
         security: [{ bearer: [] }],
         tags: [
           { name: 'accounts', description: 'Partner administration: child accounts and their tokens.' },
+          { name: 'oauth', description: 'OAuth clients of the partner, the consent page where an account owner allows one, and the token endpoint.' },
+          { name: 'messages', description: 'Send, edit and delete messages; the send is accepted at once and its outcome arrives by webhook.' },
           { name: 'webhooks', description: 'Webhook subscriptions of an account.' },
           {
             name: 'channels',
@@ -69,15 +75,6 @@ export const openApiPlugin = fp(
               'QR codes, the platform that blocks, rejects, revokes and bills. Authenticated by the client token; absent in live mode.',
           },
           { name: 'health', description: 'Liveness and readiness probes.' },
-          { name: 'v3 channels', description: 'v3: the channels of the account, as a bare array (connected through /v2 or the connect frame).' },
-          { name: 'v3 messages', description: 'v3: send (201 `{messageId, chatId}`), edit and delete; refusals carry `status` and `requestId`.' },
-          { name: 'v3 users', description: 'v3: the CRM\'s employees, bare arrays of at most 100.' },
-          { name: 'v3 contacts', description: 'v3: the CRM\'s contacts; lists are `{count, data}` by `offset`.' },
-          { name: 'v3 deals', description: 'v3: the CRM\'s deals; lists are `{count, data}` by `offset`.' },
-          { name: 'v3 pipelines', description: 'v3: sales funnels and their stages.' },
-          { name: 'v3 iframe', description: 'v3: the chat window link.' },
-          { name: 'v3 counters', description: 'v3: the unanswered counter of a CRM user.' },
-          { name: 'v3 templates', description: 'v3: WABA templates, read only.' },
           {
             name: 'embedding',
             description:
@@ -95,10 +92,36 @@ export const openApiPlugin = fp(
               'The frames\' own API under /bff: a link is exchanged for a session token (held in memory, sent as a bearer token ' +
               'and in the socket.io handshake at /bff/socket.io), renewed while the frame is open. Rate limited per session.',
           },
+          // The v3 face after every /v2 tag: the reference reads as one face, then the other.
+          { name: 'v3 channels', description: 'v3: the channels of the account, as a bare array (connected through /v2 or the connect frame).' },
+          { name: 'v3 messages', description: 'v3: send (201 `{messageId, chatId}`), edit and delete; refusals carry `status` and `requestId`.' },
+          { name: 'v3 webhooks', description: 'v3: the one webhook address with its four switches; the bodies sent are keyed by type.' },
+          { name: 'v3 users', description: 'v3: the CRM\'s employees, bare arrays of at most 100.' },
+          { name: 'v3 contacts', description: 'v3: the CRM\'s contacts; lists are `{count, data}` by `offset`.' },
+          { name: 'v3 deals', description: 'v3: the CRM\'s deals; lists are `{count, data}` by `offset`.' },
+          { name: 'v3 pipelines', description: 'v3: sales funnels and their stages.' },
+          { name: 'v3 iframe', description: 'v3: the chat window link.' },
+          {
+            name: 'v3 counters',
+            description:
+              'v3: the unanswered counter of a CRM user; also pushed over socket.io at `/ws-counters/` (emit `counterConnecting` ' +
+              '`{type: "api_v3", apiKey, userId}`, hear `counterUpdate` `{counter, counterV2, type, lastMsgDateTime}`).',
+          },
+          { name: 'v3 templates', description: 'v3: WABA templates, read only.' },
         ],
       },
     });
-    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      // BaseLayout: without Swagger UI's top bar, whose box for loading another document's address has no use here
+      // (and no label, nor an alternative text for its logo).
+      uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
+      theme: {
+        title: 'Messaging gateway API reference',
+        css: [{ filename: 'theme.css', content: await readFile(new URL('theme.css', PAGE), 'utf8') }],
+        js: [{ filename: 'full-operation-list.js', content: await readFile(new URL('full-operation-list.js', PAGE), 'utf8') }],
+      },
+    });
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },

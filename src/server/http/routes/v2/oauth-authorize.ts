@@ -56,14 +56,20 @@ export const oauthAuthorizePage: FastifyPluginAsync<AuthDeps & { failures: SignI
   const hiddenOf = (fields: Fields) =>
     Object.fromEntries(REQUEST_FIELDS.flatMap((k) => (typeof fields[k] === 'string' ? [[k, fields[k] as string]] : [])));
 
-  app.get('/oauth/authorize', async (request, reply) => {
+  // Documented beside the token routes; the pages take no bearer token (the owner signs in on them).
+  const doc = { tags: ['oauth'], security: [] };
+  app.get('/oauth/authorize', {
+    schema: { ...doc, summary: 'The consent page (HTML) where an account owner signs in and allows a partner\'s OAuth client' },
+  }, async (request, reply) => {
     const fields = request.query as Fields;
     const req = await checked(fields, reply);
     if (!req) return reply;
     return page(reply, 200, consentPage({ clientName: req.client.name, scopes: req.scopes, hidden: hiddenOf(fields) }));
   });
 
-  app.post('/oauth/authorize', async (request, reply) => {
+  app.post('/oauth/authorize', {
+    schema: { ...doc, summary: 'The owner\'s answer on the consent page: back to the client\'s redirect URI with a code or an error' },
+  }, async (request, reply) => {
     const fields = (request.body ?? {}) as Fields;
     const req = await checked(fields, reply);
     if (!req) return reply;

@@ -3,15 +3,15 @@ import { Button } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
-import { useAskCrm, type CrmKind } from '../api/ask-crm.ts';
+import { useAskCrm, useDealOpened, type CrmKind } from '../api/ask-crm.ts';
 import { useChatCrm } from '../api/get-chat-crm.ts';
 import { crmWords } from '../crm-words.ts';
 
 /** A CRM record's name, a link to it in the CRM (a new tab: the frame must not navigate away) when it has one. */
-function CrmLink({ name, uri, opens }: { name: string; uri: string | null; opens: (name: string) => string }) {
+function CrmLink({ name, uri, opens, onOpen }: { name: string; uri: string | null; opens: (name: string) => string; onOpen?: () => void }) {
   if (!uri) return <span className="font-medium text-text">{name}</span>;
   return (
-    <a className="font-medium text-accent underline-offset-2 hover:underline" href={uri} target="_blank" rel="noopener noreferrer" aria-label={opens(name)}>
+    <a className="font-medium text-accent underline-offset-2 hover:underline" href={uri} target="_blank" rel="noopener noreferrer" aria-label={opens(name)} onClick={onOpen}>
       {name}
     </a>
   );
@@ -44,6 +44,7 @@ export function ContactPanel({ chat }: { chat: BffChat }) {
   const w = crmWords[useLang()];
   const crm = useChatCrm(chat.chat_ref);
   const card = crm.data;
+  const openedDeal = useDealOpened(chat);
   return (
     <section className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-panel px-3 py-1.5 text-xs text-muted" aria-label={w.label}>
       {crm.isPending && <span role="status">{w.loading}</span>}
@@ -74,7 +75,7 @@ export function ContactPanel({ chat }: { chat: BffChat }) {
               <ul className="m-0 flex list-none flex-wrap gap-x-2 p-0" aria-labelledby={`deals-${chat.chat_ref}`}>
                 {card.deals.map((deal) => (
                   <li key={deal.id}>
-                    <CrmLink name={deal.name} uri={deal.uri} opens={w.opens} />
+                    <CrmLink name={deal.name} uri={deal.uri} opens={w.opens} onOpen={() => openedDeal(deal)} />
                   </li>
                 ))}
               </ul>
