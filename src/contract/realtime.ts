@@ -15,6 +15,7 @@ export const streamEventNames = [
   'message.status_update',
   'message.edit',
   'message.delete',
+  'message.reaction',
   'chat.unanswered_update',
   'chat.answered',
   'channel.status_update',
@@ -92,6 +93,19 @@ export interface StreamEventPayloads {
     old_attachment?: AttachmentPayload;
   };
   'message.delete': ChatOfEvent & { message_id: string; crm_user_id: string | null; timestamp: number };
+  /**
+   * An emoji reaction to a message was set (`emoji`) or taken back (`emoji` null) by the agent's side (`by: agent`,
+   * with its `crm_user_id`) or a customer (`by: customer`; `reactor` is the messenger's id of who reacted).
+   */
+  'message.reaction': ChatOfEvent & {
+    message_id: string;
+    by: 'agent' | 'customer';
+    reactor: string;
+    emoji: string | null;
+    old_emoji: string | null;
+    crm_user_id: string | null;
+    timestamp: number;
+  };
   /**
    * The unanswered counter of one chat may have changed (a message arrived, a reply was sent); the frame sums
    * them for the host's badge. Frames only (never a webhook): derived from the event that caused it, whose

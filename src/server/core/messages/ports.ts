@@ -237,6 +237,32 @@ export interface MessagingDriver {
   /** The message's keyboard goes along: some platforms drop a keyboard the edit does not repeat. */
   edit(input: SentMessageRef & { text: string | null; attachment: Attachment | null; keyboard: Keyboard | null }): Promise<void>;
   remove(input: SentMessageRef): Promise<void>;
+  /**
+   * Sets the account's reaction to a message of the chat (null takes it back), on platforms that have reactions
+   * (absent where the driver has none). `direction` says whose the message is (some platforms name it so).
+   */
+  react?(input: ReactionRef): Promise<void>;
+  /**
+   * Shows the customer that the account is typing (a personal account's presence, a bot's chat action), where the
+   * platform has it; it lasts a few seconds on the platform, so it is sent again while the agent types.
+   */
+  sendTyping?(chat: TypingRef): Promise<void>;
+}
+
+/** A message the account reacts to. */
+export interface ReactionRef extends SentMessageRef {
+  chatType: ChatType;
+  direction: 'inbound' | 'outbound';
+  emoji: string | null;
+}
+
+/** A chat in which the account is shown typing. */
+export interface TypingRef {
+  channelId: string;
+  transport: Transport;
+  chatType: ChatType;
+  chatId: string;
+  sealedCredentials: string | null;
 }
 
 /** What the message use-cases work with. */
