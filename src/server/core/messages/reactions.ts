@@ -1,6 +1,7 @@
 import type { ChatType } from '../../../contract/channels.ts';
 import type { MessageReaction } from '../../../contract/bff-chats.ts';
 import { wrongStatus } from '../channels/channel-steps.ts';
+import type { ChannelRecord } from '../channels/ports.ts';
 import { AppError, validationError } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import type { TransactionScope } from '../ports.ts';
@@ -93,14 +94,17 @@ export interface ReportedReaction {
   emoji: string | null;
 }
 
-/** Reactions a platform reports, for a channel it knows only by id; one to a message never recorded is dropped. */
+/** A reported reaction, on a channel locked by the caller's transaction; one to a message never recorded is dropped. */
+export async function recordReportedReaction(tx: TransactionScope, deps: Pick<MessageDeps, 'clock'>, channel: Pick<ChannelRecord, 'id'>, r: ReportedReaction): Promise<void> {
+  const chat = await tx.chats.findByMessengerId(channel.id, r.chatType, r.chatId);
+  const message = chat && (await tx.messages.findByMessengerId(chat.id, r.messengerMessageId));
+  if (!chat || !message || message.deletedAt) return;
+  await recordReaction(tx, deps, message, chat, { reactor: r.reactor, emoji: r.emoji, crmUserId: null });
+}
+
+/** Reactions a platform reports, for a channel it knows only by id. */
 export async function platformReacted(deps: MessageDeps, channelId: string, reactions: ReportedReaction[]): Promise<PlatformOutcome> {
   return onActiveChannel(deps, channelId, async (tx, channel) => {
-    for (const r of reactions) {
-      const chat = await tx.chats.findByMessengerId(channel.id, r.chatType, r.chatId);
-      const message = chat && (await tx.messages.findByMessengerId(chat.id, r.messengerMessageId));
-      if (!chat || !message || message.deletedAt) continue;
-      await recordReaction(tx, deps, message, chat, { reactor: r.reactor, emoji: r.emoji, crmUserId: null });
-    }
+    for (const r of reactions) await recordReportedReaction(tx, deps, channel, r);
   });
 }
