@@ -19,7 +19,7 @@ export const telegramRules: TransportRules = {
     can_write_first: false,
     contact_by_username_or_phone: false,
     reactions: true,
-    typing: false,
+    typing: true,
     reply_window_hours: null,
   },
 };
