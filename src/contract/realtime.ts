@@ -181,8 +181,18 @@ export interface MessageRefused {
 }
 export const maxRefusedMessages = 10;
 
+/** A customer is typing in a chat (lasts about 5 s unless told again); never stored, never caught up. */
+export interface ChatTyping {
+  channel_id: string;
+  chat_ref: string;
+  chat_type: ChatType;
+  chat_id: string | null;
+  at: string;
+}
+
 export interface ServerToClientEvents {
   event: (event: StreamEvent) => void;
+  typing: (typing: ChatTyping) => void;
   caught_up: (batch: CaughtUp) => void;
   resync: (signal: Resync) => void;
   session_ended: (info: SessionEnded) => void;

@@ -4,6 +4,8 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
 import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
+import type { TypingHeard } from './typing.ts';
+import type { PhoneFeed } from '../sandbox/phone-feed.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
 /** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
@@ -258,6 +260,7 @@ export interface ReactionRef extends SentMessageRef {
 
 /** A chat in which the account is shown typing. */
 export interface TypingRef {
+  accountId: string;
   channelId: string;
   transport: Transport;
   chatType: ChatType;
@@ -273,6 +276,10 @@ export interface MessageDeps {
   driver: MessagingDriver;
   /** Commits accepted sends together (group commit); without it each send commits in its own transaction. */
   accepts?: AcceptCommitter;
+  /** Where a customer's typing is told (the frames' realtime hub). */
+  typingHeard?: TypingHeard;
+  /** The sandbox phones' push (the sandbox network only). */
+  phoneFeed?: PhoneFeed;
 }
 
 /** A messenger's call to the gateway (an update posted to the address the gateway gave it), as HTTP received it. */

@@ -13,7 +13,7 @@ export async function showTyping(deps: MessageDeps, accountId: string, chatRef: 
   const channel = await deps.store.channels.get(accountId, chat.channelId);
   if (!channel || channel.state.status !== 'active' || chat.chatId === null) return;
   if (!deps.rules[channel.transport].capabilities.typing) return;
-  await deps.driver.sendTyping?.({ channelId: channel.id, transport: channel.transport, chatType: chat.chatType, chatId: chat.chatId, sealedCredentials: channel.credentials });
+  await deps.driver.sendTyping?.({ accountId, channelId: channel.id, transport: channel.transport, chatType: chat.chatType, chatId: chat.chatId, sealedCredentials: channel.credentials });
 }
 
 /** A customer typing, as a platform reports it (frames only: never stored, never a webhook). */

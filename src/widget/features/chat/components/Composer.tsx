@@ -29,6 +29,8 @@ interface Props {
   notice?: string | null;
   /** The dialect of buttons the chat's channel takes; null or absent: it takes none. */
   keyboardKind?: KeyboardKind | null;
+  /** The agent typed (the customer is shown it, throttled by the caller). */
+  onTyping?: () => void;
 }
 
 /** Grows the box with its text up to its max-height, then it scrolls. */
@@ -44,7 +46,7 @@ function fit(box: HTMLTextAreaElement | null) {
  * caption, until the agent sends or cancels it. A reply shows the message it quotes above the box. Buttons built
  * for the message wait above the box too, and go with the next message sent.
  */
-export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null }: Props) {
+export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null, onTyping }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
@@ -223,7 +225,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           rows={1}
           value={text}
           disabled={!!disabledReason}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => (setText(e.target.value), onTyping?.())}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
