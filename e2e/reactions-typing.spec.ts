@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, whatsappChannel, whatsappCustomerWrites as customerWrites, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe, paintedScreenshot } from './frame-checks.ts';
+import { expect, test } from './fixtures.ts';
+
+/** Reactions and typing between the agent's frame and the sandbox phone, both ways, by push. */
+let crm: CrmPage;
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+
+test.beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  crm = await startCrmPage(
+    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
+       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
+  );
+});
+test.afterAll(async () => {
+  await crm.close();
+});
+
+async function openFrame(page: Page, request: APIRequestContext, token: string): Promise<FrameLocator> {
+  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global' })).url);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 960, height: 640 });
+  await page.goto(`${crm.origin}/deal/1`);
+  return page.frameLocator('#widget');
+}
+
+const messages = (frame: FrameLocator) => frame.getByRole('list', { name: 'Messages', exact: true }).getByRole('listitem');
+
+test('the agent and the customer react to a message and see each other type, on the frame and on the sandbox phone', async ({ page, context, request, token, baseURL }) => {
+  const channelId = await whatsappChannel(request, token);
+  await customerWrites(request, token, channelId, '79001230901', 'Olga Lind', 'Can I pick the order up today?');
+  const frame = await openFrame(page, request, token);
+  await frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Olga Lind' }).getByRole('button').first().click();
+  const asked = messages(frame).filter({ hasText: 'Can I pick the order up today?' });
+  await expect(asked).toBeVisible();
+
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 420, height: 900 });
+  await phone.goto(`${baseURL}/sandbox/phone/?customer=79001230901#token=${token}`);
+  const onPhone = phone.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+  await expect(onPhone.filter({ hasText: 'Can I pick the order up today?' })).toBeVisible();
+
+  // The agent reacts from the message's quick choice; the phone shows it by push.
+  await asked.hover();
+  await asked.getByRole('button', { name: 'React to the message' }).click();
+  const choice = asked.getByRole('group', { name: 'Reactions' });
+  await expect(choice.getByRole('button', { name: 'React with 👍' })).toBeFocused();
+  await axe(page, 'the quick choice of reactions');
+  await paintedScreenshot(page, `${SHOTS}/reactions-choice.png`);
+  await choice.getByRole('button', { name: 'React with 👍' }).click();
+  await expect(asked.getByRole('button', { name: /👍 1, yours among them/ })).toBeVisible();
+  await expect(onPhone.filter({ hasText: '👍 business' })).toBeVisible();
+
+  // The customer reacts on the phone; the frame shows it live.
+  await onPhone.filter({ hasText: 'Can I pick the order up today?' }).getByRole('button', { name: 'React with ❤' }).click();
+  await expect(asked.getByRole('button', { name: '❤ 1' })).toBeVisible();
+
+  // The customer types on the phone: the frame says so.
+  await phone.getByLabel('Message', { exact: true }).pressSequentially('Also, ');
+  await expect(frame.getByText('Olga Lind · typing…')).toBeVisible();
+  // The agent types in the frame: the phone says so.
+  await frame.getByRole('textbox', { name: 'Message' }).pressSequentially('Yes, until 8 pm');
+  await expect(phone.getByText('The business is typing…')).toBeVisible();
+  await axe(page, 'a chat with reactions while the customer types');
+  await paintedScreenshot(page, `${SHOTS}/reactions-frame.png`);
+
+  // The agent's message reaches the phone by push, and the phone keeps the focus it had.
+  const phoneBox = phone.getByLabel('Message', { exact: true });
+  await phoneBox.focus();
+  await frame.getByRole('textbox', { name: 'Message' }).press('Enter');
+  await expect(onPhone.filter({ hasText: 'Yes, until 8 pm' })).toBeVisible({ timeout: 5_000 });
+  await expect(phoneBox).toBeFocused();
+  const phoneAxe = await new AxeBuilder({ page: phone }).include('#phone').analyze();
+  expect(phoneAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await paintedScreenshot(phone, `${SHOTS}/reactions-phone.png`);
+});
