@@ -12,6 +12,7 @@ import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
+import { MicButton } from './MicButton.tsx';
 
 // Buttons are put on a message now and then: the builder (and what shows them waiting) loads on first use.
 const KeyboardBuilderPanel = lazy(() => import('./KeyboardBuilderPanel.tsx'));
@@ -201,6 +202,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
               <PaperclipIcon className="block size-[18px]" />
             </Button>
             <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
+            {!editingId && <MicButton onRecorded={take} disabled={!!disabledReason} />}
           </>
         )}
         {onOpenTemplates && offerMore && (
