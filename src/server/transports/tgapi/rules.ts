@@ -19,7 +19,7 @@ export const tgapiRules: TransportRules = {
     can_write_first: true,
     contact_by_username_or_phone: true,
     reactions: true,
-    typing: false,
+    typing: true,
     reply_window_hours: null,
   },
 };
