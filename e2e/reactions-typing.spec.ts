@@ -79,3 +79,32 @@ test('the agent and the customer react to a message and see each other type, on 
   expect(phoneAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await paintedScreenshot(phone, `${SHOTS}/reactions-phone.png`);
 });
+
+test('the sandbox phone draws a bot’s buttons and presses one; the frame shows the press answering the message', async ({ page, context, request, token, baseURL }) => {
+  const [bot] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'telegram', credentials: { telegram_token: `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}` } });
+  await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${bot!.channel_id}`))[0]!.status).toBe('active');
+  await api(request, token, 'POST', `/v2/sandbox/channels/${bot!.channel_id}/inbound`, { chat_type: 'telegram', chat_id: '55501', name: 'Pavel Orlov', text: 'Is my parcel ready?' });
+  const keyboard = { buttons: [[{ text: 'Deliver today', callback_data: 'today' }, { text: 'Pick up', callback_data: 'pickup' }], [{ text: 'Track it', url: 'https://example.com/track' }]] };
+  await api(request, token, 'POST', '/v2/messages', { channel_id: bot!.channel_id, recipient: { chat_type: 'telegram', chat_id: '55501' }, text: 'Yes! How do you want it?', keyboard });
+
+  const phone = await context.newPage();
+  await phone.setViewportSize({ width: 420, height: 900 });
+  await phone.goto(`${baseURL}/sandbox/phone/#token=${token}`);
+  await phone.getByLabel('The channel this phone talks to').selectOption(bot!.channel_id);
+  await phone.getByLabel('Customer (number or chat id)').fill('55501');
+  await phone.getByLabel('Customer (number or chat id)').dispatchEvent('change');
+  const buttons = phone.getByRole('group', { name: 'Buttons of the message' });
+  await expect(buttons.getByRole('button', { name: 'Deliver today' })).toBeVisible();
+  await expect(buttons.getByRole('link', { name: 'Track it ↗' })).toHaveAttribute('href', 'https://example.com/track');
+  await paintedScreenshot(phone, `${SHOTS}/phone-keyboard.png`);
+  await buttons.getByRole('button', { name: 'Deliver today' }).click();
+
+  const frame = await openFrame(page, request, token);
+  await frame.getByRole('list', { name: 'Chat list' }).getByRole('listitem').filter({ hasText: 'Pavel Orlov' }).getByRole('button').first().click();
+  const press = messages(frame).last();
+  await expect(press).toContainText('Deliver today');
+  // The press answers the message whose button it was: its quote leads back to it.
+  await expect(press.getByRole('button', { name: /Yes! How do you want it\?/ })).toBeVisible();
+  await axe(page, 'a chat with a pressed button');
+  await paintedScreenshot(page, `${SHOTS}/frame-press.png`);
+});

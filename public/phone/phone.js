@@ -94,6 +94,8 @@ function messageItem(m) {
     item.append(shown);
   }
   if (m.deleted) return item;
+  const keyboard = keyboardOf(m);
+  if (keyboard) item.append(keyboard);
   const buttons = document.createElement('div');
   buttons.className = 'buttons';
   const button = (label, action) => {
@@ -132,6 +134,39 @@ function messageItem(m) {
   }
   item.append(buttons);
   return item;
+}
+
+/** Every button of a message's keyboard, whatever the dialect (a list, or rows of buttons), with its words. */
+const buttonsOf = (keyboard) => (keyboard?.buttons ?? []).flat().filter((b) => b && typeof b.text === 'string');
+
+/**
+ * The business's buttons under its message, as the messenger draws them: a link opens, any other button is pressed as
+ * the messengers report a press (the customer's answer quoting the message, with the button's words).
+ */
+function keyboardOf(m) {
+  const all = m.direction === 'outbound' ? buttonsOf(m.keyboard) : [];
+  if (all.length === 0) return null;
+  const block = document.createElement('div');
+  block.className = 'keyboard';
+  block.setAttribute('role', 'group');
+  block.setAttribute('aria-label', 'Buttons of the message');
+  for (const b of all) {
+    if (b.url) {
+      const link = document.createElement('a');
+      link.href = b.url;
+      link.target = '_blank';
+      link.rel = 'noreferrer noopener';
+      link.textContent = `${b.text} ↗`;
+      block.append(link);
+      continue;
+    }
+    const press = document.createElement('button');
+    press.type = 'button';
+    press.textContent = b.text;
+    press.addEventListener('click', () => act('Press', () => call('POST', channelPath('/inbound'), { ...customer(), text: b.text, reply_to: m.message_id })));
+    block.append(press);
+  }
+  return block;
 }
 
 function quote(q) {
