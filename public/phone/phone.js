@@ -6,6 +6,11 @@ const $ = (selector) => document.querySelector(selector);
 const QR_TRANSPORTS = ['whatsapp', 'tgapi', 'viber', 'max'];
 const BOTS = ['telegram', 'maxbot'];
 const SAMPLE_PICTURE = new URL('sample.png', location.href).href;
+const QUICK_REACTIONS = ['👍', '❤'];
+/** How long "typing…" shows after the last word of it (the messengers' own is about 5 s). */
+const TYPING_SHOWN_MS = 6000;
+/** How often the customer's typing is told while they type. */
+const TYPING_EVERY_MS = 4000;
 
 let token = sessionStorage.getItem('sandbox-phone-token');
 let channels = [];
@@ -81,7 +86,16 @@ function messageItem(m) {
   const who = m.direction === 'inbound' ? 'you' : `${m.author?.name ?? 'business'} · ${m.status}`;
   meta.textContent = `${who}${m.edited_at ? ' · edited' : ''}${m.deleted ? ' · deleted' : ''}`;
   item.append(...(m.quoted_message ? [quote(m.quoted_message)] : []), words, meta);
+  const reactions = m.reactions ?? [];
+  if (reactions.length > 0) {
+    const shown = document.createElement('p');
+    shown.className = 'reactions';
+    shown.textContent = reactions.map((r) => `${r.emoji} ${r.by === 'agent' ? 'business' : 'you'}`).join('  ');
+    item.append(shown);
+  }
   if (m.deleted) return item;
+  const keyboard = keyboardOf(m);
+  if (keyboard) item.append(keyboard);
   const buttons = document.createElement('div');
   buttons.className = 'buttons';
   const button = (label, action) => {
@@ -97,6 +111,18 @@ function messageItem(m) {
     $('#replying').textContent = `Replying to “${(m.text ?? 'a file').slice(0, 40)}”`;
     $('#text').focus();
   });
+  if (channel()?.capabilities.reactions) {
+    const mine = reactions.find((r) => r.by === 'customer')?.emoji ?? null;
+    for (const emoji of QUICK_REACTIONS) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = emoji;
+      b.setAttribute('aria-label', mine === emoji ? `Take back ${emoji}` : `React with ${emoji}`);
+      b.setAttribute('aria-pressed', String(mine === emoji));
+      b.addEventListener('click', () => act('Reaction', () => call('POST', `/sandbox/messages/${m.message_id}/reaction`, { emoji: mine === emoji ? null : emoji })));
+      buttons.append(b);
+    }
+  }
   if (m.direction === 'inbound') {
     button('Edit', () => {
       const text = prompt('The message now says', m.text ?? '');
@@ -108,6 +134,39 @@ function messageItem(m) {
   }
   item.append(buttons);
   return item;
+}
+
+/** Every button of a message's keyboard, whatever the dialect (a list, or rows of buttons), with its words. */
+const buttonsOf = (keyboard) => (keyboard?.buttons ?? []).flat().filter((b) => b && typeof b.text === 'string');
+
+/**
+ * The business's buttons under its message, as the messenger draws them: a link opens, any other button is pressed as
+ * the messengers report a press (the customer's answer quoting the message, with the button's words).
+ */
+function keyboardOf(m) {
+  const all = m.direction === 'outbound' ? buttonsOf(m.keyboard) : [];
+  if (all.length === 0) return null;
+  const block = document.createElement('div');
+  block.className = 'keyboard';
+  block.setAttribute('role', 'group');
+  block.setAttribute('aria-label', 'Buttons of the message');
+  for (const b of all) {
+    if (b.url) {
+      const link = document.createElement('a');
+      link.href = b.url;
+      link.target = '_blank';
+      link.rel = 'noreferrer noopener';
+      link.textContent = `${b.text} ↗`;
+      block.append(link);
+      continue;
+    }
+    const press = document.createElement('button');
+    press.type = 'button';
+    press.textContent = b.text;
+    press.addEventListener('click', () => act('Press', () => call('POST', channelPath('/inbound'), { ...customer(), text: b.text, reply_to: m.message_id })));
+    block.append(press);
+  }
+  return block;
 }
 
 function quote(q) {
@@ -123,7 +182,71 @@ async function showMessages() {
   const { chat_type, chat_id, phone } = customer();
   const key = chat_id ?? phone;
   const messages = await call('GET', `/sandbox/channels/${c.channel_id}/chats/${chat_type}/${encodeURIComponent(key)}/messages`).catch(() => []);
+  // Drawn again only when something changed: a redraw would take the focus from a button and repeat the list aloud.
+  const drawn = JSON.stringify([c.channel_id, c.capabilities.reactions, chat_type, key, messages]);
+  if (drawn === lastDrawn) return;
+  lastDrawn = drawn;
   $('#messages').replaceChildren(...messages.map(messageItem));
+}
+let lastDrawn = null;
+
+/** The chat shown now, as the feed's typing names it. */
+function shownChat() {
+  const c = channel();
+  const { chat_type, chat_id } = customer();
+  return c && chat_id ? { channel_id: c.channel_id, chat_type, chat_id } : null;
+}
+
+let typingTimer = null;
+function showTyping(news) {
+  const chat = shownChat();
+  if (!chat || news.channel_id !== chat.channel_id || news.chat_type !== chat.chat_type || news.chat_id !== chat.chat_id) return;
+  $('#typing').hidden = false;
+  clearTimeout(typingTimer);
+  typingTimer = setTimeout(() => ($('#typing').hidden = true), TYPING_SHOWN_MS);
+}
+
+let toldTypingAt = 0;
+function tellTyping() {
+  const chat = shownChat();
+  if (!chat || Date.now() - toldTypingAt < TYPING_EVERY_MS) return;
+  toldTypingAt = Date.now();
+  call('POST', `/sandbox/channels/${chat.channel_id}/chats/${chat.chat_type}/${encodeURIComponent(chat.chat_id)}/typing`).catch(() => {});
+}
+
+/**
+ * The account's news by push (Server-Sent Events read with fetch, which can send the token): a change reads the page
+ * again, typing shows under the chat. A lost stream is opened again after a pause, and the page read again.
+ */
+async function follow() {
+  let pending = null;
+  const changed = () => (pending ??= setTimeout(() => ((pending = null), refresh()), 50));
+  for (;;) {
+    try {
+      const res = await fetch('/v2/sandbox/feed', { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+      if (!res.ok || !res.body) throw new Error(String(res.status));
+      changed();
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const kind = /^event: (.+)$/m.exec(block)?.[1];
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (kind === 'change') changed();
+          if (kind === 'typing' && data) showTyping(JSON.parse(data));
+        }
+      }
+    } catch {
+      // Offline, or the gateway restarting: tried again below.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
 }
 
 async function showTemplates() {
@@ -220,8 +343,9 @@ function start() {
   const params = new URLSearchParams(location.search);
   if (params.get('customer')) $('#customer').value = params.get('customer');
   if (params.get('name')) $('#customer-name').value = params.get('name');
+  $('#text').addEventListener('input', tellTyping);
   refresh();
-  setInterval(refresh, 1500);
+  follow();
 }
 
 if (token) start();

@@ -98,6 +98,14 @@ export const QuotedMessage = Type.Object({
   deleted: Type.Boolean(),
 });
 
+/** One emoji reaction to a message: the agent's side (`agent`) or a customer's (`customer`, named by `reactor`). */
+export const MessageReaction = Type.Object({
+  emoji: Type.String({ minLength: 1, maxLength: 32 }),
+  by: Type.Enum(['agent', 'customer']),
+  reactor: Type.String({ description: '`agent`, or the messenger’s id of the customer who reacted.' }),
+});
+export type MessageReaction = Static<typeof MessageReaction>;
+
 export const BffMessage = Type.Object({
   message_id: Type.String({ format: 'uuid' }),
   request_id: nullable(Type.String({ format: 'uuid', description: 'The id the send request returned (outbound messages sent through the gateway).' })),
@@ -121,6 +129,7 @@ export const BffMessage = Type.Object({
   edited_at: nullable(Timestamp),
   deleted_at: nullable(Timestamp),
   deleted: Type.Boolean({ description: 'Deleted messages keep their content, marked as deleted.' }),
+  reactions: Type.Optional(Type.Array(MessageReaction, { description: 'Emoji reactions, one per reactor; absent when there are none.' })),
 });
 export type BffMessage = Static<typeof BffMessage>;
 

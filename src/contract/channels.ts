@@ -55,6 +55,8 @@ export const TransportCapabilities = Type.Object({
   two_factor: Type.Boolean(),
   can_write_first: Type.Boolean(),
   contact_by_username_or_phone: Type.Boolean(),
+  reactions: Type.Boolean({ description: 'Whether messages can be reacted to with an emoji (sent and heard) on this transport.' }),
+  typing: Type.Boolean({ description: 'Whether the messenger shows the account typing, and tells when the customer types.' }),
   reply_window_hours: Type.Union([Type.Null(), Type.Integer({ minimum: 1 })], {
     description:
       'Hours after the customer’s last message in which any message may be sent; after them only a template starts the conversation again (the business API’s 24 hours). Null: no such window.',

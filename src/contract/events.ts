@@ -18,6 +18,8 @@ export const eventNames = [
   // Beside the interface's: the frame's agent asked the CRM to create a contact or a deal.
   'crm_entities.contact_add',
   'crm_entities.deal_add',
+  // Beside the interface's: an emoji reaction to a message was set or taken back (docs/webhooks.md, docs/decisions.md).
+  'message.reaction',
 ] as const;
 export type EventName = (typeof eventNames)[number];
 

@@ -157,3 +157,10 @@ export type MessageRef = Static<typeof MessageRef>;
 
 /** The interface's wording, kept exactly (docs/decisions.md). */
 export const CONTENT_CONFLICT = 'Cannot provide more that one of text, attachment or template';
+
+/** Sets a reaction to a message (one emoji), or takes it back (`null`). */
+export const ReactionBody = Type.Object(
+  { emoji: Type.Union([Type.String({ minLength: 1, maxLength: 32, description: 'One emoji.' }), Type.Null()]) },
+  { additionalProperties: false },
+);
+export type ReactionBody = Static<typeof ReactionBody>;

@@ -15,6 +15,7 @@ export const streamEventNames = [
   'message.status_update',
   'message.edit',
   'message.delete',
+  'message.reaction',
   'chat.unanswered_update',
   'chat.answered',
   'channel.status_update',
@@ -93,6 +94,19 @@ export interface StreamEventPayloads {
   };
   'message.delete': ChatOfEvent & { message_id: string; crm_user_id: string | null; timestamp: number };
   /**
+   * An emoji reaction to a message was set (`emoji`) or taken back (`emoji` null) by the agent's side (`by: agent`,
+   * with its `crm_user_id`) or a customer (`by: customer`; `reactor` is the messenger's id of who reacted).
+   */
+  'message.reaction': ChatOfEvent & {
+    message_id: string;
+    by: 'agent' | 'customer';
+    reactor: string;
+    emoji: string | null;
+    old_emoji: string | null;
+    crm_user_id: string | null;
+    timestamp: number;
+  };
+  /**
    * The unanswered counter of one chat may have changed (a message arrived, a reply was sent); the frame sums
    * them for the host's badge. Frames only (never a webhook): derived from the event that caused it, whose
    * `position` it shares, with the id `<that event's id>.unanswered`. Keep, per chat, the value of the highest
@@ -167,8 +181,18 @@ export interface MessageRefused {
 }
 export const maxRefusedMessages = 10;
 
+/** A customer is typing in a chat (lasts about 5 s unless told again); never stored, never caught up. */
+export interface ChatTyping {
+  channel_id: string;
+  chat_ref: string;
+  chat_type: ChatType;
+  chat_id: string | null;
+  at: string;
+}
+
 export interface ServerToClientEvents {
   event: (event: StreamEvent) => void;
+  typing: (typing: ChatTyping) => void;
   caught_up: (batch: CaughtUp) => void;
   resync: (signal: Resync) => void;
   session_ended: (info: SessionEnded) => void;

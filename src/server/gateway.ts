@@ -42,6 +42,7 @@ import { createStore } from './storage/store.ts';
 import { authRepository } from './storage/repositories/account-profiles.ts';
 import { deriveKey } from './core/keys.ts';
 import { setPartnerCredentials } from './core/auth/partners.ts';
+import { createPhoneFeed } from './core/sandbox/phone-feed.ts';
 import { billedConversations } from './core/auth/waba-billing.ts';
 import { signInLimiter } from './http/rate-limit/sign-in-limiter.ts';
 import { endGrant, tokenGrant } from './core/embedding/grants.ts';
@@ -187,11 +188,30 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       plan: config.transportMode === 'sandbox' ? 'sandbox' : 'standard',
     };
     const auth = authRepository(database.db);
+    // The sandbox phones hear of changes and of agents typing by push (core/sandbox/phone-feed.ts).
+    const phoneFeed = config.transportMode === 'sandbox' ? createPhoneFeed() : null;
     const messenger =
       overrides.messagingDriver ??
       live?.messaging ??
-      billedConversations(sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }), { auth, clock });
-    const messages: MessageDeps = { store, clock, rules: transportRules, driver: metrics ? metrics.messaging(messenger) : messenger };
+      billedConversations(
+        sandboxMessagingDriver({
+          sandbox: store.sandbox,
+          rules: transportRules,
+          clock,
+          latencyMs: config.sandboxLatencyMs,
+          typing: (chat) => phoneFeed?.typing(chat.accountId, { kind: 'typing', channel_id: chat.channelId, chat_type: chat.chatType, chat_id: chat.chatId }),
+        }),
+        { auth, clock },
+      );
+    const messages: MessageDeps = {
+      store,
+      clock,
+      rules: transportRules,
+      driver: metrics ? metrics.messaging(messenger) : messenger,
+      // The hub is made later; a customer typing before it exists has nobody to tell.
+      typingHeard: (typing) => void realtime?.typing(typing).catch((err: unknown) => log?.warn({ err }, 'telling frames of typing failed')),
+      ...(phoneFeed ? { phoneFeed } : {}),
+    };
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
     const sendsAccepted = () => {
@@ -299,7 +319,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
         )
       : { deliveries: null, sweeper: null };
     // The stream is followed for the frames connected here (and for the sinks a test adds).
-    const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub, counterFeed] : [])];
+    const sinks = [...(overrides.sinks ?? []), ...(roles.api ? [hub, counterFeed] : []), ...(phoneFeed && roles.api ? [phoneFeed.sink] : [])];
     const dispatcher = await startEventDispatch({ events: store.events, sinks }, { outage, onError: (err) => unlessOutage(err, () => app.log.error({ err }, 'event dispatch failed')) });
     // Commits of this process wake its loops directly; the notifications they raise are for other processes.
     eventsRecorded = (what) => {

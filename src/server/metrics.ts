@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { TransientSendError, type MessagingDriver, type MessengerAppHook, type MessengerHook } from './core/messages/ports.ts';
+import { TransientSendError, type MessagingDriver, type MessengerAppHook, type MessengerHook, type ReactionRef, type TypingRef } from './core/messages/ports.ts';
 import type { Clock } from './core/ports.ts';
 import type { WaSessionStats } from './transports/whatsapp/session-stats.ts';
 import type { RetentionPass } from './core/events/retention.ts';
@@ -66,7 +66,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
   });
   const calls = new Histogram({
     name: 'gateway_messenger_call_duration_seconds',
-    help: 'Calls to a messenger (send, edit, remove), by transport, operation and whether they answered.',
+    help: 'Calls to a messenger (send, edit, remove, react), by transport, operation and whether they answered.',
     labelNames: ['transport', 'operation', 'result'] as const,
     buckets: LATENCY_BUCKETS,
     registers,
@@ -205,6 +205,9 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
       },
       edit: (input) => timed(input.transport, 'edit', () => driver.edit(input)),
       remove: (input) => timed(input.transport, 'remove', () => driver.remove(input)),
+      ...(driver.react ? { react: (input: ReactionRef) => timed(input.transport, 'react', () => driver.react!(input)) } : {}),
+      // Typing is sent every few seconds while an agent types: not timed, so as not to crowd the calls' series.
+      ...(driver.sendTyping ? { sendTyping: (chat: TypingRef) => driver.sendTyping!(chat) } : {}),
     }),
     hooks: (hooks) =>
       Object.fromEntries(

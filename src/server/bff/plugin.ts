@@ -10,6 +10,7 @@ import { chatRoutes } from './routes/chats.ts';
 import { chatToolRoutes } from './routes/chat-tools.ts';
 import { crmRoutes } from './routes/crm.ts';
 import { messageRoutes } from './routes/messages.ts';
+import { typingRoutes } from './routes/typing.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { templateRoutes } from './routes/templates.ts';
@@ -52,6 +53,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(channelRoutes, deps);
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
+  await app.register(typingRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(chatToolRoutes, deps);
   await app.register(templateRoutes, deps);

@@ -12,6 +12,7 @@ import type { GroupRepository } from './groups/ports.ts';
 import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
+import type { ReactionRepository } from './messages/reactions.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { SessionFenceCheck } from './sessions/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
@@ -153,6 +154,7 @@ export interface Repositories {
   chats: ChatRepository & ChatListing;
   groups: GroupRepository;
   messages: MessageRepository & MessageHistory;
+  reactions: ReactionRepository;
   sends: SendQueue;
   tokens: TokenRepository;
   webhooks: WebhookRepository;

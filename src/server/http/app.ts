@@ -29,6 +29,7 @@ import { sandboxGroupRoutes } from './routes/sandbox/groups.ts';
 import { sandboxMessagingRoutes } from './routes/sandbox/messaging.ts';
 import { sandboxPhonePage } from './routes/sandbox/phone-page.ts';
 import { sandboxPhoneRoutes } from './routes/sandbox/phone.ts';
+import { sandboxPhoneFeedRoutes } from './routes/sandbox/phone-feed.ts';
 import { accountRoutes } from './routes/v2/accounts.ts';
 import { oauthRoutes } from './routes/v2/oauth.ts';
 import { oauthAuthorizePage } from './routes/v2/oauth-authorize.ts';
@@ -186,6 +187,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await v2.register(sandboxMessagingRoutes, deps.messages);
         await v2.register(sandboxGroupRoutes, deps.messages);
         await v2.register(sandboxPhoneRoutes, deps.messages);
+        await v2.register(sandboxPhoneFeedRoutes, deps.messages);
       }
       if (deps.embedding) await v2.register(iframeLinkRoutes, deps.embedding);
       if (deps.embedding) await v2.register(embeddingRoutes, deps.embedding);

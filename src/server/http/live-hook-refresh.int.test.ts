@@ -10,7 +10,7 @@ import { startTelegramEmulator, type TelegramEmulator } from '../testing/telegra
 import { databaseKind, type TestDatabase } from '../testing/test-database.ts';
 
 const MAX_TOKEN = 'f9LHodD0cOIEr0gCxuvowdetqQYLt6Ym_shop';
-const ALL_KINDS = ['message', 'edited_message', 'callback_query'];
+const ALL_KINDS = ['message', 'edited_message', 'callback_query', 'message_reaction'];
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', username: 'anna_k' };
 const maxAnna = { user_id: 4242, first_name: 'Anna', username: 'anna_k', is_bot: false };
 const nothingDone = { refreshed: 0, elsewhere: 0, revoked: 0, superseded: 0, failed: 0, withdraw_failed: 0 };

@@ -49,7 +49,7 @@ describe(`live telegram bots: what customers do beyond new messages (${databaseK
     (await sql<{ id: string; chat_id: string }>`select id, chat_id from chats where channel_id = ${channelId} and chat_type = ${chatType} order by chat_id`.execute(t.gateway.database.db)).rows;
 
   it('asks Telegram for edits and button presses besides messages', () => {
-    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query']);
+    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query', 'message_reaction']);
   });
 
   it('records a customer’s edit, however long ago the message came, as message.edit, and the frame shows it edited', async () => {

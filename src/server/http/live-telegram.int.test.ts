@@ -53,7 +53,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const hook = telegram.webhookOf(TELEGRAM_TOKEN)!;
     expect(hook.url).toBe(`${base}/hooks/telegram/${channelId}`);
     expect(hook.secret).toBe(secretOf(channelId));
-    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query']);
+    expect(callsOf('setWebhook').at(-1)!.params.allowed_updates).toEqual(['message', 'edited_message', 'callback_query', 'message_reaction']);
   });
 
   it('refuses a token Telegram does not know, and the transports it has no live driver for', async () => {

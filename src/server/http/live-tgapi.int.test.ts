@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channelClient } from '../testing/channel-client.ts';
 import { eventStream } from '../testing/event-stream.ts';
+import { openFrame } from '../testing/frames.ts';
 import { eventually } from '../testing/eventually.ts';
 import type { TestGateway } from '../testing/harness.ts';
 import { settled, statusTrail } from '../testing/messaging.ts';
@@ -156,6 +157,21 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     expect(changes.find((e) => e.name === 'message.edit')!.payload).toMatchObject({ message_id: inbound!.message_id, text: 'Где мой заказ №42?' });
     expect(changes.find((e) => e.name === 'message.delete')!.payload).toMatchObject({ message_id: inbound!.message_id });
     expect(changes.find((e) => e.name === 'message.add')!.payload).toMatchObject({ direction: 'outbound', text: 'Проверю и напишу', recipient: { chat_id: String(anna.id) } });
+  });
+
+  it('reacts to a customer’s message and shows the account typing, once each', async () => {
+    fake.customerWrites(anna.id, 'Спасибо!');
+    const [inbound] = await eventually(async () => {
+      const found = await added();
+      return found.length > 0 ? found : undefined;
+    });
+    const frame = await openFrame(t, token, 'chats', { user: { id: 'u1' }, scope: 'global' });
+    const reacted = await t.call('PUT', `/bff/messages/${inbound!.message_id}/reaction`, { token: frame, body: { emoji: '👍' } });
+    expect(reacted.statusCode, reacted.body).toBe(200);
+    expect(fake.reactions.at(-1)!.reaction).toEqual([{ _: 'reactionEmoji', emoticon: '👍' }]);
+    const chatRef = (await t.call('GET', '/bff/chats', { token: frame })).json().data.chats.find((c: { chat_id: string }) => c.chat_id === String(anna.id)).chat_ref;
+    expect((await t.call('POST', `/bff/chats/${chatRef}/typing`, { token: frame })).statusCode).toBe(204);
+    expect(fake.typing).toEqual([{ _: 'peerUser', userId: anna.id }]);
   });
 
   it('finds a new customer by username or phone, and says when nobody has them', async () => {

@@ -301,6 +301,14 @@ export interface UploadsTable {
   received: ColumnType<boolean, boolean | undefined, never>;
 }
 
+/** An emoji reaction to a message, one per reactor (`agent`, or the messenger's id of a customer) (migration 0041). */
+export interface MessageReactionsTable {
+  message_id: string;
+  reactor: string;
+  emoji: string;
+  reacted_at: Date;
+}
+
 /** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */
 export interface SessionsTable {
   channel_id: string;
@@ -326,6 +334,7 @@ export interface DatabaseSchema {
   group_members: GroupMembersTable;
   chats: ChatsTable;
   messages: MessagesTable;
+  message_reactions: MessageReactionsTable;
   sandbox_received: SandboxReceivedTable;
   sandbox_customers: SandboxCustomersTable;
   embedding_origins: EmbeddingOriginsTable;

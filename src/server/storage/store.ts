@@ -11,6 +11,7 @@ import { embedSessionRepository, embeddingOriginRepository } from './repositorie
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
+import { reactionRepository } from './repositories/reactions.ts';
 import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
 import { uploadRepository } from './repositories/uploads.ts';
@@ -58,6 +59,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     chats: { ...chatRepository(db), ...chatListing(db) },
     groups: groupRepository(db),
     messages: { ...messageRepository(db), ...messageHistory(db) },
+    reactions: reactionRepository(db),
     sends: sendQueueRepository(db, recorded, cursors.sends, cursors.owner),
     tokens: tokenRepository(db),
     webhooks: webhookRepository(db),

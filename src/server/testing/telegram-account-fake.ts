@@ -60,6 +60,9 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
   const users = new Map<number, FakeUser>([[options.self.id, options.self]]);
   const chats = new Map<number, { id: number; title: string; members: number[] }>();
   const messages = new Map<number, StoredMessage>();
+  /** The reactions the account set (`messages.sendReaction`) and the peers it was shown typing to, in order. */
+  const reactions: { id: number; reaction: Obj[] }[] = [];
+  const typing: Obj[] = [];
   /** The account's update log: entry i has pts i + 1. */
   const log: Obj[] = [];
   let lastMessageId = 0;
@@ -231,6 +234,17 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
       const update = record({ _: 'updateEditMessage', message: tlMessage(message) });
       return { _: 'updates', updates: [update], ...everyone(), date: now(), seq: 0 };
     },
+    'messages.sendReaction': (q) => {
+      const message = messages.get(Number(q.msgId));
+      if (!message || message.deleted) throw rpcError(400, 'MESSAGE_ID_INVALID');
+      reactions.push({ id: Number(q.msgId), reaction: q.reaction as Obj[] });
+      const update = record({ _: 'updateEditMessage', message: tlMessage(message) });
+      return { _: 'updates', updates: [update], ...everyone(), date: now(), seq: 0 };
+    },
+    'messages.setTyping': (q) => {
+      typing.push(peerOf(q.peer as Obj));
+      return true;
+    },
     'messages.deleteMessages': (q) => {
       for (const id of q.id as number[]) messages.get(id)!.deleted = true;
       const update = record({ _: 'updateDeleteMessages', messages: q.id });
@@ -320,6 +334,8 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
   return {
     clients,
     clientsOf,
+    reactions,
+    typing,
     /** The process `label` is gone (killed): its clients' calls fail, and nothing is pushed to them any more. */
     sever,
     /** The next `method` from process `label` is done by Telegram, then the process dies (`crash`) before the answer. */

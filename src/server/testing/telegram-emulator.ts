@@ -40,6 +40,9 @@ interface Webhook {
   allowedUpdates: string[] | undefined;
 }
 
+/** Some of the standard reactions Telegram lets bots set (the emulator refuses others, as Telegram does). */
+const BOT_REACTIONS = new Set(['👍', '👎', '❤', '🔥', '🙏', '👌', '😁', '🤔', '🎉', '😢']);
+
 export interface TelegramEmulator {
   url: string;
   /** Every call in the order it came. */
@@ -214,7 +217,14 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         return ok(sent({ message_id: Number(params.message_id) }));
       case 'deleteMessage':
       case 'answerCallbackQuery':
+      case 'sendChatAction':
         return ok(true);
+      case 'setMessageReaction': {
+        // As Telegram: a bot sets one of the standard reactions only.
+        const reaction = (params.reaction ?? []) as { type?: string; emoji?: string }[];
+        if (reaction.some((r) => r.type !== 'emoji' || !BOT_REACTIONS.has(r.emoji ?? ''))) return refuse(400, 'Bad Request: REACTION_INVALID');
+        return ok(true);
+      }
       case 'getFile':
         return files.has(String(params.file_id))
           ? ok({ file_id: params.file_id, file_size: files.get(String(params.file_id))!.content.length, file_path: `files/${String(params.file_id)}` })

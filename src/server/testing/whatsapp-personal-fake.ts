@@ -92,6 +92,11 @@ export class FakeWaSocket implements WaSocket {
     // What the library answers for a text (as it did against the fake WhatsApp server): the key it sent under.
     return { key: { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'generated' }, message: { extendedTextMessage: { text: (content as { text?: string }).text ?? '' } }, messageTimestamp: 1_795_704_700, status: 1 } as WAMessage;
   }
+  /** The presences the driver showed, in order. */
+  readonly presences: { type: string; jid: string }[] = [];
+  async sendPresenceUpdate(type: 'composing' | 'paused', jid: string): Promise<void> {
+    this.presences.push({ type, jid });
+  }
   async requestPairingCode(phone: string): Promise<string> {
     this.pairingCodes.push(phone);
     return 'K7QW3PZX';

@@ -42,7 +42,7 @@ describe('the telegram webhook registrar, against a local Telegram', () => {
   it('sets the webhook again where the bot posts to this gateway’s hook for the channel', async () => {
     await pointBotAt(hookAt(GATEWAY));
     expect(await telegramWebhookRegistrar(deps, botPacer()).refresh(channel, live())).toBe('registered');
-    expect(telegram.webhookOf(TELEGRAM_TOKEN)).toMatchObject({ url: hookAt(GATEWAY), secret: hookSecret(CHANNEL), allowedUpdates: ['message', 'edited_message', 'callback_query'] });
+    expect(telegram.webhookOf(TELEGRAM_TOKEN)).toMatchObject({ url: hookAt(GATEWAY), secret: hookSecret(CHANNEL), allowedUpdates: ['message', 'edited_message', 'callback_query', 'message_reaction'] });
   });
 
   it('leaves a bot posting to the channel’s hook at another host, unless that host is PREVIOUS_PUBLIC_URL', async () => {

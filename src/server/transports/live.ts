@@ -385,6 +385,14 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
       send: (m) => liveOf(m.transport)?.messaging.send(m) ?? Promise.resolve({ kind: 'failed', reason: 'message_channel_unavailable' }),
       edit: (ref) => liveOf(ref.transport)?.messaging.edit(ref) ?? Promise.reject(notLive(ref.transport, live)),
       remove: (ref) => liveOf(ref.transport)?.messaging.remove(ref) ?? Promise.reject(notLive(ref.transport, live)),
+      react: (ref) => {
+        const driver = liveOf(ref.transport)?.messaging;
+        if (!driver) return Promise.reject(notLive(ref.transport, live));
+        if (!driver.react) return Promise.reject(new AppError('CHANNEL_INVALID_TRANSPORT_FOR_REACTIONS', `Messages of ${ref.transport} channels cannot be reacted to`));
+        return driver.react(ref);
+      },
+      // Typing is a courtesy: where the platform (or its driver) has none, nothing is shown.
+      sendTyping: (chat) => liveOf(chat.transport)?.messaging.sendTyping?.(chat) ?? Promise.resolve(),
     },
     hooks(messages) {
       const updates: Record<string, MessengerHook> = {};

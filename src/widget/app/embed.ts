@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import { bridgeProtocol } from '../../contract/bridge-protocol.ts';
 import type { HostToFrameMessage } from '../../contract/bridge.ts';
-import type { StreamEvent } from '../../contract/realtime.ts';
+import type { ChatTyping, StreamEvent } from '../../contract/realtime.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { gatedBridge } from '@/lib/bridge-events.ts';
 import type { Connection, ConnectionState, EmbedContext } from '@/lib/embed-context.tsx';
@@ -89,6 +89,9 @@ export async function startEmbed(
     onResync: () => resyncListeners.forEach((l) => l()),
     onSessionEnded: sessionLost,
   });
+  // A customer typing: pushed as it happens, never caught up (it lasts seconds).
+  const typingListeners = new Set<(typing: ChatTyping) => void>();
+  realtime.socket.on('typing', (typing) => typingListeners.forEach((l) => l(typing)));
   realtime.socket.on('connect', () => setConnection('online'));
   realtime.socket.on('disconnect', () => setConnection('offline'));
   realtime.socket.io.on('reconnect_error', () => setConnection('offline'));
@@ -113,6 +116,7 @@ export async function startEmbed(
       return () => hostListeners.delete(l);
     },
     onResync: (l) => (resyncListeners.add(l), () => resyncListeners.delete(l)),
+    onTyping: (l) => (typingListeners.add(l), () => typingListeners.delete(l)),
     connection,
   };
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore, type StoreApi } from 'zustand';
 import type { HostToFrameMessage } from '../../contract/bridge.ts';
-import type { StreamEvent } from '../../contract/realtime.ts';
+import type { ChatTyping, StreamEvent } from '../../contract/realtime.ts';
 import type { SessionInfo } from '../../contract/session.ts';
 import type { BffClient } from './bff-client.ts';
 import type { HostBridge } from './host-bridge.ts';
@@ -28,6 +28,8 @@ export interface EmbedContext {
   onResync(listener: () => void): () => void;
   /** The stream's connection, now and as it changes. */
   connection: StoreApi<ConnectionState>;
+  /** A customer typing in a chat the frame may see (absent in frames without the realtime stream). */
+  onTyping?(listener: (typing: ChatTyping) => void): () => void;
 }
 
 const Context = createContext<EmbedContext | null>(null);

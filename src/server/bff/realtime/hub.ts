@@ -4,6 +4,7 @@ import type * as IoRedis from 'ioredis';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import {
+  type ChatTyping,
   realtimeErrors,
   realtimePath,
   type ClientToServerEvents,
@@ -16,6 +17,7 @@ import { eventAudiences, sessionAudience, sessionAudiences, visibleTo } from '..
 import { eventForRights } from '../../core/rights/events.ts';
 import { isRestricted, rightsOf, unrestricted, type FrameRights } from '../../core/rights/visibility.ts';
 import type { ChatRecord } from '../../core/messages/ports.ts';
+import type { ReportedTyping } from '../../core/messages/typing.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
 import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
@@ -65,6 +67,11 @@ export interface RealtimeHub extends EventSink, LiveSessions {
   close(): Promise<void>;
   /** Frames connected to this process now. */
   connectedFrames(): number;
+  /**
+   * A customer is typing: the frames that see the chat are told (`typing`), on every process with Redis. Never stored:
+   * a frame that was not connected missed nothing that lasts. Frames under rights hear it when their rights show the chat.
+   */
+  typing(report: ReportedTyping): Promise<void>;
 }
 
 /**
@@ -222,6 +229,22 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       });
     },
     connectedFrames: () => io.of('/').sockets.size,
+    async typing(report) {
+      const channel = await deps.store.channels.getById(report.channelId);
+      const chat = channel && (await deps.store.chats.findByMessengerId(channel.id, report.chatType, report.chatId));
+      if (!channel || !chat) return;
+      const shown: ChatTyping = { channel_id: channel.id, chat_ref: chat.id, chat_type: chat.chatType, chat_id: chat.chatId, at: deps.clock.now().toISOString() };
+      const event = { accountId: channel.accountId, name: 'chat.typing', payload: shown };
+      const identity = { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone };
+      io.to(eventAudiences(event, identity)).emit('typing', shown);
+      for (const socket of await io.local.in(ruledAudience(channel.accountId)).fetchSockets()) {
+        const { session, rights } = socket.data;
+        if (visibleTo(session, event, identity) && (await eventForRights(deps.store.chats, rights, { ...event, payload: { channel_id: channel.id } }))) {
+          // The chat is named by its ref alone: a user who sees no phone numbers is not shown one here.
+          socket.emit('typing', { ...shown, chat_id: null });
+        }
+      }
+    },
     async sweep() {
       const now = deps.clock.now();
       for (const socket of io.of('/').sockets.values()) {

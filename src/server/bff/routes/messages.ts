@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope } from '../../../contract/envelope.ts';
-import { EditMessageBody, MessageIdParams, MessageRef, SendMessageBody, SendMessageResult } from '../../../contract/messages.ts';
+import { EditMessageBody, MessageIdParams, MessageRef, ReactionBody, SendMessageBody, SendMessageResult } from '../../../contract/messages.ts';
 import type { EmbedSessionRecord } from '../../core/embedding/ports.ts';
 import { chatInScope } from '../../core/embedding/scope.ts';
 import { AppError } from '../../core/errors.ts';
 import { acceptMessage } from '../../core/messages/accept-message.ts';
 import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
+import { reactToMessage } from '../../core/messages/reactions.ts';
 import type { BffDeps } from '../deps.ts';
 import { assertChatInScope, assertChatsSession, routedChat, sessionOf } from '../guards.ts';
 import { ok, sessionErrors } from '../reply.ts';
@@ -86,6 +87,25 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       const session = sessionOf(request);
       await assertMessageInScope(session, request.params.message_id);
       return ok(deps.clock, await deleteMessage(deps.messages, session.accountId, request.params.message_id));
+    },
+  );
+
+  app.put(
+    '/messages/:message_id/reaction',
+    {
+      schema: {
+        tags,
+        summary: "Set (or with `emoji: null` take back) the account's reaction to a message",
+        params: MessageIdParams,
+        body: ReactionBody,
+        response: { 200: Envelope(Type.Object({ message_id: Type.String({ format: 'uuid' }) })), ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      await assertMessageInScope(session, request.params.message_id);
+      await reactToMessage(deps.messages, session.accountId, request.params.message_id, request.body.emoji, session.user?.id ?? null);
+      return ok(deps.clock, { message_id: request.params.message_id });
     },
   );
 };

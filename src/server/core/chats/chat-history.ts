@@ -54,8 +54,13 @@ export async function chatHistory({ store }: { store: Store }, accountId: string
 
   const first = window.rows[0];
   const last = window.rows.at(-1);
+  const reactions = await store.reactions.ofMessages(window.rows.map((r) => r.id));
   return {
-    messages: window.rows.map(toBffMessage),
+    messages: window.rows.map((row) => {
+      const shown = toBffMessage(row);
+      const of = reactions.get(row.id);
+      return of ? { ...shown, reactions: of } : shown;
+    }),
     older_cursor: window.hasOlder && first ? messageCursor(first.seq) : null,
     newer_cursor: window.hasNewer && last ? messageCursor(last.seq) : null,
   };

@@ -60,7 +60,7 @@ export function sessionAudiences(session: EmbedSessionRecord): string[] {
   return [own, audience.chatFrames(a), ...chats];
 }
 
-const CHAT_EVENTS = new Set(['message.add', 'message.status_update', 'message.edit', 'message.delete', 'chat.unanswered_update', 'chat.answered']);
+const CHAT_EVENTS = new Set(['message.add', 'message.status_update', 'message.edit', 'message.delete', 'message.reaction', 'chat.typing', 'chat.unanswered_update', 'chat.answered']);
 const CHANNEL_STATE_EVENTS = new Set(['channel.status_update', 'channel.create', 'channel.delete', 'channel.waba_tier_update']);
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -5,6 +5,7 @@ import { onActiveChannel, recordArrival, type ArrivingMessage, type PlatformOutc
 import { messageDeletedEvent } from './message-events.ts';
 import { recordEdit, type ReportedEdit } from './platform-changes.ts';
 import type { MessageDeps } from './ports.ts';
+import { recordReportedReaction, type ReportedReaction } from './reactions.ts';
 import { recordRead, recordStatus, type ReportedRead, type ReportedStatus } from './receipts.ts';
 
 /** A message the customer took back (unsent), by the messenger's number: the message and every part recorded of it. */
@@ -20,7 +21,8 @@ export type PlatformReport =
   | { kind: 'edit'; edit: ReportedEdit }
   | { kind: 'delete'; delete: ReportedDelete }
   | { kind: 'read'; read: ReportedRead }
-  | { kind: 'status'; status: ReportedStatus };
+  | { kind: 'status'; status: ReportedStatus }
+  | { kind: 'reaction'; reaction: ReportedReaction };
 
 /**
  * A customer took a message back: each of its parts not deleted yet gets the deleted mark and `message.delete`
@@ -91,6 +93,9 @@ export async function platformReports(
           break;
         case 'read':
           await recordRead(tx, deps, channel, report.read);
+          break;
+        case 'reaction':
+          await recordReportedReaction(tx, deps, channel, report.reaction);
           break;
         case 'status':
           // A report on a send whose answer (and number) is not recorded yet, while a sender holds a send of the

@@ -4,6 +4,8 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
 import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
+import type { TypingHeard } from './typing.ts';
+import type { PhoneFeed } from '../sandbox/phone-feed.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
 /** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
@@ -237,6 +239,33 @@ export interface MessagingDriver {
   /** The message's keyboard goes along: some platforms drop a keyboard the edit does not repeat. */
   edit(input: SentMessageRef & { text: string | null; attachment: Attachment | null; keyboard: Keyboard | null }): Promise<void>;
   remove(input: SentMessageRef): Promise<void>;
+  /**
+   * Sets the account's reaction to a message of the chat (null takes it back), on platforms that have reactions
+   * (absent where the driver has none). `direction` says whose the message is (some platforms name it so).
+   */
+  react?(input: ReactionRef): Promise<void>;
+  /**
+   * Shows the customer that the account is typing (a personal account's presence, a bot's chat action), where the
+   * platform has it; it lasts a few seconds on the platform, so it is sent again while the agent types.
+   */
+  sendTyping?(chat: TypingRef): Promise<void>;
+}
+
+/** A message the account reacts to. */
+export interface ReactionRef extends SentMessageRef {
+  chatType: ChatType;
+  direction: 'inbound' | 'outbound';
+  emoji: string | null;
+}
+
+/** A chat in which the account is shown typing. */
+export interface TypingRef {
+  accountId: string;
+  channelId: string;
+  transport: Transport;
+  chatType: ChatType;
+  chatId: string;
+  sealedCredentials: string | null;
 }
 
 /** What the message use-cases work with. */
@@ -247,6 +276,10 @@ export interface MessageDeps {
   driver: MessagingDriver;
   /** Commits accepted sends together (group commit); without it each send commits in its own transaction. */
   accepts?: AcceptCommitter;
+  /** Where a customer's typing is told (the frames' realtime hub). */
+  typingHeard?: TypingHeard;
+  /** The sandbox phones' push (the sandbox network only). */
+  phoneFeed?: PhoneFeed;
 }
 
 /** A messenger's call to the gateway (an update posted to the address the gateway gave it), as HTTP received it. */

@@ -9,6 +9,7 @@ import { messageDeletedEvent } from '../messages/message-events.ts';
 import type { MessageDeps } from '../messages/ports.ts';
 import { chatIdAsKept } from '../messages/recipient.ts';
 import { messageNotFound } from '../messages/receipts.ts';
+import { isReactionEmoji, platformReacted } from '../messages/reactions.ts';
 
 /** What a customer's phone shows and does beyond writing: the chat as the customer sees it, and taking a message back. */
 
@@ -28,6 +29,23 @@ export async function sandboxCustomerDelete(deps: MessageDeps, accountId: string
     await messageDeletedEvent(tx, deps.clock, current, null);
   });
   if (outcome !== 'recorded') throw wrongStatus(channel, 'Only an active channel receives deletions');
+  return { message_id: message.id, chat_id: chatId };
+}
+
+/**
+ * `POST /v2/sandbox/messages/{id}/reaction`: the chat's customer reacts to a message of the chat (either side's) with
+ * an emoji, or takes the reaction back (null), on a transport with reactions. Recorded as a live platform's report
+ * of a reaction is: `message.reaction` with `by: customer`.
+ */
+export async function sandboxCustomerReact(deps: MessageDeps, accountId: string, messageId: string, emoji: string | null): Promise<{ message_id: string; chat_id: string | null }> {
+  if (emoji !== null && !isReactionEmoji(emoji)) throw validationError([{ field: 'emoji', message: 'must be one emoji' }]);
+  const { message, channel, capabilities, chat, chatId } = await changeable(deps, accountId, messageId);
+  if (!capabilities.reactions) throw new AppError('CHANNEL_INVALID_TRANSPORT_FOR_REACTIONS', `Messages of ${channel.transport} channels cannot be reacted to`);
+  if (!chat?.chatId || message.messengerMessageId === null) throw messageNotFound(messageId);
+  const outcome = await platformReacted(deps, channel.id, [
+    { chatType: chat.chatType, chatId: chat.chatId, messengerMessageId: message.messengerMessageId, reactor: chat.chatId, emoji },
+  ]);
+  if (outcome !== 'recorded') throw wrongStatus(channel, 'Only an active channel receives reactions');
   return { message_id: message.id, chat_id: chatId };
 }
 

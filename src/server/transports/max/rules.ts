@@ -18,6 +18,8 @@ export const maxRules: TransportRules = {
     two_factor: false,
     can_write_first: true,
     contact_by_username_or_phone: true,
+    reactions: false,
+    typing: false,
     reply_window_hours: null,
   },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transport } from '../../../contract/channels.ts';
 import type { FailureReason } from '../../../contract/messages.ts';
 import type { TransportRulesRegistry } from '../../core/channels/transport-rules.ts';
-import type { MessagingDriver, OutboundMessage, SendOutcome } from '../../core/messages/ports.ts';
+import type { MessagingDriver, OutboundMessage, SendOutcome, TypingRef } from '../../core/messages/ports.ts';
 import type { Clock } from '../../core/ports.ts';
 import { sandboxChatIdFor, type SandboxStateRepository } from '../../core/sandbox/ports.ts';
 
@@ -28,6 +28,8 @@ export function sandboxMessagingDriver(deps: {
   sandbox: SandboxStateRepository;
   rules: TransportRulesRegistry;
   clock: Clock;
+  /** Where the account's typing goes: the customers' phones listening to the chat. */
+  typing?: (chat: TypingRef) => void;
   /** The answer's round trip: the network has the message, the gateway does not know yet. */
   latencyMs?: number;
 }): MessagingDriver {
@@ -71,5 +73,10 @@ export function sandboxMessagingDriver(deps: {
     },
     async edit() {},
     async remove() {},
+    // The network shows the account's reaction on the customer's phone, which reads it from the chat as recorded.
+    async react() {},
+    async sendTyping(chat) {
+      deps.typing?.(chat);
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { BotMessageReaction } from './bot-reactions.ts';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { undici } from '../lazy-undici.ts';
@@ -105,6 +106,7 @@ export interface BotUpdate {
   /** A message the customer changed, as it is now. */
   edited_message?: BotMessage;
   callback_query?: BotCallbackQuery;
+  message_reaction?: BotMessageReaction;
 }
 
 /** A call's parameters as multipart/form-data, a file among them (file-source.ts builds it). */

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Attachment, FailureReason } from '../../../contract/messages.ts';
 import type { LetGo } from '../../core/channels/ports.ts';
+import { reactionParams } from './bot-reactions.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { isMovedMessengerId, TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
 import { DeadlinePassed, type LiveBotDeps } from '../bot-common.ts';
@@ -149,7 +150,7 @@ const editFileCall =
   (kind) => ({ method: 'editMessageMedia', field: 'file', params: { ...target, media: { type: kind, media: 'attach://file', ...(text ? { caption: text } : {}) } } });
 
 /** What a refused edit or delete tells the caller. */
-function changeRefused(err: unknown, what: 'edited' | 'deleted'): AppError {
+function changeRefused(err: unknown, what: 'edited' | 'deleted' | 'reacted to'): AppError {
   if (err instanceof BotApiUnreachable || (err instanceof BotApiError && failureOf(err) === null)) return unreachable();
   if (isTokenRefused(err)) return new AppError('CHANNEL_WRONG_STATUS', 'Telegram no longer takes the channel’s bot token; reconnect it');
   const said = err instanceof Error ? err.message : String(err);
@@ -268,6 +269,24 @@ export function telegramBotMessaging(deps: TelegramBotDeps, pacer = botPacer()):
         await noteRevoked(err, ref.channelId, ref.sealedCredentials);
         throw changeRefused(err, 'deleted');
       }
+    },
+
+    // Bots may set only Telegram's standard reaction emoji: another is refused as invalid.
+    async react(ref) {
+      const messageId = telegramMessageId(ref.messengerMessageId);
+      if (messageId === null) throw new AppError('MESSAGE_NOT_FOUND', 'Telegram no longer knows this message by its number (the group became a supergroup)');
+      try {
+        await apiFor(ref.sealedCredentials, null).call('setMessageReaction', reactionParams(chatOf(ref), messageId, ref.emoji));
+      } catch (err) {
+        await noteRevoked(err, ref.channelId, ref.sealedCredentials);
+        if (err instanceof BotApiError && /REACTION_INVALID/i.test(err.message)) throw validationError([{ field: 'emoji', message: 'is not one of the reactions Telegram lets a bot set' }]);
+        throw changeRefused(err, 'reacted to');
+      }
+    },
+
+    // "typing" shows for 5 s or until the bot's next message.
+    async sendTyping(chat) {
+      await apiFor(chat.sealedCredentials, chat.chatId).call('sendChatAction', { chat_id: chat.chatId, action: 'typing' });
     },
   };
 }

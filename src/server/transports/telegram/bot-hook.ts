@@ -4,13 +4,15 @@ import type { MessageDeps, MessengerHook } from '../../core/messages/ports.ts';
 import { sameSecret } from '../bot-common.ts';
 import type { BotUpdate } from './bot-api.ts';
 import type { TelegramFiles } from './bot-files.ts';
+import { platformReacted } from '../../core/messages/reactions.ts';
+import { reactionOf } from './bot-reactions.ts';
 import { arrivingOf, editsOf, moveOf, pressOf, type AttachmentOf } from './bot-updates.ts';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
 /**
  * Updates Telegram posts to `/hooks/telegram/<channel id>`: new messages, customers' edits of them, a group's move
- * to a supergroup, and presses of inline buttons. Each carries the channel's secret, which is checked before
+ * to a supergroup, presses of inline buttons, and reactions. Each carries the channel's secret, which is checked before
  * anything is read. Telegram sends an update again until it is answered with 2xx (several may come at once;
  * recording locks the channel), so an update is answered only once what it says is recorded, together. A channel
  * not active yet (its webhook is set just before it is stored) or switched off answers 503: Telegram tries again
@@ -33,6 +35,10 @@ export function telegramUpdateHook(deps: { messages: MessageDeps; hookSecret(cha
       // stops waiting. Not while the channel cannot take it: Telegram sends it again.
       if (outcome !== 'unavailable' && typeof query?.id === 'string') respond?.({ method: 'answerCallbackQuery', callback_query_id: query.id });
       return outcome;
+    }
+    if (update.message_reaction !== undefined) {
+      const reaction = reactionOf(update.message_reaction);
+      return reaction ? recorded(await platformReacted(deps.messages, channelId, [reaction])) : 'ignored';
     }
     if (update.edited_message !== undefined) {
       const edits = editsOf(update.edited_message, attachmentOf);

@@ -6,10 +6,10 @@ import type { TelegramBotDeps } from './bot-driver.ts';
 import { isTokenRefused, pacedBot } from './paced-bot.ts';
 
 /**
- * The updates a channel asks for: messages, customers' edits of them, and presses of inline buttons (not reactions).
+ * The updates a channel asks for: messages, customers' edits of them, presses of inline buttons, and reactions.
  * Telegram keeps what a webhook was set with: channels set before a change here are set again by the hook refresh.
  */
-const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query'];
+const ALLOWED_UPDATES: readonly string[] = ['message', 'edited_message', 'callback_query', 'message_reaction'];
 
 /** Where Telegram posts a channel's updates. */
 const telegramHookUrl = (deps: Pick<TelegramBotDeps, 'publicUrl'>, channelId: string): string => hookUrl(deps.publicUrl, 'telegram', channelId);

@@ -18,6 +18,8 @@ export const telegramRules: TransportRules = {
     two_factor: false,
     can_write_first: false,
     contact_by_username_or_phone: false,
+    reactions: true,
+    typing: true,
     reply_window_hours: null,
   },
 };

@@ -206,5 +206,20 @@ export function tgapiMessaging(deps: TgapiMessagingDeps): MessagingDriver {
         throw changeRefused(err, 'deleted');
       }
     },
+    // The account's one reaction (null takes it back); a file's caption is recorded as `<number>:caption`.
+    async react(ref) {
+      const client = sessionOf(deps, ref.channelId).client;
+      try {
+        await client.sendReaction({ chatId: Number(ref.chatId), message: Number(ref.messengerMessageId.split(':')[0]), emoji: ref.emoji });
+      } catch (err) {
+        if (SESSION_ENDED.has(errorText(err) ?? '')) await deps.ended(ref.channelId);
+        throw changeRefused(err, 'edited');
+      }
+    },
+    // Once (about 5 s on the customer's screen): the library's setTyping would repeat it until told to stop.
+    async sendTyping(chat) {
+      const client = sessionOf(deps, chat.channelId).client;
+      await client.call({ _: 'messages.setTyping', peer: await client.resolvePeer(Number(chat.chatId)), action: { _: 'sendMessageTypingAction' } });
+    },
   };
 }

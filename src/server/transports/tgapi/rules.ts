@@ -18,6 +18,8 @@ export const tgapiRules: TransportRules = {
     two_factor: true,
     can_write_first: true,
     contact_by_username_or_phone: true,
+    reactions: true,
+    typing: true,
     reply_window_hours: null,
   },
 };

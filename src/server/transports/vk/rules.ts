@@ -18,6 +18,8 @@ export const vkRules: TransportRules = {
     two_factor: false,
     can_write_first: false,
     contact_by_username_or_phone: false,
+    reactions: false,
+    typing: false,
     reply_window_hours: null,
   },
 };

@@ -5,6 +5,7 @@ import type { GroupReport } from '../../core/groups/group-changes.ts';
 import type { MemberStatus } from '../../core/groups/ports.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { PlatformReport } from '../../core/messages/platform-reports.ts';
+import { AGENT_REACTOR } from '../../core/messages/reactions.ts';
 import { chatOf, userOf } from './addresses.ts';
 import { ackRefusal } from './refusals.ts';
 import type { WaEvents } from './wa-socket.ts';
@@ -108,10 +109,27 @@ function memberOf(key: { participant?: string | null }, name: string | null): Pi
 }
 
 /**
+ * A reaction (an emoji, or none: taken back) to a message of the chat: by the account's phone (`agent`), the member
+ * in a group, or the customer.
+ */
+function reactionOf(
+  chat: { chatType: ChatType; chatId: string },
+  key: NonNullable<WAMessage['key']>,
+  reaction: NonNullable<Content['reactionMessage']>,
+): PlatformReport | null {
+  const target = reaction.key?.id;
+  if (!target) return null;
+  const member = chat.chatType === 'whatsgroup' ? memberOf(key, null).sender?.chat_id : chat.chatId;
+  const reactor = key.fromMe ? AGENT_REACTOR : member;
+  if (!reactor) return null;
+  return { kind: 'reaction', reaction: { ...chat, messengerMessageId: target, reactor, emoji: reaction.text || null } };
+}
+
+/**
  * What WhatsApp's upsert of messages reports for the gateway: customers' messages, the account's own written on the
  * phone (`outbound`, echoes of the gateway's own sends included: recorded once, by their id), edits and messages
  * taken back. A file is one message (kept through `keep`) and its caption another, `<id>:caption`, as the
- * interface's messages carry text or an attachment. Status broadcasts, reactions and protocol chatter are left out.
+ * interface's messages carry text or an attachment, and reactions. Status broadcasts and protocol chatter are left out.
  */
 export async function reportsOfMessages(messages: readonly WAMessage[], keep: KeepFile | null): Promise<PlatformReport[]> {
   const reports: PlatformReport[] = [];
@@ -134,6 +152,11 @@ export async function reportsOfMessages(messages: readonly WAMessage[], keep: Ke
     }
     if (!content) continue;
     const fromMe = key.fromMe === true;
+    if (content.reactionMessage) {
+      const reaction = reactionOf(chat, key, content.reactionMessage);
+      if (reaction) reports.push(reaction);
+      continue;
+    }
     const isGroup = chat.chatType === 'whatsgroup';
     const quoted = quotedIdOf(content);
     const base = {

@@ -98,5 +98,17 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       const jid = jidOf(ref.chatId);
       await socketOf(sockets, ref.channelId).sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: ref.messengerMessageId } }).catch(transient);
     },
+    // An empty reaction takes the account's back. A file's caption is recorded as `<id>:caption`: the reaction is the file's.
+    async react(ref) {
+      if (!ref.chatId) return;
+      const jid = jidOf(ref.chatId);
+      const id = ref.messengerMessageId.split(':')[0]!;
+      const key = { remoteJid: jid, fromMe: ref.direction === 'outbound', id };
+      await socketOf(sockets, ref.channelId).sendMessage(jid, { react: { text: ref.emoji ?? '', key } }).catch(transient);
+    },
+    // "composing" lasts until WhatsApp's own timeout (about 25 s) or the next message: sent again while the agent types.
+    async sendTyping(chat) {
+      await socketOf(sockets, chat.channelId).sendPresenceUpdate('composing', jidOf(chat.chatId)).catch(transient);
+    },
   };
 }

@@ -18,6 +18,8 @@ export const whatsappRules: TransportRules = {
     two_factor: false,
     can_write_first: true,
     contact_by_username_or_phone: false,
+    reactions: true,
+    typing: true,
     reply_window_hours: null,
   },
 };

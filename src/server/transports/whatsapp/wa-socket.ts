@@ -26,6 +26,8 @@ export interface WaSocket {
   /** Anything came from WhatsApp on this connection (a frame: a stanza, the answer to a keepalive): it is alive. */
   onHeard(handler: () => void): void;
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
+  /** Shows the account typing (`composing`) in a chat, or no longer (`paused`). */
+  sendPresenceUpdate(type: 'composing' | 'paused', jid: string): Promise<void>;
   /** WhatsApp's 8-character code for linking by phone number instead of the QR (only while the QR is shown). */
   requestPairingCode(phone: string): Promise<string>;
   onWhatsApp(...phones: string[]): Promise<{ exists: boolean; jid: string }[] | undefined>;

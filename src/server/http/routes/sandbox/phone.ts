@@ -3,10 +3,10 @@ import { Type } from 'typebox';
 import { BffMessage } from '../../../../contract/bff-chats.ts';
 import { Envelope } from '../../../../contract/envelope.ts';
 import { ErrorBody } from '../../../../contract/errors.ts';
-import { MessageIdParams } from '../../../../contract/messages.ts';
+import { MessageIdParams, ReactionBody } from '../../../../contract/messages.ts';
 import { SandboxChatParams } from '../../../../contract/sandbox.ts';
 import type { MessageDeps } from '../../../core/messages/ports.ts';
-import { sandboxChatMessages, sandboxCustomerDelete } from '../../../core/sandbox/sandbox-phone.ts';
+import { sandboxChatMessages, sandboxCustomerDelete, sandboxCustomerReact } from '../../../core/sandbox/sandbox-phone.ts';
 import { accountOf } from '../../plugins/auth.ts';
 import { envelope } from '../../envelope.ts';
 import { withNotFound } from '../errors.ts';
@@ -30,6 +30,24 @@ export const sandboxPhoneRoutes: FastifyPluginAsyncTypebox<MessageDeps> = async 
       },
     },
     async (request) => envelope(deps.clock, await sandboxCustomerDelete(deps, accountOf(request).accountId, request.params.message_id)),
+  );
+
+  app.post(
+    '/sandbox/messages/:message_id/reaction',
+    {
+      schema: {
+        tags,
+        summary: 'A customer reacts to a message',
+        description:
+          'The chat’s customer sets an emoji reaction to a message of the chat (either side’s), or takes it back with `emoji: null`; ' +
+          '`message.reaction` is sent (`by: customer`) to subscribers of that event and to the frames, as a live platform reports a reaction. ' +
+          'Transports without reactions answer 400 `CHANNEL_INVALID_TRANSPORT_FOR_REACTIONS`; a channel that is not active 409 `CHANNEL_WRONG_STATUS`.',
+        params: MessageIdParams,
+        body: ReactionBody,
+        response: { 200: Envelope(Type.Object({ message_id: Type.String({ format: 'uuid' }), chat_id: Type.Union([Type.String(), Type.Null()]) })), ...withNotFound, 409: ErrorBody },
+      },
+    },
+    async (request) => envelope(deps.clock, await sandboxCustomerReact(deps, accountOf(request).accountId, request.params.message_id, request.body.emoji)),
   );
 
   app.get(

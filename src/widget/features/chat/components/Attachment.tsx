@@ -3,13 +3,20 @@ import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
 import { PaperclipIcon } from './icons.tsx';
 
-/** What kind of file an attachment is, by its type (or, without one, by its name's ending). */
+/**
+ * What kind of file an attachment is: by its type when it has one (an `audio/webm` voice note is a sound, though
+ * `.webm` names videos too), else by its name's ending.
+ */
 export function mediaKind(a: Pick<AttachmentData, 'mimetype' | 'name'>): 'image' | 'video' | 'audio' | 'file' {
-  const type = a.mimetype ?? '';
+  const type = (a.mimetype ?? '').toLowerCase();
+  if (type.startsWith('image/')) return 'image';
+  if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type !== '' && type !== 'application/octet-stream') return 'file';
   const ext = (a.name ?? '').split('.').pop()?.toLowerCase() ?? '';
-  if (type.startsWith('image/') || ['png', 'jpg', 'jpeg', 'gif', 'webp'].includes(ext)) return 'image';
-  if (type.startsWith('video/') || ['mp4', 'webm', 'mov'].includes(ext)) return 'video';
-  if (type.startsWith('audio/') || ['mp3', 'ogg', 'oga', 'opus', 'm4a', 'wav'].includes(ext)) return 'audio';
+  if (['png', 'jpg', 'jpeg', 'gif', 'webp'].includes(ext)) return 'image';
+  if (['mp4', 'webm', 'mov'].includes(ext)) return 'video';
+  if (['mp3', 'ogg', 'oga', 'opus', 'm4a', 'wav'].includes(ext)) return 'audio';
   return 'file';
 }
 

@@ -26,6 +26,8 @@ import { ContactPanel } from './ContactPanel.tsx';
 import { chatTitle, transportName } from './format.ts';
 import { MessageHistory } from './MessageHistory.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
+import { TypingIndicator } from './TypingIndicator.tsx';
+import { useTellTyping } from '../hooks/use-typing.ts';
 
 // Opened now and then, not with every chat: loaded on first use, so the frame's first load stays within its budget.
 const ForwardDialog = lazy(() => import('./ForwardDialog.tsx').then((m) => ({ default: m.ForwardDialog })));
@@ -55,6 +57,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const edit = useEditMessage(key);
   const remove = useDeleteMessage();
   const [actionError, setActionError] = useState<string | null>(null);
+  const tellTyping = useTellTyping(target.chat_ref, Boolean(caps?.typing));
   const templatesOpen = useChatUi((s) => s.templatesOpen);
   const forwarding = useForward((s) => s.content !== null);
   const showTemplates = useChatUi((s) => s.showTemplates);
@@ -140,6 +143,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       </header>
       {opened.kind === 'chat' && chat && <ContactPanel chat={chat} />}
       <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
+      {caps?.typing && <TypingIndicator chatRef={target.chat_ref} who={title} />}
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
           <strong>{w.view.notDeleted}</strong> {actionError}
@@ -180,6 +184,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
           disabledReason={target.channel_id ? null : via.open && via.reachable.length > 0 ? w.view.chooseChannelFirst : w.view.noChannel}
           onOpenTemplates={templatesChannel ? () => showTemplates(true) : null}
           keyboardKind={caps?.keyboard ?? null}
+          onTyping={tellTyping}
           notice={windowClosed ? (caps?.templates ? templateWords[lang].templates.windowClosed(windowHours) : templateWords[lang].templates.windowClosedUntilTheyWrite(windowHours)) : null}
         />
       </div>

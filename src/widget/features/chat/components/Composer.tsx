@@ -12,6 +12,7 @@ import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
+import { MicButton } from './MicButton.tsx';
 
 // Buttons are put on a message now and then: the builder (and what shows them waiting) loads on first use.
 const KeyboardBuilderPanel = lazy(() => import('./KeyboardBuilderPanel.tsx'));
@@ -29,6 +30,8 @@ interface Props {
   notice?: string | null;
   /** The dialect of buttons the chat's channel takes; null or absent: it takes none. */
   keyboardKind?: KeyboardKind | null;
+  /** The agent typed (the customer is shown it, throttled by the caller). */
+  onTyping?: () => void;
 }
 
 /** Grows the box with its text up to its max-height, then it scrolls. */
@@ -44,7 +47,7 @@ function fit(box: HTMLTextAreaElement | null) {
  * caption, until the agent sends or cancels it. A reply shows the message it quotes above the box. Buttons built
  * for the message wait above the box too, and go with the next message sent.
  */
-export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null }: Props) {
+export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null, onTyping }: Props) {
   const all = useWords(words);
   const w = all.composer;
   const t = useWords(templateWords).templates;
@@ -199,6 +202,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
               <PaperclipIcon className="block size-[18px]" />
             </Button>
             <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
+            {!editingId && <MicButton onRecorded={take} disabled={!!disabledReason} />}
           </>
         )}
         {onOpenTemplates && offerMore && (
@@ -223,7 +227,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           rows={1}
           value={text}
           disabled={!!disabledReason}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => (setText(e.target.value), onTyping?.())}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

@@ -12,6 +12,7 @@ import { MessageKeyboard } from './MessageKeyboard.tsx';
 import { Attachment } from './Attachment.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { Linkified } from './Linkified.tsx';
+import { ReactButton, ReactionChips } from './ReactionBar.tsx';
 
 const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
 const tickColours: Partial<Record<ShownStatus, string>> = { read: 'text-read', failed: 'font-bold tracking-normal text-danger' };
@@ -113,6 +114,7 @@ function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps & 
         </IconButton>
       )}
       <ForwardButton message={message} />
+      {actions.react && <ReactButton message={message} />}
       {actions.edit && (
         <IconButton aria-label={w.editLabel} title={w.edit} onClick={() => onEdit(message)}>
           <PencilIcon />
@@ -149,6 +151,7 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
       )}
       {m.template && text === null && <p className="m-0 text-muted italic">{w.template}</p>}
       {keyboard && <MessageKeyboard keyboard={keyboard} />}
+      <ReactionChips message={m} canReact={Boolean(props.actions?.react)} />
       <span className="flex items-center gap-1.5 self-end text-[11px] text-muted">
         {m.template && !m.deleted && <Tag>{words[lang].chat.template}</Tag>}
         {m.deleted && <Tag tone="danger">{w.deleted}</Tag>}

@@ -10,9 +10,9 @@ const sent = (over: Partial<ChatMessage> = {}): ChatMessage => ({ ...sending('k'
 
 describe('what the agent may do to a message', () => {
   it('edits within the window and deletes where the transport allows', () => {
-    expect(messageActions(sent(), caps({}), T0 + 60_000)).toEqual({ edit: true, delete: true });
-    expect(messageActions(sent(), caps({}), T0 + 901_000)).toEqual({ edit: false, delete: true });
-    expect(messageActions(sent(), caps({ edit: null, delete: false }), T0)).toEqual({ edit: false, delete: false });
+    expect(messageActions(sent(), caps({}), T0 + 60_000)).toEqual({ edit: true, delete: true, react: false });
+    expect(messageActions(sent(), caps({}), T0 + 901_000)).toEqual({ edit: false, delete: true, react: false });
+    expect(messageActions(sent(), caps({ edit: null, delete: false }), T0)).toEqual({ edit: false, delete: false, react: false });
   });
 
   it('follows the transport’s limits on what can be edited', () => {
@@ -24,9 +24,17 @@ describe('what the agent may do to a message', () => {
 
   it('offers nothing on inbound, unsent, failed or deleted messages, nor before the channel is known', () => {
     for (const m of [sent({ direction: 'inbound' }), sent({ message_id: null, status: 'sending' }), sent({ status: 'failed' }), sent({ deleted: true })]) {
-      expect(messageActions(m, caps({}), T0)).toEqual({ edit: false, delete: false });
+      expect(messageActions(m, caps({}), T0)).toEqual({ edit: false, delete: false, react: false });
     }
-    expect(messageActions(sent(), undefined, T0)).toEqual({ edit: false, delete: false });
+    expect(messageActions(sent(), undefined, T0)).toEqual({ edit: false, delete: false, react: false });
+  });
+
+  it('reacts to either side’s message once the messenger has it, where the transport has reactions', () => {
+    expect(messageActions(sent({ direction: 'inbound' }), caps({ reactions: true }), T0)).toEqual({ edit: false, delete: false, react: true });
+    expect(messageActions(sent(), caps({ reactions: true }), T0)).toEqual({ edit: true, delete: true, react: true });
+    for (const m of [sent({ message_id: null, status: 'sending' }), sent({ status: 'failed' }), sent({ deleted: true })]) {
+      expect(messageActions(m, caps({ reactions: true }), T0).react).toBe(false);
+    }
   });
 
   it('answers the same object for the same actions, so unchanged rows are not drawn again', () => {

@@ -23,6 +23,25 @@ export interface MessagePatch {
   reason?: string | null;
   edit?: { at: string; text?: string | null; attachment?: BffMessage['attachment'] };
   deleted_at?: string;
+  /** Reactions set or taken back (`emoji` null), in the order they came. */
+  reactions?: ReactionChange[];
+}
+
+/** One reactor's reaction as an event tells it. */
+export interface ReactionChange {
+  reactor: string;
+  by: 'agent' | 'customer';
+  emoji: string | null;
+}
+
+/** The message's reactions with one reactor's changed: replaced in place, added at the end, or taken out. */
+export function withReaction(reactions: ChatMessage['reactions'], change: ReactionChange): NonNullable<ChatMessage['reactions']> {
+  const others = (reactions ?? []).filter((r) => r.reactor !== change.reactor);
+  if (change.emoji === null) return others;
+  const at = (reactions ?? []).findIndex((r) => r.reactor === change.reactor);
+  const mine = { emoji: change.emoji, by: change.by, reactor: change.reactor };
+  if (at < 0) return [...others, mine];
+  return [...others.slice(0, at), mine, ...others.slice(at)];
 }
 
 const rank: Record<Exclude<ShownStatus, 'failed'>, number> = { sending: -1, accepted: 0, sent: 1, delivered: 2, read: 3 };
@@ -112,6 +131,7 @@ export function applyPatch(m: ChatMessage, patch: MessagePatch): ChatMessage {
     };
   }
   if (patch.deleted_at && !next.deleted) next = { ...next, deleted: true, deleted_at: patch.deleted_at };
+  if (patch.reactions) next = { ...next, reactions: patch.reactions.reduce(withReaction, next.reactions) };
   return next;
 }
 
@@ -126,6 +146,7 @@ export function mergePatches(a: MessagePatch | undefined, b: MessagePatch): Mess
     ...(status ? { status, reason: status !== 'failed' ? null : a.status === 'failed' ? (a.reason ?? null) : (b.reason ?? null) } : {}),
     ...(edit ? { edit } : {}),
     ...(a.deleted_at || b.deleted_at ? { deleted_at: a.deleted_at ?? b.deleted_at } : {}),
+    ...(a.reactions || b.reactions ? { reactions: [...(a.reactions ?? []), ...(b.reactions ?? [])] } : {}),
   };
 }
 
@@ -146,6 +167,10 @@ export function patchOfEvent(event: StreamEvent): { keys: string[]; patch: Messa
     }
     case 'message.delete':
       return { keys: [`m:${event.payload.message_id}`], patch: { deleted_at: new Date(event.payload.timestamp).toISOString() } };
+    case 'message.reaction': {
+      const { reactor, by, emoji } = event.payload;
+      return { keys: [`m:${event.payload.message_id}`], patch: { reactions: [{ reactor, by, emoji }] } };
+    }
     default:
       return null;
   }
