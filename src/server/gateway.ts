@@ -192,6 +192,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       live?.messaging ??
       billedConversations(sandboxMessagingDriver({ sandbox: store.sandbox, rules: transportRules, clock, latencyMs: config.sandboxLatencyMs }), { auth, clock });
     const messages: MessageDeps = { store, clock, rules: transportRules, driver: metrics ? metrics.messaging(messenger) : messenger };
+    // Personal numbers (live WhatsApp and Telegram accounts) send at a person's pace: see src/server/core/pacing.
+    if (live && config.personalPacing) {
+      messages.pacing = {
+        random: Math.random,
+        slowed: (channelId, reason, until) =>
+          log?.warn({ channelId, reason, until }, `the platform ${reason === 'flagged' ? 'flagged the account for spam' : 'rate-limited the account'}: the channel sends slower until ${until.toISOString()}`),
+      };
+    }
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
     const sendsAccepted = () => {

@@ -12,6 +12,7 @@ import type { GroupRepository } from './groups/ports.ts';
 import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
+import type { PacingRepository } from './pacing/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { SessionFenceCheck } from './sessions/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
@@ -174,6 +175,8 @@ export interface Repositories {
   uploads: UploadRepository;
   /** Whether a long-lived session's lease is still the one a write is made under (see SessionFenceCheck). */
   sessionFences: SessionFenceCheck;
+  /** Pacing of personal channels: their day's counts and the holds of their sends. */
+  pacing: PacingRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -4,6 +4,7 @@ import type { ChannelRecord } from '../channels/ports.ts';
 import type { TransportRulesRegistry } from '../channels/transport-rules.ts';
 import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
+import type { PacingOptions } from '../pacing/paced-sends.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
 /** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
@@ -215,6 +216,8 @@ export interface OutboundMessage extends MessageContent {
   quotedMessengerId: string | null;
   /** The channel's credentials as stored (sealed): a live driver opens them to act as the channel's account. */
   sealedCredentials: string | null;
+  /** How long to show "typing…" in the chat before sending, where the platform has it (a personal channel's pacing). */
+  typingMs?: number;
 }
 
 /** A sent message the messenger is asked to change or take back. */
@@ -247,6 +250,8 @@ export interface MessageDeps {
   driver: MessagingDriver;
   /** Commits accepted sends together (group commit); without it each send commits in its own transaction. */
   accepts?: AcceptCommitter;
+  /** Pacing of personal channels (warm-up, caps, gaps, typing); without it they send as fast as any other. */
+  pacing?: PacingOptions;
 }
 
 /** A messenger's call to the gateway (an update posted to the address the gateway gave it), as HTTP received it. */
