@@ -118,6 +118,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           readBacklog: () => readBacklog(database.db),
           connectedFrames: () => realtime?.connectedFrames() ?? 0,
           whatsappSessions: () => liveOpened?.whatsappSessions ?? null,
+          readPacing: () => store.pacing.figures(clock.now()),
         })
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.

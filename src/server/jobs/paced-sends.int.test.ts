@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { Registry } from 'prom-client';
+import { pacingGauges } from '../metrics-pacing.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransientSendError } from '../core/messages/ports.ts';
 import type { PacingProfile } from '../core/pacing/profile.ts';
@@ -157,5 +159,26 @@ describe(`pacing of a personal channel's sends (${databaseKind()})`, () => {
     expect(await deps.store.pacing.queue(ids.channelId, clock.now())).toEqual({ waiting: 3, held: 3 });
     const rows = await sql<{ n: number }>`select count(*)::int as n from messages where channel_id = ${ids.channelId} and hold_reason = 'first_contact_cap'`.execute(database.db);
     expect(rows.rows[0]!.n).toBe(3);
+  });
+
+  it('reports each channel’s sent today, first contacts today, held now and current gap to /metrics', async () => {
+    const { clock, taken, deps, ids } = await setUp();
+    for (let i = 0; i < 5; i++) await acceptSend(deps, ids, `7988000${i}`, `offer ${i}`);
+    await acceptSend(deps, ids, '79881111', 'answer', true);
+    await runUntil(deps, database.db, clock, linked + HOUR);
+    expect(taken).toHaveLength(4);
+    const registry = new Registry();
+    pacingGauges([registry], clock, () => deps.store.pacing.figures(clock.now()));
+    const text = await registry.metrics();
+    const value = (name: string) => Number(new RegExp(`^${name}\\{channel_id="${ids.channelId}",transport="whatsapp"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('gateway_pacing_sent_today')).toBe(4);
+    expect(value('gateway_pacing_first_contacts_today')).toBe(3);
+    expect(value('gateway_pacing_held')).toBe(2);
+    const state = await deps.store.pacing.get(ids.channelId);
+    expect(value('gateway_pacing_gap_seconds')).toBe(state!.gapMs / 1000);
+    // The next day starts its counts at zero.
+    clock.set(linked + 24 * HOUR);
+    const tomorrow = await registry.metrics();
+    expect(tomorrow).toMatch(new RegExp(`gateway_pacing_sent_today\\{channel_id="${ids.channelId}",transport="whatsapp"\\} 0`));
   });
 });
