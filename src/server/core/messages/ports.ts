@@ -51,6 +51,8 @@ export interface MessageRecord extends MessageContent {
   readAt: Date | null;
   editedAt: Date | null;
   deletedAt: Date | null;
+  /** A send its channel's pacing holds (personal channels): why, and until when. Read only; absent or null otherwise. */
+  hold?: { reason: string; until: Date } | null;
 }
 
 export interface ChatRepository {
