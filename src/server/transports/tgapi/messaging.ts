@@ -76,6 +76,14 @@ async function targetOf(client: TelegramClient, m: OutboundMessage): Promise<Tar
   return { refused: 'contact_can_not_create' };
 }
 
+/** "typing…" in the chat for `ms`, renewed every 5 s as Telegram lets it lapse after 6; best effort. */
+async function showTyping(client: TelegramClient, peer: tl.TypeInputPeer, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 5_000) {
+    await client.sendTyping(peer, 'typing').catch(() => {});
+    await new Promise((r) => setTimeout(r, Math.min(left, 5_000)));
+  }
+}
+
 /** The file a send names, fetched through the guarded agent and held for the upload. */
 async function fileOf(deps: TgapiMessagingDeps, attachment: Attachment) {
   const source = await fetchSource(attachment.url, { agent: deps.filesAgent, allowLoopback: deps.allowLoopbackFiles, timeoutMs: FETCH_TIMEOUT_MS }, FILE_LIMIT_BYTES, 'Telegram');
@@ -156,6 +164,8 @@ export function tgapiMessaging(deps: TgapiMessagingDeps): MessagingDriver {
       try {
         const target = await deps.pacer.pace(m.channelId, null, () => targetOf(client, m));
         if ('refused' in target) return { kind: 'failed', reason: target.refused };
+        // A personal channel's pacing asks for "typing…" first (Telegram shows it about 6 s a call; it ends with the send).
+        if (m.typingMs) await showTyping(client, target.peer, m.typingMs);
         const replyTo = m.quotedMessengerId ? Number(m.quotedMessengerId) : undefined;
         const params = { randomId: await telegramRandomId(m.requestId), ...(replyTo ? { replyTo } : {}) };
         const sent = await deps.pacer.pace(m.channelId, target.chatId, async () => {

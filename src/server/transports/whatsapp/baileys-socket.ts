@@ -113,6 +113,7 @@ export function baileysLibrary(options: { browser?: [string, string, string] } =
         sendMessage: (jid, content, opts) => sock.sendMessage(jid, content, opts),
         requestPairingCode: (phone) => sock.requestPairingCode(phone),
         onWhatsApp: (...phones) => sock.onWhatsApp(...phones) as Promise<{ exists: boolean; jid: string }[] | undefined>,
+        sendPresenceUpdate: (type, jid) => sock.sendPresenceUpdate(type, jid),
         downloadMedia: (message) => baileys.downloadMediaMessage(message, 'buffer', {}, { logger: quiet as never, reuploadRequest: sock.updateMediaMessage }),
         logout: () => sock.logout(),
         end: () => sock.end(undefined),

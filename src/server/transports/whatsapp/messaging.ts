@@ -7,6 +7,7 @@ import { outboundContent, type OutboundFileDeps } from './media.ts';
 import { ackRefusal, isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import { ACK_WAIT_MS, type SendAcks } from './acks.ts';
 import type { LiveSockets } from './session.ts';
+import { showTyping } from './typing.ts';
 
 /**
  * The message's id on WhatsApp, drawn from the gateway's request id: a send made again after a crash (its answer lost)
@@ -76,6 +77,8 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       if (m.attachment) files.ownSends.set(id, true);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
+      // A personal channel's pacing asks for "typing…" first, as long as a person would take to type the text.
+      if (m.typingMs) await showTyping(socket, jid, m.typingMs);
       acks.written(m.channelId, id);
       try {
         await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });

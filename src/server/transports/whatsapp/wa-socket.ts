@@ -29,6 +29,8 @@ export interface WaSocket {
   /** WhatsApp's 8-character code for linking by phone number instead of the QR (only while the QR is shown). */
   requestPairingCode(phone: string): Promise<string>;
   onWhatsApp(...phones: string[]): Promise<{ exists: boolean; jid: string }[] | undefined>;
+  /** Shows the account as typing (`composing`) in a chat, or stops (`paused`); absent where the socket has no presence. */
+  sendPresenceUpdate?(type: 'composing' | 'paused', jid: string): Promise<void>;
   /**
    * The decrypted bytes of a media message's file (image, video, audio, document, sticker), fetched from WhatsApp's
    * media servers; a file those no longer hold is asked of the phone again.
