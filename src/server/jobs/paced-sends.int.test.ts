@@ -46,24 +46,29 @@ describe(`pacing of a personal channel's sends (${databaseKind()})`, () => {
     database.db.selectFrom('messages').select(['status', 'hold_reason', 'send_after', 'reason']).where('id', '=', messageId).executeTakeFirstOrThrow();
 
   it('warms up: day 1 sends up to its first-contact cap, in the order accepted, and the rest go the next days; replies are not held by that cap', async () => {
-    const { clock, taken, deps, ids } = await setUp();
+    const { clock, taken, deps, ids } = await setUp({ ...small, dailyCaps: [9, 12] });
     const contacts: string[] = [];
     for (let i = 0; i < 10; i++) contacts.push(await acceptSend(deps, ids, `7900000${String(i).padStart(4, '0')}`, `offer ${i}`));
     for (let i = 0; i < 4; i++) await acceptSend(deps, ids, `7911000${i}`, `answer ${i}`, true);
-    await runUntil(deps, database.db, clock, linked + 12 * HOUR);
+    await runUntil(deps, database.db, clock, linked + 6 * HOUR);
     const day1 = taken.map((t) => t.text);
-    // Three first contacts (the cap of day 1) and two answers fill the day's five; the other answers wait for day 2.
+    // Three first contacts (the cap of day 1), in the order accepted; every answer goes, the first-contact cap notwithstanding.
     expect(day1.filter((t) => t.startsWith('offer'))).toEqual(['offer 0', 'offer 1', 'offer 2']);
-    expect(day1.filter((t) => t.startsWith('answer'))).toHaveLength(2);
-    expect(day1).toHaveLength(5);
+    expect(day1.filter((t) => t.startsWith('answer'))).toEqual(['answer 0', 'answer 1', 'answer 2', 'answer 3']);
     const waiting = await held(contacts[3]!);
     expect(waiting).toMatchObject({ status: 'accepted', hold_reason: 'first_contact_cap' });
     // Held until the channel's next day (midnight UTC), not failed.
     expect(new Date(waiting.send_after!).getTime()).toBe(Date.UTC(2030, 0, 8));
+    // The day's cap of every send (9) holds answers too: two of four more go, two wait for the next day.
+    for (let i = 4; i < 8; i++) await acceptSend(deps, ids, `7911000${i}`, `answer ${i}`, true);
+    await runUntil(deps, database.db, clock, linked + 12 * HOUR);
+    expect(taken.map((t) => t.text).slice(7)).toEqual(['answer 4', 'answer 5']);
+    expect(await database.db.selectFrom('messages').select('hold_reason').where('text', '=', 'answer 7').executeTakeFirstOrThrow()).toEqual({ hold_reason: 'daily_cap' });
     await runUntil(deps, database.db, clock, linked + DAY + 12 * HOUR);
-    const day2 = taken.slice(5).map((t) => t.text);
+    const day2 = taken.slice(9).map((t) => t.text);
+    // Day 2: the answers held over first, then the day's four first contacts, in the order accepted.
+    expect(day2.filter((t) => t.startsWith('answer'))).toEqual(['answer 6', 'answer 7']);
     expect(day2.filter((t) => t.startsWith('offer'))).toEqual(['offer 3', 'offer 4', 'offer 5', 'offer 6']);
-    expect(day2.filter((t) => t.startsWith('answer'))).toHaveLength(2);
   });
 
   it('spaces sends by a random gap within bounds after the typing, and pauses longer after a burst', async () => {

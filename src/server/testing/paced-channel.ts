@@ -72,9 +72,17 @@ async function nextDue(db: Kysely<DatabaseSchema>, now: Date): Promise<number | 
 /**
  * Runs the send path on the test's clock until `untilMs`: claims what is due and sends it (as the send loop does), and
  * when nothing is due moves the clock to the next moment something is (or to `untilMs`). `onStep` runs before each
- * claim (a test accepting sends over time).
+ * claim (a test accepting sends over time, at the times `nextEvent` tells).
  */
-export async function runUntil(deps: MessageDeps, db: Kysely<DatabaseSchema>, clock: ManualClock, untilMs: number, onStep?: () => Promise<void>): Promise<void> {
+export async function runUntil(
+  deps: MessageDeps,
+  db: Kysely<DatabaseSchema>,
+  clock: ManualClock,
+  untilMs: number,
+  onStep?: () => Promise<void>,
+  /** When the caller has something to do next (a send to accept), so that the clock stops there. */
+  nextEvent?: () => number | null,
+): Promise<void> {
   for (;;) {
     await onStep?.();
     const claims = await deps.store.sends.claim({ limit: 32, leaseSeconds: 30, now: clock.now() });
@@ -83,7 +91,7 @@ export async function runUntil(deps: MessageDeps, db: Kysely<DatabaseSchema>, cl
       continue;
     }
     const next = await nextDue(db, clock.now());
-    const to = next === null ? untilMs : Math.min(next, untilMs);
+    const to = Math.min(next ?? untilMs, nextEvent?.() ?? untilMs, untilMs);
     if (clock.now().getTime() >= untilMs) return;
     clock.set(Math.max(to, clock.now().getTime() + 1));
   }

@@ -62,6 +62,6 @@ export function toBffMessage(row: HistoryRow): BffMessage {
     edited_at: iso(row.editedAt),
     deleted_at: iso(row.deletedAt),
     deleted: row.deletedAt !== null,
-    held: row.hold ? { reason: row.hold.reason, until: row.hold.until.toISOString() } : null,
+    ...(row.hold ? { held: { reason: row.hold.reason, until: row.hold.until.toISOString() } } : {}),
   };
 }

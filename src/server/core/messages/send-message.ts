@@ -105,7 +105,7 @@ export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 30
 async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): Promise<(SendResult | Error)[]> {
   const decided: Decided[] = [];
   // Personal channels' sends wait for their turn (src/server/core/pacing), one after another per channel.
-  const paced = pacedTurns(deps);
+  const paced = pacedTurns(deps, claims);
   const results = await Promise.all(
     claims.map(async ({ message, chat, channel, attempt }): Promise<SendResult | Error> => {
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';

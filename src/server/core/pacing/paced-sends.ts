@@ -3,7 +3,7 @@ import type { Clock, Store } from '../ports.ts';
 import { TransientSendError, type ClaimedSend, type SendOutcome } from '../messages/ports.ts';
 import { localTime } from './calendar.ts';
 import { decide, slowedDown } from './gate.ts';
-import type { PacingState, SlowReason } from './ports.ts';
+import type { PacingState, SendKind, SlowReason } from './ports.ts';
 import { effectiveProfile, isPaced, type PacingProfile } from './profile.ts';
 import type { Random } from './random.ts';
 
@@ -46,9 +46,9 @@ const profileOf = (state: PacingState): PacingProfile => effectiveProfile(state.
  * The decision is written with the version it was read at: of two senders deciding at once (a takeover), the second
  * finds the state changed and decides again.
  */
-export async function admit(deps: PacingDeps, claim: ClaimedSend, channel: ChannelRecord): Promise<Admission> {
+export async function admit(deps: PacingDeps, claim: ClaimedSend, channel: ChannelRecord, known?: SendKind): Promise<Admission> {
   if (!isPaced(channel.transport)) return { kind: 'send', typingMs: 0 };
-  const kind = await deps.store.pacing.kindOf(claim.chat.id);
+  const kind = known ?? (await deps.store.pacing.kindOf(claim.chat.id));
   for (let tries = 0; tries < 5; tries++) {
     const now = deps.clock.now();
     const state = await stateOf(deps, channel);
@@ -102,29 +102,36 @@ export interface PacedTurns {
 const sendAnyway: PacedTurns = { admit: async () => ({ kind: 'send', typingMs: 0 }), answered: async () => {}, failed: async () => {} };
 
 /**
- * Pacing for one batch of claimed sends. The claim hands over at most one send per paced channel but a reply, so a
- * channel's sends in a batch are few; they are decided one after another, in the batch's order (the order accepted).
+ * Pacing for one batch of claimed sends. The claim hands over at most one send per paced channel besides replies, so a
+ * channel's sends in a batch are few; they are decided one after another, replies first (a customer who wrote never
+ * waits behind a campaign), then in the order accepted.
  */
-export function pacedTurns(deps: { store: Pick<Store, 'pacing'>; clock: Clock; pacing?: PacingOptions }): PacedTurns {
+export function pacedTurns(deps: { store: Pick<Store, 'pacing'>; clock: Clock; pacing?: PacingOptions }, claims: ClaimedSend[]): PacedTurns {
   if (!deps.pacing) return sendAnyway;
   const pacing: PacingDeps = { store: deps.store, clock: deps.clock, ...deps.pacing };
-  const turns = new Map<string, Promise<unknown>>();
-  const warn = (err: unknown) => {
-    // A slowdown that could not be written is not worth failing the send over; the next signal tries again.
-    void err;
+  /** Decides every send of the channel in the batch (those the send path hands over: accepted, with a request), in turn. */
+  const decideChannel = async (channel: ChannelRecord): Promise<Map<string, Admission>> => {
+    const mine = claims.filter((c) => c.channel?.id === channel.id && c.message.status === 'accepted' && c.message.requestId);
+    const kinds = await Promise.all(mine.map((c) => (isPaced(channel.transport) ? deps.store.pacing.kindOf(c.chat.id) : Promise.resolve<SendKind>('reply'))));
+    // Stable: replies first, each group in the batch's order (the order accepted).
+    const ordered = mine.map((claim, i) => ({ claim, kind: kinds[i]! })).sort((a, b) => Number(b.kind === 'reply') - Number(a.kind === 'reply'));
+    const decided = new Map<string, Admission>();
+    for (const { claim, kind } of ordered) decided.set(claim.message.id, await admit(pacing, claim, channel, kind));
+    return decided;
   };
+  const channels = new Map<string, Promise<Map<string, Admission>>>();
   return {
-    admit(claim, channel) {
-      const before = turns.get(channel.id) ?? Promise.resolve();
-      const mine = before.catch(() => {}).then(() => admit(pacing, claim, channel));
-      turns.set(channel.id, mine);
-      return mine;
+    async admit(claim, channel) {
+      let decided = channels.get(channel.id);
+      if (!decided) channels.set(channel.id, (decided = decideChannel(channel)));
+      return (await decided).get(claim.message.id) ?? admit(pacing, claim, channel);
     },
     async answered(channel, outcome) {
-      if (outcome.kind === 'failed' && outcome.reason === 'is_spam') await signalled(pacing, channel, 'flagged', null).catch(warn);
+      // A slowdown that could not be written is not worth failing the send over; the next signal tries again.
+      if (outcome.kind === 'failed' && outcome.reason === 'is_spam') await signalled(pacing, channel, 'flagged', null).catch(() => {});
     },
     async failed(channel, err) {
-      if (err instanceof TransientSendError && err.retryAfterMs !== null) await signalled(pacing, channel, 'rate_limited', err.retryAfterMs).catch(warn);
+      if (err instanceof TransientSendError && err.retryAfterMs !== null) await signalled(pacing, channel, 'rate_limited', err.retryAfterMs).catch(() => {});
     },
   };
 }

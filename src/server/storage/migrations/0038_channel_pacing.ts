@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * admin's overrides of the default profile and the day's counts, shared by every process (a takeover goes on with
  * them). A held send says why in `messages.hold_reason` (a nullable column without a default: nothing is
  * rewritten). The sender takes a paced channel's sends in the order they were accepted, the oldest due first: the
- * partial index holds only what is still to be sent, by channel, in that order.
+ * partial index holds only what is still to be sent, by channel, in that order. Its condition names the direction, so
+ * that the claim's walk over each chat's head (which does not) never takes it for the unsent index.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -25,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await sql`alter table messages add column if not exists hold_reason text`.execute(db);
-  await sql`create index if not exists messages_unsent_channel_idx on messages (channel_id, seq) where status = 'accepted' and request_id is not null`.execute(db);
+  await sql`create index if not exists messages_unsent_channel_idx on messages (channel_id, seq) where status = 'accepted' and request_id is not null and direction = 'outbound'`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -36,8 +36,9 @@ const values = (s: PacingState) => ({
 
 /** Chats where the customer never wrote; chats where nothing was ever sent or received (the messenger numbered nothing). */
 const scopeFilter = (scope: HoldScope) => {
-  if (scope === 'cold') return sql`not exists (select 1 from messages i where i.chat_ref = m.chat_ref and i.messenger_message_id is not null and i.direction = 'inbound')`;
-  if (scope === 'first_contacts') return sql`not exists (select 1 from messages i where i.chat_ref = m.chat_ref and i.messenger_message_id is not null)`;
+  // `offset 0`: a probe of the chat's numbered messages per send, never a hash of every message's.
+  if (scope === 'cold') return sql`not exists (select 1 from messages i where i.chat_ref = m.chat_ref and i.messenger_message_id is not null and i.direction = 'inbound' offset 0)`;
+  if (scope === 'first_contacts') return sql`not exists (select 1 from messages i where i.chat_ref = m.chat_ref and i.messenger_message_id is not null offset 0)`;
   return sql`true`;
 };
 
@@ -87,7 +88,7 @@ export function pacingRepository(db: Db): PacingRepository {
           hold_reason = ${reason},
           send_lease_until = case when m.id = ${messageId}::uuid then null else m.send_lease_until end,
           send_attempts = case when m.id = ${messageId}::uuid then greatest(m.send_attempts - 1, 0) else m.send_attempts end
-        where m.channel_id = ${channelId}::uuid and m.status = 'accepted' and m.request_id is not null
+        where m.channel_id = ${channelId}::uuid and m.status = 'accepted' and m.request_id is not null and m.direction = 'outbound'
           and (m.id = ${messageId}::uuid or (${others}))`.execute(db);
     },
 
@@ -102,14 +103,14 @@ export function pacingRepository(db: Db): PacingRepository {
     async queue(channelId, now) {
       const { rows } = await sql<{ waiting: string; held: string }>`
         select count(*) as waiting, count(*) filter (where m.hold_reason is not null and m.send_after > ${now}) as held
-        from messages m where m.channel_id = ${channelId}::uuid and m.status = 'accepted' and m.request_id is not null`.execute(db);
+        from messages m where m.channel_id = ${channelId}::uuid and m.status = 'accepted' and m.request_id is not null and m.direction = 'outbound'`.execute(db);
       return { waiting: Number(rows[0]?.waiting ?? 0), held: Number(rows[0]?.held ?? 0) };
     },
 
     async figures(now) {
       const { rows } = await sql<Selectable<ChannelPacingTable> & { transport: string; held: string }>`
         select p.*, ch.transport,
-          (select count(*) from messages m where m.channel_id = p.channel_id and m.status = 'accepted' and m.request_id is not null
+          (select count(*) from messages m where m.channel_id = p.channel_id and m.status = 'accepted' and m.request_id is not null and m.direction = 'outbound'
              and m.hold_reason is not null and m.send_after > ${now}) as held
         from channel_pacing p join channels ch on ch.id = p.channel_id where ch.deleted_at is null`.execute(db);
       return rows.map((r) => ({ state: toState(r), transport: r.transport, held: Number(r.held) }));

@@ -102,16 +102,17 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * Whether a head through a paced channel (a personal number with a `channel_pacing` row, pacing on) may be claimed:
  * only once the channel's gap is over, and only the channel's oldest due send, so that its sends leave one at a time
  * in the order they were accepted, except a reply to a customer who wrote, which never queues behind sends to new
- * chats (src/server/core/pacing). Any other channel's heads pass with one probe of the pacing table's key.
+ * chats (src/server/core/pacing). Any other channel's heads pass with one probe of the pacing table's key. (`offset 0`
+ * keeps the customer's-message check a probe per head: without it the planner may hash every inbound message.)
  */
 const pacedTurn = (heads: ReturnType<typeof sql>, now: unknown) => sql`not exists (
   select 1 from channel_pacing p where p.channel_id = ${heads}.channel_id and coalesce((p.overrides->>'enabled')::boolean, true) and (
     p.next_send_at > ${now}
     or (${heads}.id <> (
           select o.id from messages o where o.channel_id = ${heads}.channel_id and o.status = 'accepted' and o.request_id is not null
-            and (o.send_after is null or o.send_after <= ${now}) order by o.seq limit 1)
+            and o.direction = 'outbound' and (o.send_after is null or o.send_after <= ${now}) order by o.seq limit 1)
         and not exists (
-          select 1 from messages i where i.chat_ref = ${heads}.chat_ref and i.messenger_message_id is not null and i.direction = 'inbound'))))`;
+          select 1 from messages i where i.chat_ref = ${heads}.chat_ref and i.messenger_message_id is not null and i.direction = 'inbound' offset 0))))`;
 
 export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
   sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel_first: boolean; channel: string | null }>`
