@@ -56,6 +56,14 @@ export const ChannelPacing = Type.Object({
     held: Type.Integer({ description: 'Of those, sends held by the pacing now.' }),
     next_send_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Not before this moment (the gap after the last send).' }),
     current_gap_seconds: Type.Number(),
+    held_sends: Type.Array(
+      Type.Object({
+        request_id: Type.String({ format: 'uuid' }),
+        reason: Type.Enum(['gap', 'daily_cap', 'first_contact_cap', 'quiet_hours', 'slowed_down']),
+        until: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'The first 100 sends held now, oldest first: each stays accepted and goes at `until` at the earliest.' },
+    ),
     slowed_down: Type.Union([Type.Object({ reason: Type.Enum(['rate_limited', 'flagged']), until: Type.String({ format: 'date-time' }) }), Type.Null()], {
       description: 'Set while the platform’s rate limit (429, FLOOD_WAIT) or spam flag (463, PEER_FLOOD) slows the channel down.',
     }),

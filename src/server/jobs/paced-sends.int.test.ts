@@ -162,6 +162,9 @@ describe(`pacing of a personal channel's sends (${databaseKind()})`, () => {
     for (let i = 0; i < 3; i++) await acceptSend(deps, ids, `7977000${i}`, 'offer');
     await runUntil(deps, database.db, clock, linked + HOUR);
     expect(await deps.store.pacing.queue(ids.channelId, clock.now())).toEqual({ waiting: 3, held: 3 });
+    const held = await deps.store.pacing.heldSends(ids.channelId, clock.now(), 100);
+    expect(held.map((h) => h.reason)).toEqual(['first_contact_cap', 'first_contact_cap', 'first_contact_cap']);
+    expect(held.every((h) => h.until.getTime() === Date.UTC(2030, 0, 8))).toBe(true);
     const rows = await sql<{ n: number }>`select count(*)::int as n from messages where channel_id = ${ids.channelId} and hold_reason = 'first_contact_cap'`.execute(database.db);
     expect(rows.rows[0]!.n).toBe(3);
   });

@@ -60,6 +60,7 @@ export async function getPacing(deps: Deps, accountId: string, channelId: string
   const state = rolled(stored, profile, now);
   const caps = capsOf(state, profile, now);
   const queue = await deps.store.pacing.queue(channel.id, now);
+  const heldSends = queue.held > 0 ? await deps.store.pacing.heldSends(channel.id, now, 100) : [];
   const slowed = state.slowUntil && state.slowUntil > now && state.slowReason ? { reason: state.slowReason, until: state.slowUntil.toISOString() } : null;
   return {
     channel_id: channel.id,
@@ -74,6 +75,7 @@ export async function getPacing(deps: Deps, accountId: string, channelId: string
       held: queue.held,
       next_send_at: state.nextSendAt && state.nextSendAt > now ? state.nextSendAt.toISOString() : null,
       current_gap_seconds: state.gapMs / 1000,
+      held_sends: heldSends.map((h) => ({ request_id: h.requestId, reason: h.reason, until: h.until.toISOString() })),
       slowed_down: slowed,
     },
     linked_at: state.linkedAt.toISOString(),

@@ -64,5 +64,7 @@ export interface PacingRepository {
   /** What a send to this chat is (see SendKind). */
   kindOf(chatRef: string): Promise<SendKind>;
   queue(channelId: string, now: Date): Promise<PacingQueue>;
+  /** The channel's sends held now, oldest first, at most `limit`: their request ids, why and until when. */
+  heldSends(channelId: string, now: Date, limit: number): Promise<{ requestId: string; reason: HoldReason; until: Date }[]>;
   figures(now: Date): Promise<PacingFigures[]>;
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { HoldScope, PacingRepository, PacingState, SendKind, SlowReason } from '../../core/pacing/ports.ts';
+import type { HoldReason, HoldScope, PacingRepository, PacingState, SendKind, SlowReason } from '../../core/pacing/ports.ts';
 import type { PacingProfile } from '../../core/pacing/profile.ts';
 import type { ChannelPacingTable, DatabaseSchema } from '../schema.ts';
 
@@ -105,6 +105,22 @@ export function pacingRepository(db: Db): PacingRepository {
         select count(*) as waiting, count(*) filter (where m.hold_reason is not null and m.send_after > ${now}) as held
         from messages m where m.channel_id = ${channelId}::uuid and m.status = 'accepted' and m.request_id is not null and m.direction = 'outbound'`.execute(db);
       return { waiting: Number(rows[0]?.waiting ?? 0), held: Number(rows[0]?.held ?? 0) };
+    },
+
+    async heldSends(channelId, now, limit) {
+      const rows = await db
+        .selectFrom('messages')
+        .select(['request_id', 'hold_reason', 'send_after'])
+        .where('channel_id', '=', channelId)
+        .where('status', '=', 'accepted')
+        .where('request_id', 'is not', null)
+        .where('direction', '=', 'outbound')
+        .where('hold_reason', 'is not', null)
+        .where('send_after', '>', now)
+        .orderBy('seq')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({ requestId: r.request_id!, reason: r.hold_reason as HoldReason, until: new Date(r.send_after!) }));
     },
 
     async figures(now) {
