@@ -11,7 +11,7 @@ import { ManualClock } from '../src/server/testing/manual-clock.ts';
 import { acceptSend, pacedChannel, pacedDeps, recordingDriver, runUntil, type TakenSend } from '../src/server/testing/paced-channel.ts';
 import { databaseName, median, percentile, reportRows, type BenchRow } from './lib/report.ts';
 
-const CAMPAIGN = 1_000;
+const CAMPAIGN = Number(process.env.PACING_CAMPAIGN ?? 1_000);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** Linked today at 09:00 UTC; the campaign is accepted at once, at 09:05. */
