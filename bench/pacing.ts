@@ -49,14 +49,12 @@ const replyDelays = replies.map((t) => (t.at - accepted.get(t.text)!) / 1000);
 const busy = day1.filter((t) => t.at <= campaignDay1.at(-1)!.at);
 const gaps = busy.slice(1).map((t, i) => (t.at - busy[i]!.at) / 1000);
 // The rest of the campaign, day by day, until all of it is out (or a month has passed).
-const perDay = [campaignDay1.length];
 const waiting = async () =>
   Number((await sql<{ n: string }>`select count(*) as n from messages where channel_id = ${ids.channelId} and status = 'accepted'`.execute(database.db)).rows[0]!.n);
-for (let day = 1; day < 30 && (await waiting()) > 0; day++) {
-  const before = taken.length;
-  await runUntil(deps, database.db, clock, dayEnd + day * DAY);
-  perDay.push(taken.length - before);
-}
+let days = 1;
+while (days < 30 && (await waiting()) > 0) await runUntil(deps, database.db, clock, dayEnd + days++ * DAY);
+// Each day's campaign sends by their time (a send at midnight is the new day's).
+const perDay = Array.from({ length: days }, (_, d) => taken.filter((t) => !t.text.startsWith('answer') && t.at >= dayEnd + (d - 1) * DAY && t.at < dayEnd + d * DAY).length);
 const heldTooLong = Number(
   (await sql<{ n: string }>`select count(*) as n from messages where channel_id = ${ids.channelId} and reason = 'held_too_long'`.execute(database.db)).rows[0]!.n,
 );
