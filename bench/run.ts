@@ -39,6 +39,7 @@ const benches: Bench[] = [
   { row: 'whatsapp-soak', script: 'whatsapp-soak.ts', args: ['--minutes', '30'], databases: ['PGlite'] },
   { row: 'start', script: 'start.ts', databases: ['PGlite'] },
   { row: 'cost', script: 'db-cost.ts', databases: ['PGlite', 'PostgreSQL'] },
+  { row: 'pacing', script: 'pacing.ts', databases: ['PGlite', 'PostgreSQL'] },
 ];
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -248,6 +248,24 @@ test.describe('channel-connect screen', () => {
     await shot(page, '12-deleted');
   });
 
+  test('shows a personal number’s sending pace and saves quiet hours', async ({ page, request, token }) => {
+    const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'whatsapp', credentials: {} });
+    const channelId = created!.channel_id;
+    await scan(request, token, channelId, '79007778800');
+    await expect.poll(async () => (await api<{ status: string }[]>(request, token, 'GET', `/v2/channels/${channelId}`))[0]!.status).toBe('active');
+    const frame = await openFrame(page, request, token, {});
+    await rows(frame).first().getByRole('button', { name: 'Sending pace' }).click();
+    const form = frame.getByRole('form', { name: 'Sending pace' });
+    await expect(form.getByTestId('pacing-today')).toContainText('Day 1 since linking: 0 of 200 messages, 0 of 20 new chats today.');
+    await form.getByLabel('Time zone').fill('Europe/Moscow');
+    await form.getByRole('checkbox', { name: 'Quiet hours for new chats' }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Saved.')).toBeVisible();
+    const pacing = await api<{ profile: { time_zone: string; quiet_hours: { from: string; to: string } | null } }>(request, token, 'GET', `/v2/channels/${channelId}/pacing`);
+    expect(pacing.profile).toMatchObject({ time_zone: 'Europe/Moscow', quiet_hours: { from: '22:00', to: '08:00' } });
+    await shot(page, 'pacing');
+  });
+
   test('offers a new code when the QR is gone', async ({ page, request, token }) => {
     const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'viber', credentials: {} });
     // The frame opens after the codes ran out: the gateway has no live code to show.

@@ -110,7 +110,7 @@ async function startOnce(dataDir: string, entry: string, fixedPort?: number): Pr
   const baseURL = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of INHERITED_BUT_UNWANTED) delete env[name];
-  Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  Object.assign(env, { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PERSONAL_PACING: 'off' });
 
   // Inside npm scripts process.execPath is the project's pinned Node (the `node` devDependency).
   const child = spawn(process.execPath, [entry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });

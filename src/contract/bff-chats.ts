@@ -130,6 +130,14 @@ export const BffMessage = Type.Object({
   deleted_at: nullable(Timestamp),
   deleted: Type.Boolean({ description: 'Deleted messages keep their content, marked as deleted.' }),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'Emoji reactions, one per reactor; absent when there are none.' })),
+  held: Type.Optional(
+    nullable(
+      Type.Object(
+        { reason: Type.String({ description: 'gap, daily_cap, first_contact_cap, quiet_hours or slowed_down.' }), until: Timestamp },
+        { description: 'Extension: an accepted send of a personal channel its pacing holds, why and until when.' },
+      ),
+    ),
+  ),
 });
 export type BffMessage = Static<typeof BffMessage>;
 

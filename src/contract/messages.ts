@@ -16,6 +16,8 @@ export const failureReasons = [
   'channel_blocked', 'message_channel_unavailable', 'messages_invalid_contact_type', 'chat_is_blocked',
   'messages_not_text_first_from_telegram_bot', 'messages_not_text_first', 'unknown_error', 'can_not_get_content',
   'target_user_is_blocked', 'no_user_permissions', 'waba_message_undeliverable', 'viber_is_blocked',
+  // Extension: a personal channel's send held by its pacing longer than the profile's limit (docs/whatsapp-personal.md).
+  'held_too_long',
 ] as const;
 export type FailureReason = (typeof failureReasons)[number];
 

@@ -67,6 +67,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long the sandbox network takes to answer a send, to make it behave like a remote messenger. */
   sandboxLatencyMs: number;
+  /** Personal WhatsApp and Telegram channels pace their sends (warm-up, caps, gaps, typing); off only for tests. */
+  personalPacing: boolean;
   /**
    * How long a process's hold on a long-lived session (a personal account's connection) lasts unrenewed
    * (SESSION_LEASE_SECONDS, 20 by default): another process takes a dead one's sessions over this long after its
@@ -257,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionLeaseMs: int('SESSION_LEASE_SECONDS', 20, 2, 300) * 1000,
     whatsappWsUrl: url('WHATSAPP_WS_URL', ['ws:', 'wss:']),
     whatsappPersonal: bool('WHATSAPP_PERSONAL', false),
+    personalPacing: bool('PERSONAL_PACING', true),
     uploadDailyLimitBytes: int('UPLOAD_DAILY_LIMIT_MB', 1024, 0, 1_048_576) * 1024 * 1024,
     trustProxy,
     roles: roles.roles,

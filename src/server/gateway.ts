@@ -119,6 +119,7 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
           readBacklog: () => readBacklog(database.db),
           connectedFrames: () => realtime?.connectedFrames() ?? 0,
           whatsappSessions: () => liveOpened?.whatsappSessions ?? null,
+          readPacing: () => store.pacing.figures(clock.now()),
         })
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
@@ -212,6 +213,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       typingHeard: (typing) => void realtime?.typing(typing).catch((err: unknown) => log?.warn({ err }, 'telling frames of typing failed')),
       ...(phoneFeed ? { phoneFeed } : {}),
     };
+    // Personal numbers (live WhatsApp and Telegram accounts) send at a person's pace: see src/server/core/pacing.
+    if (live && config.personalPacing) {
+      messages.pacing = {
+        random: Math.random,
+        slowed: (channelId, reason, until) =>
+          log?.warn({ channelId, reason, until }, `the platform ${reason === 'flagged' ? 'flagged the account for spam' : 'rate-limited the account'}: the channel sends slower until ${until.toISOString()}`),
+      };
+    }
     let sendLoop: SendLoop | null = null;
     // One batch at a time on the embedded database (one connection); a few overlap on PostgreSQL.
     const sendsAccepted = () => {

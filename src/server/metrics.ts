@@ -5,6 +5,8 @@ import type { WaSessionStats } from './transports/whatsapp/session-stats.ts';
 import type { RetentionPass } from './core/events/retention.ts';
 import type { AttemptObserver, WebhookSender } from './core/webhooks/delivery.ts';
 import { BACKLOG_COUNT_LIMIT, type Backlog } from './storage/backlog.ts';
+import type { PacingFigures } from './core/pacing/ports.ts';
+import { pacingGauges } from './metrics-pacing.ts';
 
 export interface GatewayMetricsDeps {
   clock: Clock;
@@ -14,6 +16,8 @@ export interface GatewayMetricsDeps {
   connectedFrames(): number;
   /** This process's personal WhatsApp sessions (null without the driver). */
   whatsappSessions?(): WaSessionStats | null;
+  /** Personal channels' pacing: the day's counts, held sends and gaps (one read per scrape). */
+  readPacing?(): Promise<PacingFigures[]>;
 }
 
 /** The gateway's instruments: wrappers of its ports that count what passes through them, and the gauges read at scrape time. */
@@ -167,6 +171,7 @@ export function gatewayMetrics(deps: GatewayMetricsDeps): GatewayMetrics {
     },
   });
   whatsappSessionGauges(registers, () => deps.whatsappSessions?.() ?? null);
+  if (deps.readPacing) pacingGauges(registers, deps.clock, deps.readPacing);
   new Gauge({
     name: 'gateway_realtime_frames',
     help: 'Frames (agent and admin screens) connected to this process over socket.io.',

@@ -6,6 +6,7 @@ import type { BffDeps } from './deps.ts';
 import { assertSessionScopes } from './frame-scopes.ts';
 import './guards.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { channelPacingRoutes } from './routes/channel-pacing.ts';
 import { chatRoutes } from './routes/chats.ts';
 import { chatToolRoutes } from './routes/chat-tools.ts';
 import { crmRoutes } from './routes/crm.ts';
@@ -51,6 +52,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
 
   await app.register(sessionRoutes, deps);
   await app.register(channelRoutes, deps);
+  await app.register(channelPacingRoutes, deps);
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
   await app.register(typingRoutes, deps);

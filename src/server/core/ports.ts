@@ -13,6 +13,7 @@ import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
 import type { ReactionRepository } from './messages/reactions.ts';
+import type { PacingRepository } from './pacing/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { SessionFenceCheck } from './sessions/ports.ts';
 import type { CrmUserRepository } from './users/ports.ts';
@@ -176,6 +177,8 @@ export interface Repositories {
   uploads: UploadRepository;
   /** Whether a long-lived session's lease is still the one a write is made under (see SessionFenceCheck). */
   sessionFences: SessionFenceCheck;
+  /** Pacing of personal channels: their day's counts and the holds of their sends. */
+  pacing: PacingRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

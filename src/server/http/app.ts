@@ -37,6 +37,7 @@ import { wabaBalanceRoutes } from './routes/v2/waba-balance.ts';
 import type { AuthDeps } from '../core/auth/ports.ts';
 import type { SignInLimiter } from './rate-limit/sign-in-limiter.ts';
 import { channelRoutes } from './routes/v2/channels.ts';
+import { channelPacingRoutes } from './routes/v2/channel-pacing.ts';
 import { messageRoutes } from './routes/v2/messages.ts';
 import { contactRoutes } from './routes/v2/contacts.ts';
 import { embeddingRoutes } from './routes/v2/embedding.ts';
@@ -181,6 +182,7 @@ export async function buildHttpApp(deps: HttpDeps): Promise<FastifyInstance> {
         await v2.register(wabaBalanceRoutes, { store: deps.store, clock: deps.clock, auth: oauth.auth });
       }
       await v2.register(channelRoutes, deps.channels);
+      await v2.register(channelPacingRoutes, deps.channels);
       await v2.register(messageRoutes, deps.messages);
       if (deps.sandbox) {
         await v2.register(sandboxChannelRoutes, deps.channels);

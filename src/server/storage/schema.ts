@@ -197,6 +197,23 @@ export interface MessagesTable {
   send_attempts: ColumnType<number, number | undefined, number>;
   send_after: Date | null;
   send_lease_until: Date | null;
+  /** Why a send waits (pacing of a personal channel), until `send_after`. */
+  hold_reason: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface ChannelPacingTable {
+  channel_id: string;
+  overrides: ColumnType<unknown, string | null, string | null>;
+  linked_at: Date;
+  day: string;
+  sent_today: number;
+  first_contacts_today: number;
+  next_send_at: Date | null;
+  burst: number;
+  gap_ms: number;
+  slow_until: Date | null;
+  slow_reason: string | null;
+  version: number;
 }
 
 export interface SandboxReceivedTable {
@@ -371,5 +388,6 @@ export interface DatabaseSchema {
   account_owners: AccountOwnersTable;
   waba_transactions: WabaTransactionsTable;
   sessions: SessionsTable;
+  channel_pacing: ChannelPacingTable;
   session_state: SessionStateTable;
 }

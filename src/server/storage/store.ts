@@ -16,6 +16,7 @@ import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
 import { uploadRepository } from './repositories/uploads.ts';
 import type { UploadFiles } from './upload-files.ts';
+import { pacingRepository } from './repositories/pacing.ts';
 import { newSendCursor, sendQueueRepository, type SendCursor } from './repositories/send-queue.ts';
 import { sandboxStateRepository } from './repositories/sandbox.ts';
 import { sessionFenceCheck } from './repositories/sessions.ts';
@@ -80,6 +81,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     webhookDeliveries: webhookDeliveryRepository(db, cursors.lanes),
     uploads: uploadRepository(db, files),
     sessionFences: sessionFenceCheck(db),
+    pacing: pacingRepository(db),
   };
 }
 

@@ -34,7 +34,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   const shared = options.database;
   const database = shared ?? (await createTestDatabase());
   const partnerKey = randomBytes(24).toString('base64url');
-  const config = loadConfig({ DATA_DIR: dataDir, PARTNER_API_KEY: partnerKey, LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({ DATA_DIR: dataDir, PARTNER_API_KEY: partnerKey, LOG_LEVEL: 'silent', PERSONAL_PACING: 'off', ...options.env });
   const { env: _env, database: _database, ...overrides } = options;
   const gateway = await createGateway(config, {
     logger: false,

@@ -49,6 +49,8 @@ export async function spawnGateway(options: {
     DATA_DIR: options.dataDir,
     PARTNER_API_KEY: partnerKey,
     LOG_LEVEL: 'warn',
+    // Tests of personal channels send at their own pace; pacing has its own tests.
+    PERSONAL_PACING: 'off',
     // As `npm start`'s preload sets them, unless it is loaded.
     ...(options.preloaded ? {} : ALLOCATOR_ENV),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

@@ -62,5 +62,6 @@ export function toBffMessage(row: HistoryRow): BffMessage {
     edited_at: iso(row.editedAt),
     deleted_at: iso(row.deletedAt),
     deleted: row.deletedAt !== null,
+    ...(row.hold ? { held: { reason: row.hold.reason, until: row.hold.until.toISOString() } } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Clock, EventRecord, Store } from '../ports.ts';
 import type { AcceptCommitter } from './accept-batch.ts';
 import type { TypingHeard } from './typing.ts';
 import type { PhoneFeed } from '../sandbox/phone-feed.ts';
+import type { PacingOptions } from '../pacing/paced-sends.ts';
 import type { Attachment, FailureReason, Keyboard, MessageStatus, TemplateRef } from '../../../contract/messages.ts';
 
 /** A conversation of a channel. `chatId` is the messenger's id, unknown until it resolves a username or phone. */
@@ -52,6 +53,8 @@ export interface MessageRecord extends MessageContent {
   readAt: Date | null;
   editedAt: Date | null;
   deletedAt: Date | null;
+  /** A send its channel's pacing holds (personal channels): why, and until when. Read only; absent or null otherwise. */
+  hold?: { reason: string; until: Date } | null;
 }
 
 export interface ChatRepository {
@@ -217,6 +220,8 @@ export interface OutboundMessage extends MessageContent {
   quotedMessengerId: string | null;
   /** The channel's credentials as stored (sealed): a live driver opens them to act as the channel's account. */
   sealedCredentials: string | null;
+  /** How long to show "typing…" in the chat before sending, where the platform has it (a personal channel's pacing). */
+  typingMs?: number;
 }
 
 /** A sent message the messenger is asked to change or take back. */
@@ -280,6 +285,8 @@ export interface MessageDeps {
   typingHeard?: TypingHeard;
   /** The sandbox phones' push (the sandbox network only). */
   phoneFeed?: PhoneFeed;
+  /** Pacing of personal channels (warm-up, caps, gaps, typing); without it they send as fast as any other. */
+  pacing?: PacingOptions;
 }
 
 /** A messenger's call to the gateway (an update posted to the address the gateway gave it), as HTTP received it. */

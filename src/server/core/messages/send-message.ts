@@ -1,6 +1,7 @@
 import type { FailureReason } from '../../../contract/messages.ts';
 import type { ChannelRecord } from '../channels/ports.ts';
 import { sessionReconnecting } from '../channels/session-reachability.ts';
+import { pacedTurns } from '../pacing/paced-sends.ts';
 import { newEventRecords } from '../events/record-event.ts';
 import type { TransactionScope } from '../ports.ts';
 import { messageAddedEvent, messageStatusEvent, statusUpdateOf } from './message-events.ts';
@@ -66,7 +67,8 @@ async function recordAnswerChangingChat(deps: MessageDeps, channel: ChannelRecor
   });
 }
 
-export type SendResult = 'sent' | 'failed' | 'skipped';
+/** `held`: pacing put the send back until its channel may send it (it is not a try). */
+export type SendResult = 'sent' | 'failed' | 'skipped' | 'held';
 
 interface Decided {
   messageId: string;
@@ -102,6 +104,8 @@ export const retryDelayMs = (attempt: number) => Math.min(2 ** (attempt - 1), 30
  */
 async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): Promise<(SendResult | Error)[]> {
   const decided: Decided[] = [];
+  // Personal channels' sends wait for their turn (src/server/core/pacing), one after another per channel.
+  const paced = pacedTurns(deps, claims);
   const results = await Promise.all(
     claims.map(async ({ message, chat, channel, attempt }): Promise<SendResult | Error> => {
       if (message.status !== 'accepted' || !message.requestId) return 'skipped';
@@ -116,6 +120,12 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
       const unavailable = channelUnavailable(channel);
       if (unavailable || !channel) {
         decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: unavailable ?? 'message_channel_unavailable' }, changesChat: null });
+        return 'failed';
+      }
+      const turn = await paced.admit({ message, chat, channel, attempt }, channel);
+      if (turn.kind === 'held') return 'held';
+      if (turn.kind === 'held_too_long') {
+        decided.push({ messageId: message.id, outcome: { kind: 'failed', reason: 'held_too_long' }, changesChat: null });
         return 'failed';
       }
       const quoted = message.quotedMessageId ? await deps.store.messages.get(message.accountId, message.quotedMessageId) : undefined;
@@ -135,8 +145,11 @@ async function sendAcceptedMessages(deps: MessageDeps, claims: ClaimedSend[]): P
           keyboard: message.keyboard,
           quotedMessengerId: quoted?.messengerMessageId ?? null,
           sealedCredentials: channel.credentials,
+          ...(turn.typingMs > 0 ? { typingMs: turn.typingMs } : {}),
         });
+        await paced.answered(channel, outcome);
       } catch (err) {
+        await paced.failed(channel, err);
         // A failed job would hold back the chat's later messages for good: the last attempt settles as failed.
         if (attempt < MAX_SEND_ATTEMPTS) return err instanceof Error ? err : new Error(String(err));
         outcome = { kind: 'failed', reason: err instanceof TransientSendError ? 'network_error' : 'unknown_error' };

@@ -34,6 +34,7 @@ import * as eventsKeyedByPosition from './0034_events_keyed_by_position.ts';
 import * as sessionLogout from './0035_session_logout.ts';
 import * as frameSessionScopes from './0036_frame_session_scopes.ts';
 import * as v3Webhooks from './0037_v3_webhooks.ts';
+import * as channelPacing from './0038_channel_pacing.ts';
 import * as messageReactions from './0041_message_reactions.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0035_session_logout': sessionLogout,
   '0036_frame_session_scopes': frameSessionScopes,
   '0037_v3_webhooks': v3Webhooks,
+  '0038_channel_pacing': channelPacing,
   '0041_message_reactions': messageReactions,
 };
 

@@ -30,6 +30,7 @@ export const toMessageRecord = (r: Selectable<MessagesTable>): MessageRecord => 
   readAt: r.read_at,
   editedAt: r.edited_at,
   deletedAt: r.deleted_at,
+  hold: r.status === 'accepted' && r.hold_reason && r.send_after ? { reason: r.hold_reason, until: new Date(r.send_after) } : null,
 });
 
 const columns = (m: MessageRecord) => ({

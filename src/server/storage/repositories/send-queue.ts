@@ -98,6 +98,22 @@ export const newSendCursor = (): SendCursor => ({ chatRef: '00000000-0000-0000-0
  * only (`channel_first`), and the others take it from there; within one statement every head sees the channel in
  * the same state. Built and sent with every head, the channel's row was most of what a claim returned.
  */
+/**
+ * Whether a head through a paced channel (a personal number with a `channel_pacing` row, pacing on) may be claimed:
+ * only once the channel's gap is over, and only the channel's oldest due send, so that its sends leave one at a time
+ * in the order they were accepted, except a reply to a customer who wrote, which never queues behind sends to new
+ * chats (src/server/core/pacing). Any other channel's heads pass with one probe of the pacing table's key. (`offset 0`
+ * keeps the customer's-message check a probe per head: without it the planner may hash every inbound message.)
+ */
+const pacedTurn = (heads: ReturnType<typeof sql>, now: unknown) => sql`not exists (
+  select 1 from channel_pacing p where p.channel_id = ${heads}.channel_id and coalesce((p.overrides->>'enabled')::boolean, true) and (
+    p.next_send_at > ${now}
+    or (${heads}.id <> (
+          select o.id from messages o where o.channel_id = ${heads}.channel_id and o.status = 'accepted' and o.request_id is not null
+            and o.direction = 'outbound' and (o.send_after is null or o.send_after <= ${now}) order by o.seq limit 1)
+        and not exists (
+          select 1 from messages i where i.chat_ref = ${heads}.chat_ref and i.messenger_message_id is not null and i.direction = 'inbound' offset 0))))`;
+
 export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSeconds: unknown, owner: unknown) =>
   sql<Selectable<MessagesTable> & { chat: Selectable<ChatsTable>; channel_first: boolean; channel: string | null }>`
     with recursive heads as (
@@ -121,6 +137,7 @@ export const claimQuery = (after: unknown, now: unknown, limit: unknown, leaseSe
         and coalesce((
           select coalesce(s.owner = ${owner}::text and s.lease_until > now(), false)
           from sessions s where s.channel_id = heads.channel_id), true)
+        and ${pacedTurn(sql`heads`, now)}
       limit ${limit}),
     claimed as (
       update messages m set send_lease_until = now() + make_interval(secs => ${leaseSeconds}), send_attempts = m.send_attempts + 1

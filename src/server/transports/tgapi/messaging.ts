@@ -9,6 +9,7 @@ import type { CallLimits, CallPacer } from '../call-pacer.ts';
 import { FileTooLarge, fetchSource, SourceRefused, sourceTypeOf, TransferFailed, uploadNameOf } from '../file-source.ts';
 import type { AccountSession } from './account-session.ts';
 import { errorText, floodWaitSeconds, refusalOf, SESSION_ENDED } from './refusals.ts';
+import { phoneLookups, type PhoneLookups } from '../../core/pacing/lookups.ts';
 
 /** A personal account's pace: Telegram answers faster sends with FLOOD_WAIT; a chat takes about one message a second. */
 export const tgapiLimits: CallLimits = { bot: { limit: 20, interval: 1_000 }, chat: { limit: 1, interval: 1_000 } };
@@ -53,7 +54,7 @@ const peerIdOf = (peer: tl.TypeInputPeer): string => {
 };
 
 /** The chat a send goes to: by its id, else a new customer found by username or phone (`contacts.resolvePhone`). */
-async function targetOf(client: TelegramClient, m: OutboundMessage): Promise<Target> {
+async function targetOf(client: TelegramClient, m: OutboundMessage, lookups: PhoneLookups): Promise<Target> {
   try {
     if (m.chatId) {
       const peer = await client.resolvePeer(Number(m.chatId));
@@ -64,7 +65,16 @@ async function targetOf(client: TelegramClient, m: OutboundMessage): Promise<Tar
       return { peer, chatId: peerIdOf(peer) };
     }
     if (m.phone) {
-      const found = await client.call({ _: 'contacts.resolvePhone', phone: m.phone.replace(/\D/g, '') });
+      // One number at a time per account, remembered (Telegram's refusal too): bulk resolving gets accounts banned.
+      const phone = m.phone.replace(/\D/g, '');
+      const asked = await lookups.resolve(
+        m.channelId,
+        phone,
+        () => client.call({ _: 'contacts.resolvePhone', phone }).then((peer) => ({ peer, refused: null }), (err: unknown) => (errorText(err) === null || floodWaitSeconds(err) !== null ? Promise.reject(err) : { peer: null, refused: err })),
+        (a) => a.refused === null,
+      );
+      if (asked.refused !== null) throw asked.refused;
+      const found = asked.peer!;
       const peer = await client.resolvePeer(Number(peerIdOf({ _: 'inputPeerUser', userId: (found.peer as tl.RawPeerUser).userId, accessHash: 0 as never })));
       return { peer, chatId: peerIdOf(peer) };
     }
@@ -74,6 +84,14 @@ async function targetOf(client: TelegramClient, m: OutboundMessage): Promise<Tar
     return { refused: m.chatId ? 'bad_contact' : 'contact_can_not_create' };
   }
   return { refused: 'contact_can_not_create' };
+}
+
+/** "typing…" in the chat for `ms`, renewed every 5 s as Telegram lets it lapse after 6; best effort. */
+async function showTyping(client: TelegramClient, peer: tl.TypeInputPeer, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left -= 5_000) {
+    await client.sendTyping(peer, 'typing').catch(() => {});
+    await new Promise((r) => setTimeout(r, Math.min(left, 5_000)));
+  }
 }
 
 /** The file a send names, fetched through the guarded agent and held for the upload. */
@@ -148,14 +166,17 @@ function sessionOf(deps: TgapiMessagingDeps, channelId: string): AccountSession 
 
 /** Sends, edits and deletes as the personal account, through the session this process runs for the channel. */
 export function tgapiMessaging(deps: TgapiMessagingDeps): MessagingDriver {
+  const lookups = phoneLookups();
   return {
     async send(m) {
       const session = deps.session(m.channelId);
       if (!session?.ready) throw new TransientSendError('the account’s session is not running in this process yet');
       const client = session.client;
       try {
-        const target = await deps.pacer.pace(m.channelId, null, () => targetOf(client, m));
+        const target = await deps.pacer.pace(m.channelId, null, () => targetOf(client, m, lookups));
         if ('refused' in target) return { kind: 'failed', reason: target.refused };
+        // A personal channel's pacing asks for "typing…" first (Telegram shows it about 6 s a call; it ends with the send).
+        if (m.typingMs) await showTyping(client, target.peer, m.typingMs);
         const replyTo = m.quotedMessengerId ? Number(m.quotedMessengerId) : undefined;
         const params = { randomId: await telegramRandomId(m.requestId), ...(replyTo ? { replyTo } : {}) };
         const sent = await deps.pacer.pace(m.channelId, target.chatId, async () => {

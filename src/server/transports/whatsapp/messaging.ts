@@ -7,6 +7,8 @@ import { outboundContent, type OutboundFileDeps } from './media.ts';
 import { ackRefusal, isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import { ACK_WAIT_MS, type SendAcks } from './acks.ts';
 import type { LiveSockets } from './session.ts';
+import { showTyping } from './typing.ts';
+import { phoneLookups } from '../../core/pacing/lookups.ts';
 
 /**
  * The message's id on WhatsApp, drawn from the gateway's request id: a send made again after a crash (its answer lost)
@@ -50,6 +52,8 @@ async function fileContent(files: OutboundFileDeps, m: Parameters<MessagingDrive
  * the session by then. WhatsApp takes a message written again under its id as the same message.
  */
 export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, files: OutboundFileDeps, acks: SendAcks, ackWaitMs = ACK_WAIT_MS): MessagingDriver {
+  // "Is this number on WhatsApp" asked one number at a time per channel and remembered: bulk checks get numbers banned.
+  const lookups = phoneLookups();
   return {
     async send(m): Promise<SendOutcome> {
       const socket = socketOf(sockets, m.channelId);
@@ -57,7 +61,8 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       // account and never delivers them.
       let chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
       if (!isGroupChatId(chatId) && !known.has(`${m.channelId}:${chatId}`)) {
-        const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
+        const number = chatId;
+        const [found] = number ? ((await lookups.resolve(m.channelId, number, () => socket.onWhatsApp(number), (r) => Boolean(r?.[0]?.exists)).catch(transient)) ?? []) : [];
         if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
         // WhatsApp's own number for it, where it differs from the one written (a Brazilian mobile registered
         // without its ninth digit): the chat is WhatsApp's, and moves there.
@@ -76,6 +81,8 @@ export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, fil
       if (m.attachment) files.ownSends.set(id, true);
       const jid = jidOf(chatId);
       const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
+      // A personal channel's pacing asks for "typing…" first, as long as a person would take to type the text.
+      if (m.typingMs) await showTyping(socket, jid, m.typingMs);
       acks.written(m.channelId, id);
       try {
         await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });

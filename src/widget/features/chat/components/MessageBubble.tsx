@@ -162,6 +162,11 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
         {m.direction === 'outbound' && <StatusTicks status={m.status} />}
       </span>
       {props.actions && <Actions {...props} actions={props.actions} />}
+      {m.status === 'accepted' && m.held && new Date(m.held.until) > new Date() && (
+        <span className="text-xs text-muted" data-testid="held">
+          {w.held(w.holds[m.held.reason] ?? m.held.reason.replaceAll('_', ' '), messageWhen(m.held.until, lang))}
+        </span>
+      )}
       {m.status === 'failed' && (
         <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-danger">
           {w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}

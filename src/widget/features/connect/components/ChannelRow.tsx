@@ -5,6 +5,8 @@ import { refusalOf } from '@/lib/refusal.ts';
 import { channelIdentity, describeStatus, transportName } from '../store/words.ts';
 import { listWords } from './list-words.ts';
 import { buttonClass } from '@/components/ui/Button.tsx';
+import { PacingSettings } from './PacingSettings.tsx';
+import { pacingWords } from './pacing-words.ts';
 
 interface Props {
   channel: BffChannel;
@@ -21,6 +23,9 @@ const tones: Record<string, string> = { ok: 'bg-ok-bg text-ok', progress: 'bg-pr
 /** One channel: who it is, its status in words, and what can be done with it (delete asks first). */
 export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: Props) {
   const [confirming, setConfirming] = useState(false);
+  /** A personal number's sending pace, open under the row. */
+  const [pacing, setPacing] = useState(false);
+  const paced = channel.transport === 'whatsapp' || channel.transport === 'tgapi';
   const [deleteChats, setDeleteChats] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -75,11 +80,17 @@ export function ChannelRow({ channel, current, onOpen, onReconnect, onDelete }: 
               {w.reconnect}
             </button>
           )}
+          {paced && channel.status === 'active' && (
+            <button type="button" className={buttonClass('plain', 'small')} aria-expanded={pacing} onClick={() => setPacing((open) => !open)}>
+              {pacingWords[lang].open}
+            </button>
+          )}
           <button ref={deleteButton} type="button" className={buttonClass('quiet', 'small')} onClick={() => setConfirming(true)}>
             {w.delete}
           </button>
         </div>
       )}
+      {pacing && !confirming && <PacingSettings channelId={channel.channel_id} onClose={() => setPacing(false)} />}
       {confirming && (
         <div className="grid flex-[1_1_100%] gap-2.5 border-t border-line pt-2" role="group" aria-labelledby={`${id}-question`}>
           <p className="m-0 font-semibold" id={`${id}-question`}>
