@@ -5,6 +5,7 @@ import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { sending, type ChatMessage } from '../store/message.ts';
+import { markResent, unmarkResent } from '../store/resent.ts';
 import type { NamedChat } from '../store/scope.ts';
 import { keyboardWarnings } from '../store/keyboard-draft-warnings.ts';
 import { historyKeys } from './get-messages.ts';
@@ -59,7 +60,7 @@ export function useSendMessage(target: SendTarget) {
   const update = (change: (data: HistoryData) => HistoryData) => queryClient.setQueryData<HistoryData>(key, (data) => (data ? change(data) : data));
 
   return useMutation({
-    mutationFn: async (content: Outgoing & { key: string }) => {
+    mutationFn: async (content: Outgoing & { key: string; replaces?: ChatMessage }) => {
       if (!target.channel_id) throw new Error('no channel');
       const quoted_message_id = content.quote?.message_id;
       const base = {
@@ -85,7 +86,12 @@ export function useSendMessage(target: SendTarget) {
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
       else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
       else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
-      update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null }));
+      const row = { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null };
+      const failed = content.replaces;
+      if (!failed) return update((data) => appendMessage(data, row));
+      // Sent again: the failed message's bubble becomes the new message, where it stood.
+      if (failed.message_id) markResent(failed.message_id);
+      update((data) => updateMessages(data, (m) => m.key === failed.key, () => row));
     },
     onSuccess: ({ result, attachment }, content) => {
       const keyboardChanged = Boolean(content.keyboard && result.warnings?.length);
@@ -106,7 +112,13 @@ export function useSendMessage(target: SendTarget) {
       // The gateway dropped or cut some of the buttons: the row shows what was stored, not what the agent attached.
       if (keyboardChanged) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     },
-    onError: (_err, content) => update((data) => removeMessage(data, content.key)),
+    onError: (_err, content) => {
+      const failed = content.replaces;
+      if (!failed) return update((data) => removeMessage(data, content.key));
+      // Refused again: the failed message is back as it was, offering to be sent again.
+      if (failed.message_id) unmarkResent(failed.message_id);
+      update((data) => updateMessages(data, (m) => m.key === content.key, () => failed));
+    },
   });
 }
 

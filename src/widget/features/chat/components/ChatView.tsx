@@ -72,7 +72,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
 
   /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
   const post = useCallback(
-    async function post(content: Outgoing): Promise<string | null> {
+    async function post(content: Outgoing, replaces?: ChatMessage): Promise<string | null> {
       if (!target.channel_id) return w.view.noChannelToSend;
       if ('file' in content && content.caption?.trim()) {
         // Buttons go with the words, which come last.
@@ -80,7 +80,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
         return (await post(file)) ?? post({ text: caption.trim(), keyboard });
       }
       try {
-        await send.mutateAsync({ ...content, key: newSendKey() });
+        await send.mutateAsync({ ...content, key: newSendKey(), replaces });
         return null;
       } catch (err) {
         if (err instanceof FileTooLarge) return w.composer.fileTooLarge(err.file.name, uploadLimits.maxBytes / 1024 / 1024);
@@ -110,7 +110,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       const quote = m.quoted_message ?? undefined;
       const keyboard = m.keyboard ?? undefined;
       const again: Outgoing | null = m.text !== null ? { text: m.text, quote, keyboard } : m.attachment ? { attachment: m.attachment, quote, keyboard } : null;
-      if (again) void post(again).then(setRetryError);
+      if (again) void post(again, m).then(setRetryError);
     },
     [post],
   );
