@@ -21,6 +21,8 @@ export interface SendTarget extends NamedChat {
   chat_type: ChatType;
   chat_ref: string | null;
   channel_id: string | null;
+  /** The CRM's name for a contact written to first: the gateway keeps it as the chat's contact. */
+  contact_name?: string | null | undefined;
 }
 
 /**
@@ -43,8 +45,11 @@ export class FileTooLarge extends Error {
   }
 }
 
-export const recipientOf = (t: SendTarget): Recipient =>
-  t.chat_id ? { chat_type: t.chat_type, chat_id: t.chat_id } : t.username ? { chat_type: t.chat_type, username: t.username } : { chat_type: t.chat_type, phone: t.phone ?? '' };
+export const recipientOf = (t: SendTarget): Recipient => ({
+  ...(t.chat_id ? { chat_type: t.chat_type, chat_id: t.chat_id } : t.username ? { chat_type: t.chat_type, username: t.username } : { chat_type: t.chat_type, phone: t.phone ?? '' }),
+  // Said with the first message only: a listed chat has its name already.
+  ...(t.chat_ref === null && t.contact_name ? { crm_contact_name: t.contact_name } : {}),
+});
 
 let sends = 0;
 

@@ -5,6 +5,7 @@ import type { TemplateRef } from '../../../../contract/messages.ts';
 import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import { Button } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
+import { useEmbed } from '@/lib/embed-context.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
 import { useDeleteMessage } from '../api/delete-message.ts';
@@ -16,6 +17,7 @@ import { useSendChannel } from '../hooks/use-send-channel.ts';
 import { messageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { replyWindow } from '../store/reply-window.ts';
+import { newChatNames } from '../store/scope.ts';
 import { useForward } from '../store/forward.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
@@ -41,11 +43,22 @@ interface Props {
 }
 
 const targetOf = (opened: Opened): SendTarget =>
-  opened.kind === 'chat' ? opened.chat : { chat_ref: null, channel_id: opened.chat.channel_id ?? null, chat_type: opened.chat.chat_type, chat_id: opened.chat.chat_id };
+  opened.kind === 'chat'
+    ? opened.chat
+    : {
+        chat_ref: null,
+        channel_id: opened.chat.channel_id ?? null,
+        chat_type: opened.chat.chat_type,
+        chat_id: opened.chat.chat_id,
+        username: opened.chat.username,
+        phone: opened.chat.phone,
+        contact_name: opened.chat.contact_name,
+      };
 
 /** One open conversation: who it is with, its history, and the composer. Keyed by the chat where it is used. */
 export function ChatView({ opened, listed, caps, onBack }: Props) {
   const lang = useLang();
+  const { session } = useEmbed();
   const w = words[lang];
   const via = useSendChannel(opened.kind === 'new' ? opened.chat : null);
   const target: SendTarget = { ...targetOf(opened), ...(via.open ? { channel_id: via.chosen } : {}) };
@@ -67,8 +80,10 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const windowClosed =
     windowHours !== null && replyWindow({ messages: shown?.messages ?? [], olderCursor: shown?.olderCursor ?? null, phase: shown ? 'ready' : 'loading' }, windowHours, now) === 'closed';
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
-  const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
-  const handle = chat?.username ? `@${chat.username}` : chat?.phone ? `+${chat.phone}` : null;
+  const named = chat ?? newChatNames(opened.chat, session);
+  const title = chat ? chatTitle(chat, lang) : (named.name ?? opened.chat.chat_id ?? w.chat.unknownContact);
+  // A new chat shown by the CRM's name says whom it reaches: its handle, else the messenger's id (a WhatsApp number).
+  const handle = named.username ? `@${named.username}` : named.phone ? `+${named.phone}` : !chat && named.name ? (opened.chat.chat_id ?? null) : null;
 
   /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
   const post = useCallback(
