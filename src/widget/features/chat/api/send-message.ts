@@ -8,6 +8,7 @@ import { sending, type ChatMessage } from '../store/message.ts';
 import { markResent, unmarkResent } from '../store/resent.ts';
 import type { NamedChat } from '../store/scope.ts';
 import { keyboardWarnings } from '../store/keyboard-draft-warnings.ts';
+import { chatListKeys } from './get-chats.ts';
 import { historyKeys } from './get-messages.ts';
 import { appendMessage, keysOf, pendingPatches, removeMessage, updateMessages, type HistoryData } from './history-cache.ts';
 import { uploadFile } from './upload-file.ts';
@@ -114,6 +115,8 @@ export function useSendMessage(target: SendTarget) {
           },
         );
       });
+      // The chat's row showed the failed message as its last: it is read again to show the one sent in its place.
+      if (content.replaces) void queryClient.invalidateQueries({ queryKey: chatListKeys.all });
       // The gateway dropped or cut some of the buttons: the row shows what was stored, not what the agent attached.
       if (keyboardChanged) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     },

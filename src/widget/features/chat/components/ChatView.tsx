@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { TemplateRef } from '../../../../contract/messages.ts';
@@ -11,10 +11,12 @@ import { refusalOf } from '@/lib/refusal.ts';
 import { useDeleteMessage } from '../api/delete-message.ts';
 import { useEditMessage } from '../api/edit-message.ts';
 import { historyKeys, useHistory } from '../api/get-messages.ts';
+import { useContactName } from '../api/lookup-contact.ts';
 import { FileTooLarge, newSendKey, useSendMessage, type Outgoing, type SendTarget } from '../api/send-message.ts';
 import { useMinuteClock } from '../hooks/use-minute-clock.ts';
 import { useSendChannel } from '../hooks/use-send-channel.ts';
 import { messageActions } from '../store/actions.ts';
+import { mediaOf, useViewer } from '../store/media.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { replyWindow } from '../store/reply-window.ts';
 import { newChatNames } from '../store/scope.ts';
@@ -32,6 +34,7 @@ import { MessengerMark } from './MessengerMark.tsx';
 // Opened now and then, not with every chat: loaded on first use, so the frame's first load stays within its budget.
 const ForwardDialog = lazy(() => import('./ForwardDialog.tsx').then((m) => ({ default: m.ForwardDialog })));
 const TemplateComposer = lazy(() => import('./TemplateComposer.tsx').then((m) => ({ default: m.TemplateComposer })));
+const MediaViewer = lazy(() => import('./MediaViewer.tsx'));
 
 interface Props {
   opened: Opened;
@@ -70,6 +73,9 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const [actionError, setActionError] = useState<string | null>(null);
   const templatesOpen = useChatUi((s) => s.templatesOpen);
   const forwarding = useForward((s) => s.content !== null);
+  const viewing = useViewer((s) => s.url !== null);
+  // The viewer belongs to this chat: leaving it closes the viewer.
+  useEffect(() => () => useViewer.getState().close(), []);
   const showTemplates = useChatUi((s) => s.showTemplates);
   const startEdit = useChatUi((s) => s.edit);
   const reply = useChatUi((s) => s.reply);
@@ -81,9 +87,10 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
     windowHours !== null && replyWindow({ messages: shown?.messages ?? [], olderCursor: shown?.olderCursor ?? null, phase: shown ? 'ready' : 'loading' }, windowHours, now) === 'closed';
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
   const named = chat ?? newChatNames(opened.chat, session);
-  const title = chat ? chatTitle(chat, lang) : (named.name ?? opened.chat.chat_id ?? w.chat.unknownContact);
+  const storedName = useContactName(chat || named.name ? null : opened.chat);
+  const title = chat ? chatTitle(chat, lang) : (named.name ?? storedName ?? opened.chat.chat_id ?? w.chat.unknownContact);
   // A new chat shown by the CRM's name says whom it reaches: its handle, else the messenger's id (a WhatsApp number).
-  const handle = named.username ? `@${named.username}` : named.phone ? `+${named.phone}` : !chat && named.name ? (opened.chat.chat_id ?? null) : null;
+  const handle = named.username ? `@${named.username}` : named.phone ? `+${named.phone}` : !chat && (named.name ?? storedName) ? (opened.chat.chat_id ?? null) : null;
 
   /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
   const post = useCallback(
@@ -167,6 +174,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       )}
       <Suspense fallback={null}>
         {forwarding && <ForwardDialog fromChatRef={target.chat_ref} />}
+        {viewing && <MediaViewer items={mediaOf(shown?.messages ?? [])} />}
         {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
       </Suspense>
       {via.open && via.reachable.length > 0 && (
