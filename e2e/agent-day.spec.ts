@@ -11,6 +11,9 @@ import { expect, test } from './fixtures.ts';
  */
 let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/agent-day-shots';
+/** Two small PNGs (2×2, red and blue) and a short PDF, as an agent would paste or pick them. */
+const RED = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
+const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -179,5 +182,64 @@ test.describe('an agent’s day in the chat frame', () => {
     await expect(card.getByText('79161234567')).toBeVisible();
     await expect(card.getByRole('button', { name: 'New chat' })).toHaveCount(0);
     await shot(page, 'card-name-en-dark-960');
+  });
+
+  test('media: pictures in a viewer with zoom, next and download; a document as a card read as one link (English, dark, 960 px)', async ({ page, request, token }) => {
+    const wa = await whatsappChannel(request, token);
+    await whatsappCustomerWrites(request, token, wa, '79001230401', 'Gail Ross', 'Can you show me the colours?');
+    const frame = await openFrame(page, request, token, { lang: 'en', theme: 'dark', width: 960 });
+    await rows(frame, 'Chat list').filter({ hasText: 'Gail Ross' }).getByRole('button').first().click();
+    // Named "Caption" while a file waits.
+    const box = frame.getByRole('textbox', { name: /^(Message|Caption)$/ });
+    const paste = (name: string, base64: string, type: string) =>
+      box.evaluate(
+        (el, file) => {
+          const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([bytes], file.name, { type: file.type }));
+          el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+        },
+        { name, base64, type },
+      );
+    for (const name of ['navy.png', 'teal.png']) {
+      await paste(name, RED, 'image/png');
+      await box.press('Enter');
+      await expect(messages(frame, 'Messages').filter({ has: frame.getByRole('img', { name }) }).getByRole('img', { name: 'Delivered' })).toBeVisible();
+    }
+    // A document, dropped on the composer.
+    await frame.locator('form').filter({ has: box }).evaluate((form, pdf) => {
+      const data = new DataTransfer();
+      data.items.add(new File([pdf], 'price-list.pdf', { type: 'application/pdf' }));
+      form.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+      form.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, PDF);
+    await expect(frame.getByRole('group', { name: 'File to send: price-list.pdf' })).toBeVisible();
+    await box.press('Enter');
+    const doc = frame.getByRole('link', { name: /^Download price-list\.pdf\s*,\s*PDF document, \d+ B$/ });
+    await expect(doc).toBeVisible();
+    await expect(doc).toHaveAttribute('download', 'price-list.pdf');
+
+    // The first picture opens in the viewer: zoom in and back, the next one, download, and Escape back to the message.
+    const first = frame.getByRole('button', { name: 'Open navy.png' });
+    await first.click();
+    const viewer = frame.getByRole('dialog', { name: 'Viewing navy.png' });
+    await expect(viewer).toContainText('1 of 2');
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    await expect(viewer.getByRole('button', { name: '150%, fit to the window' })).toBeVisible();
+    const fitted = await viewer.getByRole('img', { name: 'navy.png' }).evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width);
+    await viewer.getByRole('button', { name: 'Zoom in' }).click();
+    const zoomed = await viewer.getByRole('img', { name: 'navy.png' }).evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width);
+    expect(zoomed).toBeGreaterThan(fitted);
+    await axe(page, 'the media viewer');
+    await shot(page, 'viewer-en-dark-960');
+    await page.keyboard.press('ArrowRight');
+    await expect(frame.getByRole('dialog', { name: 'Viewing teal.png' })).toContainText('2 of 2');
+    await expect(frame.getByRole('dialog', { name: 'Viewing teal.png' }).getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'teal.png');
+    await expect(frame.getByRole('dialog', { name: 'Viewing teal.png' }).getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await expect(frame.getByRole('dialog')).toHaveCount(0);
+    await expect(first).toBeFocused();
+    await axe(page, 'a chat with pictures and a document');
+    await shot(page, 'media-en-dark-960');
   });
 });

@@ -8,7 +8,8 @@ import { PaperclipIcon } from './icons.tsx';
 /**
  * A document as a card: a mark with its ending (PDF, DOCX), its name, its size and kind, and a download link. The
  * link is read as one short sentence ("Download invoice.pdf, PDF document, 120 KB"), not as its address or its
- * marks. A file still uploading has no address yet: the card without the link.
+ * mark: its words are what it shows, with "Download" and a pause said only to a screen reader. A file still
+ * uploading has no address yet: the card without the link.
  */
 export function DocumentCard({ attachment: a, name }: { attachment: Attachment; name: string }) {
   const lang = useLang();
@@ -20,15 +21,19 @@ export function DocumentCard({ attachment: a, name }: { attachment: Attachment; 
       <span className="grid size-10 flex-none place-items-center rounded-md bg-selected text-[11px] font-bold text-accent" aria-hidden="true">
         {mark || <PaperclipIcon className="size-5" />}
       </span>
-      <span className="grid min-w-0 flex-1" aria-hidden={a.url ? true : undefined}>
-        <span className="truncate font-semibold text-text">{name}</span>
+      <span className="grid min-w-0 flex-1">
+        <span className="truncate font-semibold text-text">
+          {a.url && <span className="sr-only">{w.download} </span>}
+          {name}
+          <span className="sr-only">, </span>
+        </span>
         <span className="truncate text-xs text-muted">{details}</span>
       </span>
     </>
   );
   const frame = 'gw-document mb-1 flex min-w-48 max-w-full items-center gap-2.5 rounded-md border border-line bg-panel/60 p-2 no-underline';
   return a.url ? (
-    <a className={`${frame} hover:bg-selected`} href={a.url} target="_blank" rel="noreferrer noopener" download={a.name ?? true} aria-label={w.downloadFile(name, details)}>
+    <a className={`${frame} hover:bg-selected`} href={a.url} target="_blank" rel="noreferrer noopener" download={a.name ?? true}>
       {card}
     </a>
   ) : (

@@ -69,7 +69,7 @@ export default function MediaViewer({ items }: { items: readonly MediaItem[] }) 
             <IconButton className="size-9 text-white!" aria-label={w.zoomOut} title={w.zoomOut} disabled={zoom === 0} onClick={() => setZoom(zoom - 1)}>
               −
             </IconButton>
-            <IconButton className="min-w-12 text-xs text-white!" aria-label={w.actualSize} title={w.actualSize} onClick={() => setZoom(FIT)}>
+            <IconButton className="min-w-12 text-xs text-white!" aria-label={w.actualSize(Math.round(scale * 100))} onClick={() => setZoom(FIT)}>
               {Math.round(scale * 100)}%
             </IconButton>
             <IconButton className="size-9 text-white!" aria-label={w.zoomIn} title={w.zoomIn} disabled={zoom === ZOOMS.length - 1} onClick={() => setZoom(zoom + 1)}>
