@@ -242,4 +242,31 @@ test.describe('an agent’s day in the chat frame', () => {
     await axe(page, 'a chat with pictures and a document');
     await shot(page, 'media-en-dark-960');
   });
+
+  test('emoji: the picker loads on first open, in the frame’s language, and puts the emoji at the caret (Russian, 320 px)', async ({ page, request, token }) => {
+    const wa = await whatsappChannel(request, token);
+    await whatsappCustomerWrites(request, token, wa, '79001230501', 'Ирина Белова', 'Спасибо!');
+    const emojiData: string[] = [];
+    page.on('request', (r) => {
+      if (/\/emoji\/|EmojiPanel/.test(new URL(r.url()).pathname)) emojiData.push(new URL(r.url()).pathname);
+    });
+    const frame = await openFrame(page, request, token, { lang: 'ru', theme: 'light', width: 320 });
+    await rows(frame, 'Список чатов').filter({ hasText: 'Ирина Белова' }).getByRole('button').first().click();
+    const box = frame.getByRole('textbox', { name: 'Сообщение' });
+    await box.fill('Рады помочь ');
+    // Nothing of the picker is loaded before it is opened.
+    expect(emojiData).toEqual([]);
+    await frame.getByRole('button', { name: 'Эмодзи' }).click();
+    const picker = frame.getByRole('dialog', { name: 'Выбор эмодзи' });
+    await picker.getByRole('searchbox', { name: 'Найти эмодзи' }).fill('сердце');
+    const heart = picker.getByRole('gridcell').first().or(picker.getByRole('button', { name: /сердце/ }).first()).first();
+    await expect(heart).toBeVisible();
+    expect(emojiData.some((p) => p.endsWith('/emoji/ru/data.json'))).toBe(true);
+    await axe(page, 'the emoji picker (ru, 320)');
+    await shot(page, 'emoji-ru-320');
+    await heart.click();
+    await expect(box).toHaveValue(/^Рады помочь \p{Extended_Pictographic}/u);
+    await page.keyboard.press('Escape');
+    await expect(picker).toBeHidden();
+  });
 });

@@ -10,6 +10,7 @@ import type { ComposerButtons } from '../store/keyboard-draft.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import { EmojiButton } from './EmojiButton.tsx';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 
@@ -235,6 +236,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
             <span className="max-xs:hidden">{k.open}</span>
           </Button>
         )}
+        {!disabledReason && <EmojiButton box={box} onText={setText} />}
         <textarea
           ref={box}
           className={`${inputClass} max-h-[140px] resize-none`}
