@@ -89,6 +89,9 @@ test.describe('an agent’s day in the chat frame', () => {
     // The chat's row no longer flags its last message as not delivered.
     await expect(rows(frame, 'Chat list').filter({ hasText: 'Dana Lee' }).getByRole('img', { name: 'Not delivered' })).toHaveCount(0);
     await shot(page, 'sent-again-en-dark-960');
+    // A screen reader hears who wrote each message and when, before its words.
+    await expect(messages(frame, 'Messages').filter({ hasText: 'Is my order ready?' })).toContainText(/Dana Lee, .*\d{1,2}:\d\d.*:\s*Is my order ready\?/);
+    await expect(sent).toContainText(/You, .*\d{1,2}:\d\d.*:\s*Yes, it ships today\./);
 
     // Read again from the gateway (a new link, the same tab): the failed message stays replaced.
     const again = await openFrame(page, request, token, { lang: 'en', theme: 'dark', width: 960 });

@@ -24,6 +24,7 @@ import { useForward } from '../store/forward.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import { ChatContactName } from './Byline.tsx';
 import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
@@ -161,7 +162,9 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
         {opened.kind === 'chat' && <ChatTools chatRef={opened.chat.chat_ref} waiting={(listed ?? opened.chat).unanswered_count > 0} />}
       </header>
       {opened.kind === 'chat' && chat && <ContactPanel chat={chat} />}
-      <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
+      <ChatContactName.Provider value={title}>
+        <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
+      </ChatContactName.Provider>
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
           <strong>{w.view.notDeleted}</strong> {actionError}

@@ -10,6 +10,7 @@ import { fullWhen, messageWhen } from './format.ts';
 import { ClockIcon, CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
 import { Attachment } from './Attachment.tsx';
+import { Byline } from './Byline.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { Linkified } from './Linkified.tsx';
 
@@ -139,8 +140,13 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
     <div
       className={`gw-bubble relative flex max-w-[min(75%,560px)] flex-col rounded-[10px] px-2.5 py-1.5 shadow-xs [overflow-wrap:anywhere] max-xs:max-w-[85%] ${tone} ${m.status === 'failed' ? 'ring-1 ring-danger' : ''}`}
     >
+      <Byline message={m} />
       {m.quoted_message && <Quote quoted={m.quoted_message} onJump={props.onJump} />}
-      {m.direction === 'outbound' && m.author?.name && <span className="text-xs font-semibold text-muted">{m.author.name}</span>}
+      {m.direction === 'outbound' && m.author?.name && (
+        <span className="text-xs font-semibold text-muted" aria-hidden="true">
+          {m.author.name}
+        </span>
+      )}
       {m.attachment && <Attachment attachment={m.attachment} />}
       {text !== null && (
         <p className={`m-0 whitespace-pre-wrap ${m.deleted ? 'text-muted line-through' : ''}`}>
