@@ -45,8 +45,21 @@ export function useNotifications(baseTitle: string): void {
   const storageKey = `gw-unread:${session.account_id}:${session.user?.id ?? ''}`;
 
   useEffect(() => {
-    if (typeof localStorage !== 'undefined') useUnread.getState().attach(storageKey);
-    return () => useUnread.getState().attach(null);
+    if (typeof localStorage === 'undefined') return;
+    useUnread.getState().attach(storageKey);
+    // Another frame of the same agent (a card's beside the inbox) counted or read a chat: this one follows, and
+    // reads at once the chat it has open in view.
+    const follow = (e: StorageEvent) => {
+      if (e.key !== storageKey) return;
+      useUnread.getState().attach(storageKey);
+      const key = openedKey(useChatUi.getState().opened);
+      if (key && looking(key)) useUnread.getState().read(key);
+    };
+    window.addEventListener('storage', follow);
+    return () => {
+      window.removeEventListener('storage', follow);
+      useUnread.getState().attach(null);
+    };
   }, [storageKey]);
 
   useEffect(
