@@ -8,7 +8,7 @@ import { words } from '../words.ts';
 import { ChatRowMenu } from './ChatRowMenu.tsx';
 import { chatTitle, previewParts } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
-import { StatusTicks } from './MessageBubble.tsx';
+import { StatusTicks } from './StatusTicks.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
 import { RowHeading } from './RowHeading.tsx';
 

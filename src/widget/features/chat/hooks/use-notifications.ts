@@ -6,7 +6,6 @@ import { notifyWords } from '../notify-words.ts';
 import { useNotifySettings } from '../store/notify-settings.ts';
 import { titleWithCount, unreadKey, unreadTotals, useUnread } from '../store/unread.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
-import { playChime } from './chime.ts';
 
 type Added = Extract<StreamEvent, { name: 'message.add' }>;
 
@@ -70,7 +69,8 @@ export function useNotifications(baseTitle: string): void {
         if (!key || looking(key)) return;
         useUnread.getState().add(key);
         const { sound, desktop } = useNotifySettings.getState();
-        if (sound) playChime();
+        // The chime's code is fetched the first time it plays.
+        if (sound) void import('./chime.ts').then((m) => m.playChime());
         if (desktop) notify(event, currentLang());
       }),
     [ctx, currentLang],
