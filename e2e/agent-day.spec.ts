@@ -132,6 +132,7 @@ test.describe('an agent’s day in the chat frame', () => {
     await whatsappCustomerWrites(request, token, wa, '79001230202', 'Нина Котова', 'Вы тут?');
     await whatsappCustomerWrites(request, token, wa, '79001230202', 'Нина Котова', 'Жду ответа');
     await whatsappCustomerWrites(request, token, wa, '79001230201', 'Олег Петров', 'Спасибо');
+    await expect(messages(frame, 'Сообщения').filter({ hasText: 'Спасибо' })).toBeVisible();
     await frame.getByRole('button', { name: 'Назад к списку чатов' }).click();
     const nina = list.filter({ hasText: 'Нина Котова' });
     await expect(nina.getByLabel('2 непрочитанных сообщения')).toBeVisible();

@@ -236,7 +236,6 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
             <span className="max-xs:hidden">{k.open}</span>
           </Button>
         )}
-        {!disabledReason && <EmojiButton box={box} onText={setText} />}
         <textarea
           ref={box}
           className={`${inputClass} max-h-[140px] resize-none`}
@@ -251,6 +250,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        {!disabledReason && <EmojiButton box={box} onText={setText} />}
         {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
         <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
           <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
