@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { bridgeChecks } from './src/widget/lib/bridge-checks.build.ts';
+import { emojiData } from './src/widget/lib/emoji-data.build.ts';
 
 /**
  * The live bots' driver suites (a platform's emulator on one side, the HTTP face on the other) store what they
@@ -47,7 +48,7 @@ export default defineConfig({
   },
   // The widget's own imports start at its root (`@/lib/…`) rather than climbing folders.
   resolve: { alias: { '@/': fileURLToPath(new URL('./src/widget/', import.meta.url)) } },
-  plugins: [tailwindcss(), bridgeChecks()],
+  plugins: [tailwindcss(), bridgeChecks(), emojiData(['en', 'ru', 'es', 'pt'])],
   // public/ holds the demo CRM and the sandbox phone, which the gateway serves itself: not part of the widget.
   publicDir: false,
   test: {

@@ -187,7 +187,7 @@ test.describe('chat screen', () => {
       await held;
       await route.continue();
     });
-    const firstShown = history(frame).getByRole('listitem').filter({ hasText: /^Line 81\b/ });
+    const firstShown = history(frame).getByRole('listitem').filter({ hasText: /(^|:\s*)Line 81\b/ });
     const top = async () => (await firstShown.boundingBox())?.y ?? Number.NaN;
     await frame.locator('.gw-history').evaluate((el) => (el.scrollTop = 0));
     await expect.poll(() => asked).toBe(true);

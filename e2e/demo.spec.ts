@@ -88,4 +88,19 @@ test('a newcomer connects WhatsApp from the demo CRM with the sandbox phone and 
   await picture(page, 'demo-crm');
   await phone.bringToFront();
   await picture(phone, 'sandbox-phone');
+
+  // The demo's language and theme switch redraws the frames as a CRM's user settings would (`set_options`).
+  await page.bringToFront();
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
+  const inbox = page.frameLocator('#inbox-frame');
+  await expect(inbox.getByRole('list', { name: 'Список чатов' })).toContainText('Anna Petrova');
+  await expect(inbox.locator('.gw-screen')).toHaveAttribute('data-theme', 'dark');
+  await expect(card.locator('.gw-screen')).toHaveAttribute('data-theme', 'dark');
+  // Kept for the next visit: the frames start in it.
+  await page.reload();
+  await expect(page.frameLocator('#inbox-frame').getByRole('list', { name: 'Список чатов' })).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('ru');
+  await expect(page.locator('link[rel=icon]')).toHaveAttribute('href', '/demo/favicon.svg');
+  expect((await page.request.get('/demo/favicon.svg')).status()).toBe(200);
 });

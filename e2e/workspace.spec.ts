@@ -68,6 +68,9 @@ test.describe('the agent workspace', () => {
 
     // Arrows move between rows; Enter opens the chat and the focus goes to the text box.
     await frame.getByRole('searchbox', { name: 'Search chats' }).focus();
+    // Past the search's "New chat" and "Notifications" buttons, to the first row.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     await expect(rows(frame).first().getByRole('button').first()).toBeFocused();
     await page.keyboard.press('ArrowDown');

@@ -50,6 +50,21 @@ function logEntry(kind, title, detail, verified = true) {
   $('#log').prepend(item);
 }
 
+// The frames' language and theme, as a CRM passes its user's own: the host says `set_options` to each frame that is
+// ready, and again whenever the user changes them here. Kept in this browser for the next visit.
+const looks = { lang: localStorage.getItem('demo-lang') ?? 'en', theme: localStorage.getItem('demo-theme') ?? 'auto' };
+function tellLooks(name) {
+  frames[name].element().contentWindow?.postMessage({ protocol: BRIDGE, type: 'set_options', payload: looks }, location.origin);
+}
+for (const [key, select] of [['lang', $('#frame-lang')], ['theme', $('#frame-theme')]]) {
+  select.value = looks[key];
+  select.addEventListener('change', () => {
+    looks[key] = select.value;
+    localStorage.setItem(`demo-${key}`, select.value);
+    for (const name of Object.keys(frames)) if (frames[name].element().src) tellLooks(name);
+  });
+}
+
 window.addEventListener('message', (event) => {
   // Only the frames of this page, from the gateway's origin (here the page's own), speaking the bridge's protocol.
   const frame = nameOf(event.source);
@@ -57,6 +72,7 @@ window.addEventListener('message', (event) => {
   const { type, payload } = event.data;
   logEntry('bridge', `${type} (${frame})`, payload);
   if (type === 'session_expired') open(frame);
+  if (type === 'ready') tellLooks(frame);
   if (type === 'unanswered_count_changed' && frame === 'inbox') {
     $('#unanswered').hidden = payload.total === 0;
     $('#unanswered').textContent = `${payload.total} unanswered`;

@@ -24,6 +24,8 @@ const message = <K extends string, P extends Parameters<typeof Type.Object>[0]>(
 export const FrameReady = message('ready', { kind: Type.Enum(['chats', 'channels']), user_id: Nullable(Id) });
 export const ChatOpened = message('chat_opened', { channel_id: Nullable(Id), chat_type: ChatType, chat_id: Id });
 export const UnansweredCountChanged = message('unanswered_count_changed', { total: Type.Integer({ minimum: 0 }) });
+/** This agent's unread messages (those come in while they were not looking at their chat), apart from unanswered ones. */
+export const UnreadCountChanged = message('unread_count_changed', { total: Type.Integer({ minimum: 0 }), chats: Type.Integer({ minimum: 0 }) });
 export const ChannelConnected = message('channel_connected', { channel_id: Id, transport: TransportSchema });
 export const ContactToCreate = message('contact_to_create', {
   channel_id: Id,
@@ -49,7 +51,17 @@ export const DealOpened = message('deal_opened', {
 /** The session ended (expired or revoked): the host may open a fresh link. */
 export const SessionExpired = message('session_expired', {});
 
-export const FrameToHostMessage = Type.Union([FrameReady, ChatOpened, UnansweredCountChanged, ChannelConnected, ContactToCreate, DealToCreate, DealOpened, SessionExpired]);
+export const FrameToHostMessage = Type.Union([
+  FrameReady,
+  ChatOpened,
+  UnansweredCountChanged,
+  UnreadCountChanged,
+  ChannelConnected,
+  ContactToCreate,
+  DealToCreate,
+  DealOpened,
+  SessionExpired,
+]);
 export type FrameToHostMessage = Static<typeof FrameToHostMessage>;
 
 /** Host → frame. */

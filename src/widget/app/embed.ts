@@ -110,9 +110,11 @@ export async function startEmbed(
     onEvent: (l) => (eventListeners.add(l), () => eventListeners.delete(l)),
     onHostMessage: (l) => {
       hostListeners.add(l);
-      const queued = early;
-      early = [];
-      queued.forEach(l);
+      // What came before the screen listened goes to every listener its first render sets up (the screen's options
+      // as well as its chat opening, whichever subscribes first), then is dropped: a view mounted later must not
+      // hear an old `open_chat` again.
+      early.forEach(l);
+      if (early.length > 0) setTimeout(() => (early = []), 0);
       return () => hostListeners.delete(l);
     },
     onResync: (l) => (resyncListeners.add(l), () => resyncListeners.delete(l)),

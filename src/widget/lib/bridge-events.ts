@@ -10,6 +10,7 @@ import type { HostBridge, OutgoingMessage } from './host-bridge.ts';
 const kindOf: Record<FrameToHostMessage['type'], keyof SessionEvents | null> = {
   chat_opened: 'messages',
   unanswered_count_changed: 'messages',
+  unread_count_changed: 'messages',
   contact_to_create: 'deals',
   deal_to_create: 'deals',
   deal_opened: 'deals',

@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { applyPatch, laterStatus, mergePatches, type ChatMessage, type MessagePatch } from '../store/message.ts';
+import { loadResent, wasResent } from '../store/resent.ts';
 
 /** One page of a chat's history as the cache keeps it: oldest first, as the chat shows them. */
 export interface HistoryPage {
@@ -18,12 +19,14 @@ export interface History {
 
 /** The pages as one list (a message an older page repeats, having moved while read, is shown once). */
 export function historyOf(data: HistoryData): History {
+  loadResent();
   const seen = new Set<string>();
   const messages: ChatMessage[] = [];
   for (let p = data.pages.length - 1; p >= 0; p--) {
     for (const m of data.pages[p]!.messages) {
       if (m.message_id !== null) {
-        if (seen.has(m.message_id)) continue;
+        // A failed message sent again shows as the message that replaced it.
+        if (seen.has(m.message_id) || wasResent(m.message_id)) continue;
         seen.add(m.message_id);
       }
       messages.push(m);

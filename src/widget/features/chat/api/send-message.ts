@@ -5,8 +5,10 @@ import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { sending, type ChatMessage } from '../store/message.ts';
+import { markResent, unmarkResent } from '../store/resent.ts';
 import type { NamedChat } from '../store/scope.ts';
 import { keyboardWarnings } from '../store/keyboard-draft-warnings.ts';
+import { chatListKeys } from './get-chats.ts';
 import { historyKeys } from './get-messages.ts';
 import { appendMessage, keysOf, pendingPatches, removeMessage, updateMessages, type HistoryData } from './history-cache.ts';
 import { uploadFile } from './upload-file.ts';
@@ -20,6 +22,8 @@ export interface SendTarget extends NamedChat {
   chat_type: ChatType;
   chat_ref: string | null;
   channel_id: string | null;
+  /** The CRM's name for a contact written to first: the gateway keeps it as the chat's contact. */
+  contact_name?: string | null | undefined;
 }
 
 /**
@@ -42,8 +46,11 @@ export class FileTooLarge extends Error {
   }
 }
 
-export const recipientOf = (t: SendTarget): Recipient =>
-  t.chat_id ? { chat_type: t.chat_type, chat_id: t.chat_id } : t.username ? { chat_type: t.chat_type, username: t.username } : { chat_type: t.chat_type, phone: t.phone ?? '' };
+export const recipientOf = (t: SendTarget): Recipient => ({
+  ...(t.chat_id ? { chat_type: t.chat_type, chat_id: t.chat_id } : t.username ? { chat_type: t.chat_type, username: t.username } : { chat_type: t.chat_type, phone: t.phone ?? '' }),
+  // Said with the first message only: a listed chat has its name already.
+  ...(t.chat_ref === null && t.contact_name ? { crm_contact_name: t.contact_name } : {}),
+});
 
 let sends = 0;
 
@@ -59,7 +66,7 @@ export function useSendMessage(target: SendTarget) {
   const update = (change: (data: HistoryData) => HistoryData) => queryClient.setQueryData<HistoryData>(key, (data) => (data ? change(data) : data));
 
   return useMutation({
-    mutationFn: async (content: Outgoing & { key: string }) => {
+    mutationFn: async (content: Outgoing & { key: string; replaces?: ChatMessage }) => {
       if (!target.channel_id) throw new Error('no channel');
       const quoted_message_id = content.quote?.message_id;
       const base = {
@@ -85,7 +92,12 @@ export function useSendMessage(target: SendTarget) {
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
       else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
       else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
-      update((data) => appendMessage(data, { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null }));
+      const row = { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null };
+      const failed = content.replaces;
+      if (!failed) return update((data) => appendMessage(data, row));
+      // Sent again: the failed message's bubble becomes the new message, where it stood.
+      if (failed.message_id) markResent(failed.message_id);
+      update((data) => updateMessages(data, (m) => m.key === failed.key, () => row));
     },
     onSuccess: ({ result, attachment }, content) => {
       const keyboardChanged = Boolean(content.keyboard && result.warnings?.length);
@@ -103,10 +115,18 @@ export function useSendMessage(target: SendTarget) {
           },
         );
       });
+      // The chat's row showed the failed message as its last: it is read again to show the one sent in its place.
+      if (content.replaces) void queryClient.invalidateQueries({ queryKey: chatListKeys.all });
       // The gateway dropped or cut some of the buttons: the row shows what was stored, not what the agent attached.
       if (keyboardChanged) void queryClient.invalidateQueries({ queryKey: key, exact: true });
     },
-    onError: (_err, content) => update((data) => removeMessage(data, content.key)),
+    onError: (_err, content) => {
+      const failed = content.replaces;
+      if (!failed) return update((data) => removeMessage(data, content.key));
+      // Refused again: the failed message is back as it was, offering to be sent again.
+      if (failed.message_id) unmarkResent(failed.message_id);
+      update((data) => updateMessages(data, (m) => m.key === content.key, () => failed));
+    },
   });
 }
 

@@ -1,7 +1,8 @@
 import type { Attachment as AttachmentData } from '../../../../contract/messages.ts';
 import { useLang } from '@/lib/i18n.ts';
 import { words } from '../words.ts';
-import { PaperclipIcon } from './icons.tsx';
+import { DocumentCard } from './DocumentCard.tsx';
+import { MediaThumb } from './MediaThumb.tsx';
 
 /**
  * What kind of file an attachment is: by its type when it has one (an `audio/webm` voice note is a sound, though
@@ -33,33 +34,14 @@ export function fileSize(bytes: number, lang: string): string {
 }
 
 /**
- * A message's file: pictures and videos shown in place (a picture opens full size in a new tab), sounds with a
- * player, other files by name, size and type. A file still uploading has no address yet: its name alone.
+ * A message's file: pictures and videos shown in place (pressed, they open in the viewer), sounds with a player,
+ * documents as cards with their name, size and kind. A file still uploading has no address yet: its card alone.
  */
 export function Attachment({ attachment: a }: { attachment: AttachmentData }) {
   const lang = useLang();
   const name = a.name ?? words[lang].chat.attachment;
   const kind = mediaKind(a);
-  if (a.url && kind === 'image')
-    return (
-      <a href={a.url} target="_blank" rel="noreferrer noopener" className="mb-1 block">
-        <img src={a.url} alt={name} loading="lazy" className="max-h-64 min-h-16 min-w-24 max-w-full rounded-md object-contain" />
-      </a>
-    );
-  if (a.url && kind === 'video') return <video src={a.url} controls preload="metadata" className="mb-1 max-h-64 max-w-full rounded-md" aria-label={name} />;
+  if (a.url && (kind === 'image' || kind === 'video')) return <MediaThumb url={a.url} name={name} kind={kind} />;
   if (a.url && kind === 'audio') return <audio src={a.url} controls preload="none" className="mb-1 max-w-full" aria-label={name} />;
-  const details = [a.size !== undefined ? fileSize(a.size, lang) : null, a.mimetype ?? null].filter(Boolean).join(' · ');
-  const body = (
-    <>
-      <PaperclipIcon className="size-4 align-[-3px]" /> <span className="underline-offset-2">{name}</span>
-      {details && <span className="ml-1 text-xs text-muted">{details}</span>}
-    </>
-  );
-  return a.url ? (
-    <a className="text-accent" href={a.url} target="_blank" rel="noreferrer noopener">
-      {body}
-    </a>
-  ) : (
-    <span className="text-muted">{body}</span>
-  );
+  return <DocumentCard attachment={a} name={name} />;
 }

@@ -13,6 +13,8 @@ import { ChatListItem } from './ChatListItem.tsx';
 import { prepareDateFormats } from './format.ts';
 import { LoadFailed } from './LoadFailed.tsx';
 import { MessageHits } from './MessageHits.tsx';
+import { NewChatButton } from './NewChatButton.tsx';
+import { NotifySettings } from './NotifySettings.tsx';
 
 interface Props {
   list: ReturnType<typeof useChatList>;
@@ -65,8 +67,10 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
   const failedMore = list.isFetchNextPageError ? refusalOf(list.error, {}, lang).message : null;
   return (
     <section className={`gw-list flex min-h-0 flex-col border-r border-line bg-panel max-sm:border-r-0 ${hidden ? 'max-sm:hidden' : ''}`} aria-label={w.label}>
-      <div className="border-b border-line p-2.5">
+      <div className="flex items-center gap-1 border-b border-line p-2.5">
         <input type="search" className={inputClass} aria-label={w.search} placeholder={w.searchPlaceholder} value={text} onChange={(e) => setText(e.target.value)} />
+        <NewChatButton />
+        <NotifySettings />
       </div>
       {chats && waiting > 0 && (
         <p className="px-3 py-2 text-[13px] text-muted" role="status">

@@ -2,11 +2,13 @@ import { memo, useRef } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import { Badge } from '@/components/ui/Badge.tsx';
 import { useLang } from '@/lib/i18n.ts';
+import { notifyWords } from '../notify-words.ts';
+import { unreadKey, useUnread } from '../store/unread.ts';
 import { words } from '../words.ts';
 import { ChatRowMenu } from './ChatRowMenu.tsx';
 import { chatTitle, previewParts } from './format.ts';
 import { PaperclipIcon } from './icons.tsx';
-import { StatusTicks } from './MessageBubble.tsx';
+import { StatusTicks } from './StatusTicks.tsx';
 import { MessengerMark } from './MessengerMark.tsx';
 import { RowHeading } from './RowHeading.tsx';
 
@@ -45,6 +47,8 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const title = chatTitle(chat, lang);
   const button = useRef<HTMLButtonElement>(null);
   const menu = unanswered > 0;
+  const key = unreadKey(chat);
+  const unread = useUnread((s) => (key ? (s.counts[key] ?? 0) : 0));
   return (
     <li className="gw-chat-row relative">
       <button
@@ -72,6 +76,11 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
               )}
             </span>
             {last && !last.deleted && last.direction === 'outbound' && last.status === 'failed' && <StatusTicks status="failed" />}
+            {unread > 0 && (
+              <Badge className="gw-unread bg-text! text-panel!" aria-label={notifyWords[lang].unread(unread)}>
+                {unread}
+              </Badge>
+            )}
             {unanswered > 0 && <Badge aria-label={w.unanswered(unanswered)}>{unanswered}</Badge>}
           </span>
           <span className={`flex min-w-0 ${menu ? 'pr-8' : ''}`}>

@@ -6,6 +6,7 @@ import { useChatList } from '../api/get-chats.ts';
 import { useCapabilities } from '../api/get-channels.ts';
 import { useChatOpening } from '../hooks/use-chat-screen.ts';
 import { useChatStream } from '../hooks/use-chat-stream.ts';
+import { useNotifications } from '../hooks/use-notifications.ts';
 import { useUnansweredBadge } from '../hooks/use-unanswered-badge.ts';
 import { openedKey, useChatUi } from '../store/ui.ts';
 import { words } from '../words.ts';
@@ -48,6 +49,7 @@ export function ChatScreen() {
   // The host may change them while the frame is open (`set_options`).
   const { theme, lang } = useFrameOptions();
   const w = useWords(words).screen;
+  useNotifications(w.title);
 
   return (
     <div className="gw-theme gw-screen flex h-full min-h-0 flex-col" data-theme={theme} lang={lang}>

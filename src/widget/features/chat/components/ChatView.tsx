@@ -1,25 +1,30 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { TransportCapabilities } from '../../../../contract/channels.ts';
 import type { TemplateRef } from '../../../../contract/messages.ts';
 import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import { Button } from '@/components/ui/Button.tsx';
 import { ErrorNote } from '@/components/ui/ErrorNote.tsx';
+import { useEmbed } from '@/lib/embed-context.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
 import { useDeleteMessage } from '../api/delete-message.ts';
 import { useEditMessage } from '../api/edit-message.ts';
 import { historyKeys, useHistory } from '../api/get-messages.ts';
+import { useContactName } from '../api/lookup-contact.ts';
 import { FileTooLarge, newSendKey, useSendMessage, type Outgoing, type SendTarget } from '../api/send-message.ts';
 import { useMinuteClock } from '../hooks/use-minute-clock.ts';
 import { useSendChannel } from '../hooks/use-send-channel.ts';
 import { messageActions } from '../store/actions.ts';
+import { mediaOf, useViewer } from '../store/media.ts';
 import type { ChatMessage } from '../store/message.ts';
 import { replyWindow } from '../store/reply-window.ts';
+import { newChatNames } from '../store/scope.ts';
 import { useForward } from '../store/forward.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import { ChatContactName } from './Byline.tsx';
 import { ChatTools } from './ChatTools.tsx';
 import { Composer } from './Composer.tsx';
 import { ContactPanel } from './ContactPanel.tsx';
@@ -32,6 +37,7 @@ import { useTellTyping } from '../hooks/use-typing.ts';
 // Opened now and then, not with every chat: loaded on first use, so the frame's first load stays within its budget.
 const ForwardDialog = lazy(() => import('./ForwardDialog.tsx').then((m) => ({ default: m.ForwardDialog })));
 const TemplateComposer = lazy(() => import('./TemplateComposer.tsx').then((m) => ({ default: m.TemplateComposer })));
+const MediaViewer = lazy(() => import('./MediaViewer.tsx'));
 
 interface Props {
   opened: Opened;
@@ -43,11 +49,22 @@ interface Props {
 }
 
 const targetOf = (opened: Opened): SendTarget =>
-  opened.kind === 'chat' ? opened.chat : { chat_ref: null, channel_id: opened.chat.channel_id ?? null, chat_type: opened.chat.chat_type, chat_id: opened.chat.chat_id };
+  opened.kind === 'chat'
+    ? opened.chat
+    : {
+        chat_ref: null,
+        channel_id: opened.chat.channel_id ?? null,
+        chat_type: opened.chat.chat_type,
+        chat_id: opened.chat.chat_id,
+        username: opened.chat.username,
+        phone: opened.chat.phone,
+        contact_name: opened.chat.contact_name,
+      };
 
 /** One open conversation: who it is with, its history, and the composer. Keyed by the chat where it is used. */
 export function ChatView({ opened, listed, caps, onBack }: Props) {
   const lang = useLang();
+  const { session } = useEmbed();
   const w = words[lang];
   const via = useSendChannel(opened.kind === 'new' ? opened.chat : null);
   const target: SendTarget = { ...targetOf(opened), ...(via.open ? { channel_id: via.chosen } : {}) };
@@ -60,6 +77,9 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const tellTyping = useTellTyping(target.chat_ref, Boolean(caps?.typing));
   const templatesOpen = useChatUi((s) => s.templatesOpen);
   const forwarding = useForward((s) => s.content !== null);
+  const viewing = useViewer((s) => s.url !== null);
+  // The viewer belongs to this chat: leaving it closes the viewer.
+  useEffect(() => () => useViewer.getState().close(), []);
   const showTemplates = useChatUi((s) => s.showTemplates);
   const startEdit = useChatUi((s) => s.edit);
   const reply = useChatUi((s) => s.reply);
@@ -70,12 +90,15 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const windowClosed =
     windowHours !== null && replyWindow({ messages: shown?.messages ?? [], olderCursor: shown?.olderCursor ?? null, phase: shown ? 'ready' : 'loading' }, windowHours, now) === 'closed';
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
-  const title = chat ? chatTitle(chat, lang) : (opened.chat.chat_id ?? w.chat.unknownContact);
-  const handle = chat?.username ? `@${chat.username}` : chat?.phone ? `+${chat.phone}` : null;
+  const named = chat ?? newChatNames(opened.chat, session);
+  const storedName = useContactName(chat || named.name ? null : opened.chat);
+  const title = chat ? chatTitle(chat, lang) : (named.name ?? storedName ?? opened.chat.chat_id ?? w.chat.unknownContact);
+  // A new chat shown by the CRM's name says whom it reaches: its handle, else the messenger's id (a WhatsApp number).
+  const handle = named.username ? `@${named.username}` : named.phone ? `+${named.phone}` : !chat && (named.name ?? storedName) ? (opened.chat.chat_id ?? null) : null;
 
   /** Sends; resolves to null, or to what to tell the agent when the gateway refused it. */
   const post = useCallback(
-    async function post(content: Outgoing): Promise<string | null> {
+    async function post(content: Outgoing, replaces?: ChatMessage): Promise<string | null> {
       if (!target.channel_id) return w.view.noChannelToSend;
       if ('file' in content && content.caption?.trim()) {
         // Buttons go with the words, which come last.
@@ -83,7 +106,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
         return (await post(file)) ?? post({ text: caption.trim(), keyboard });
       }
       try {
-        await send.mutateAsync({ ...content, key: newSendKey() });
+        await send.mutateAsync({ ...content, key: newSendKey(), replaces });
         return null;
       } catch (err) {
         if (err instanceof FileTooLarge) return w.composer.fileTooLarge(err.file.name, uploadLimits.maxBytes / 1024 / 1024);
@@ -113,7 +136,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       const quote = m.quoted_message ?? undefined;
       const keyboard = m.keyboard ?? undefined;
       const again: Outgoing | null = m.text !== null ? { text: m.text, quote, keyboard } : m.attachment ? { attachment: m.attachment, quote, keyboard } : null;
-      if (again) void post(again).then(setRetryError);
+      if (again) void post(again, m).then(setRetryError);
     },
     [post],
   );
@@ -142,7 +165,9 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
         {opened.kind === 'chat' && <ChatTools chatRef={opened.chat.chat_ref} waiting={(listed ?? opened.chat).unanswered_count > 0} />}
       </header>
       {opened.kind === 'chat' && chat && <ContactPanel chat={chat} />}
-      <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
+      <ChatContactName.Provider value={title}>
+        <MessageHistory history={history} actionsOf={actionsOf} onEdit={onStartEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} />
+      </ChatContactName.Provider>
       {caps?.typing && <TypingIndicator chatRef={target.chat_ref} who={title} />}
       {actionError && (
         <ErrorNote className="mx-3 mb-2" onDismiss={() => setActionError(null)} dismissLabel={w.dismissError}>
@@ -156,6 +181,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       )}
       <Suspense fallback={null}>
         {forwarding && <ForwardDialog fromChatRef={target.chat_ref} />}
+        {viewing && <MediaViewer items={mediaOf(shown?.messages ?? [])} />}
         {templatesOpen && templatesChannel && <TemplateComposer channelId={templatesChannel} onSend={sendTemplate} onClose={() => showTemplates(false)} />}
       </Suspense>
       {via.open && via.reachable.length > 0 && (

@@ -10,6 +10,7 @@ import type { ComposerButtons } from '../store/keyboard-draft.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
+import { EmojiButton } from './EmojiButton.tsx';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 import { MicButton } from './MicButton.tsx';
@@ -34,11 +35,20 @@ interface Props {
   onTyping?: () => void;
 }
 
-/** Grows the box with its text up to its max-height, then it scrolls. */
-function fit(box: HTMLTextAreaElement | null) {
-  if (!box) return;
+/**
+ * Grows the box with its text up to its max-height, then it scrolls. The height set is the border box's (the
+ * text's height plus the borders): set to the scroll height alone, a one-line box was 2 px short and showed a
+ * scrollbar. A box not laid out (hidden behind the template form) measures 0 and is left alone, so it never
+ * collapses to a sliver.
+ */
+export function fit(box: HTMLTextAreaElement | null) {
+  if (!box || box.offsetParent === null) return;
   box.style.height = 'auto';
-  box.style.height = `${box.scrollHeight}px`;
+  const borders = box.offsetHeight - box.clientHeight;
+  const wanted = box.scrollHeight + borders;
+  box.style.height = `${wanted}px`;
+  // Scrolls only once the text is taller than the box may grow.
+  box.style.overflowY = wanted > box.offsetHeight + 1 ? 'auto' : 'hidden';
 }
 
 /**
@@ -84,6 +94,19 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
     return () => cancelAnimationFrame(frame);
   }, [disabledReason]);
   useEffect(() => fit(box.current), [text]);
+  // A frame resized (or the box shown again) may wrap the text differently.
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let width = el.clientWidth;
+    const watch = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fit(el);
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
 
   const tooLong = limit !== null && text.length > limit;
   // Buttons of another dialect than the channel's (a new chat's channel changed) are not sent, nor the message with them.
@@ -231,6 +254,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />
+        {!disabledReason && <EmojiButton box={box} onText={setText} />}
         {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
         <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
           <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>

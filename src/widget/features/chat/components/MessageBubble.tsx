@@ -4,27 +4,17 @@ import { IconButton, LinkButton } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
 import { shownKeyboard } from '../store/keyboard.ts';
-import type { ChatMessage, ShownStatus } from '../store/message.ts';
+import type { ChatMessage } from '../store/message.ts';
 import { reasonText, words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
-import { ClockIcon, CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
+import { CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
 import { Attachment } from './Attachment.tsx';
+import { Byline } from './Byline.tsx';
 import { ForwardButton } from './ForwardButton.tsx';
 import { Linkified } from './Linkified.tsx';
 import { ReactButton, ReactionChips } from './ReactionBar.tsx';
-
-const ticks: Record<ShownStatus, string | null> = { sending: null, accepted: null, sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
-const tickColours: Partial<Record<ShownStatus, string>> = { read: 'text-read', failed: 'font-bold tracking-normal text-danger' };
-
-export function StatusTicks({ status }: { status: ShownStatus }) {
-  const label = useWords(words).message.status[status];
-  return (
-    <span className={`text-[11px] tracking-[-2px] ${tickColours[status] ?? ''}`} role="img" aria-label={label} title={label}>
-      {ticks[status] ?? <ClockIcon />}
-    </span>
-  );
-}
+import { StatusTicks } from './StatusTicks.tsx';
 
 function Quote({ quoted, onJump }: { quoted: NonNullable<ChatMessage['quoted_message']>; onJump(messageId: string): void }) {
   const w = useWords(words).message;
@@ -141,8 +131,13 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
     <div
       className={`gw-bubble relative flex max-w-[min(75%,560px)] flex-col rounded-[10px] px-2.5 py-1.5 shadow-xs [overflow-wrap:anywhere] max-xs:max-w-[85%] ${tone} ${m.status === 'failed' ? 'ring-1 ring-danger' : ''}`}
     >
+      <Byline message={m} />
       {m.quoted_message && <Quote quoted={m.quoted_message} onJump={props.onJump} />}
-      {m.direction === 'outbound' && m.author?.name && <span className="text-xs font-semibold text-muted">{m.author.name}</span>}
+      {m.direction === 'outbound' && m.author?.name && (
+        <span className="text-xs font-semibold text-muted" aria-hidden="true">
+          {m.author.name}
+        </span>
+      )}
       {m.attachment && <Attachment attachment={m.attachment} />}
       {text !== null && (
         <p className={`m-0 whitespace-pre-wrap ${m.deleted ? 'text-muted line-through' : ''}`}>

@@ -80,3 +80,17 @@ export const CopyIcon = ({ className = '' }: IconProps) => (
     <path d="M9 9h10v11H9zM5 15V4h10" {...drawn} />
   </Drawing>
 );
+
+/** A bell: the notification settings. */
+export const BellIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={18}>
+    <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20.5a2 2 0 0 0 4 0" {...drawn} />
+  </Drawing>
+);
+
+/** A pencil on a page: a new chat. */
+export const NewChatIcon = ({ className = '' }: IconProps) => (
+  <Drawing className={`block ${className}`} size={18}>
+    <path d="M12 4H5v15h15v-7M10 14h3l8-8-3-3-8 8z" {...drawn} />
+  </Drawing>
+);

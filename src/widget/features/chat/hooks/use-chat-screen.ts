@@ -6,7 +6,7 @@ import { useEmbed } from '@/lib/embed-context.tsx';
 import { getChats } from '../api/get-chats.ts';
 import { historyQuery, type HistoryMeta } from '../api/get-messages.ts';
 import { inScope, sameChat } from '../store/scope.ts';
-import { useChatUi, type RequestedChat } from '../store/ui.ts';
+import { searchTermOf, useChatUi, type RequestedChat } from '../store/ui.ts';
 
 /**
  * How a chat gets opened: the agent picks one, the link names an active chat, a card has one chat, the host
@@ -47,11 +47,11 @@ export function useChatOpening(chats: readonly BffChat[] | undefined) {
       const chat =
         find(listed.current) ??
         (await queryClient
-          .fetchQuery({ queryKey: ['chats', 'find', wanted.chat_type, wanted.chat_id], queryFn: () => getChats(ctx.client, { q: wanted.chat_id, limit: 100 }), staleTime: 0 })
+          .fetchQuery({ queryKey: ['chats', 'find', wanted.chat_type, searchTermOf(wanted)], queryFn: () => getChats(ctx.client, { q: searchTermOf(wanted), limit: 100 }), staleTime: 0 })
           .then((page) => find(page.chats), () => undefined));
       if (by === 'card' && useChatUi.getState().opened) return;
       open(chat ? { kind: 'chat', chat } : { kind: 'new', chat: wanted });
-      if (by === 'host') announce({ ...wanted, channel_id: wanted.channel_id ?? chat?.channel_id ?? null });
+      if (by === 'host') announce({ ...wanted, chat_id: wanted.chat_id ?? null, channel_id: wanted.channel_id ?? chat?.channel_id ?? null });
     },
     [ctx, queryClient, open, announce],
   );
@@ -78,7 +78,8 @@ export function useChatOpening(chats: readonly BffChat[] | undefined) {
       const only = ctx.session.chats[0]!;
       if (useChatUi.getState().opened) return;
       if (listed.current?.length === 1) open({ kind: 'chat', chat: listed.current[0]! });
-      else if (only.chat_id) void openRequested({ chat_type: only.chat_type, chat_id: only.chat_id }, 'card');
+      else if (only.chat_id || only.username || only.phone)
+        void openRequested({ chat_type: only.chat_type, chat_id: only.chat_id, username: only.username, phone: only.phone, contact_name: only.contact_name }, 'card');
     }
   }, [ctx, loaded, openRequested, open]);
 

@@ -4,6 +4,7 @@ import type { StreamEvent } from '../../../../contract/realtime.ts';
 import { useEmbed, type EmbedContext } from '@/lib/embed-context.tsx';
 import { Freshness } from '@/lib/event-stream.ts';
 import { applyToList } from '../api/chat-list-cache.ts';
+import { channelKeys } from '../api/get-channels.ts';
 import { chatListKeys, type ChatListData } from '../api/get-chats.ts';
 import { getMessages, historyKeys, historyPage, historyPageSizes, type HistoryMeta } from '../api/get-messages.ts';
 import { unansweredKeys } from '../api/get-unanswered.ts';
@@ -105,12 +106,16 @@ export function useChatStream(): void {
     };
 
     const offEvents = ctx.onEvent((event) => {
+      // A channel that changed (went active, was reconnected, added or removed) may now do more or less: the open
+      // chat offers what its channel can do now (templates, buttons) without a reload.
+      if (event.name.startsWith('channel.') && event.name !== 'channel.qr_update') void queryClient.invalidateQueries({ queryKey: channelKeys.all });
       onHistory(event);
       onLists(event);
     });
     const offResync = ctx.onResync(() => {
       void queryClient.invalidateQueries({ queryKey: chatListKeys.all });
       void queryClient.invalidateQueries({ queryKey: unansweredKeys.summary });
+      void queryClient.invalidateQueries({ queryKey: channelKeys.all });
       for (const query of histories(queryClient)) {
         const chatRef = query.queryKey[1] as string;
         if (!chatRef.startsWith('new:')) void readNewest(ctx, queryClient, chatRef, 'replace').catch(() => {});

@@ -5,7 +5,7 @@ import { useEmbed } from '@/lib/embed-context.tsx';
 import { useChannels } from '../api/get-channels.ts';
 import { getChats } from '../api/get-chats.ts';
 import { sameChat } from '../store/scope.ts';
-import { useChatUi, type RequestedChat } from '../store/ui.ts';
+import { searchTermOf, useChatUi, type RequestedChat } from '../store/ui.ts';
 
 const EMPTY: BffChannel[] = [];
 
@@ -22,8 +22,8 @@ export function useSendChannel(wanted: RequestedChat | null) {
   const open = wanted !== null && !wanted.channel_id;
   const reachable = open ? channels.filter((c) => c.status === 'active' && c.capabilities.chat_types.includes(wanted.chat_type)) : EMPTY;
   const theirs = useQuery({
-    queryKey: ['chats', 'find', wanted?.chat_type, wanted?.chat_id],
-    queryFn: () => getChats(client, { q: wanted!.chat_id, limit: 100 }),
+    queryKey: ['chats', 'find', wanted?.chat_type, wanted ? searchTermOf(wanted) : null],
+    queryFn: () => getChats(client, { q: searchTermOf(wanted!), limit: 100 }),
     enabled: open,
     select: (page): BffChat[] =>
       page.chats.filter((c) => sameChat({ ...c, channel_id: null }, wanted!)).sort((a, b) => Date.parse(b.last_activity_at) - Date.parse(a.last_activity_at)),

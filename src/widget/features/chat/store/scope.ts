@@ -31,3 +31,20 @@ export function sameChat(a: NamedChat & { channel_id?: string | null | undefined
   const keys = new Set(chatKeys(a));
   return chatKeys(b).some((k) => keys.has(k));
 }
+
+/**
+ * How a chat nobody has written to yet is named before its first message: the CRM's contact name (the request's,
+ * else the one the card's link gave for the same contact), and the handle it is reached by.
+ */
+export function newChatNames(
+  chat: NamedChat & { contact_name?: string | null | undefined },
+  session: SessionInfo,
+): { name: string | null; username: string | null; phone: string | null } {
+  const wanted = new Set(chatKeys(chat));
+  const card = session.chats.find((c) => chatKeys(c).some((k) => wanted.has(k)));
+  return {
+    name: chat.contact_name || card?.contact_name || null,
+    username: chat.username ?? card?.username ?? null,
+    phone: chat.phone ?? card?.phone ?? null,
+  };
+}

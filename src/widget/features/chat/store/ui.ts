@@ -3,12 +3,21 @@ import type { BffChat } from '../../../../contract/bff-chats.ts';
 import type { ChatType } from '../../../../contract/channels.ts';
 import type { ChatMessage } from './message.ts';
 
-/** A chat the host (or the link) asked for by the messenger's id. */
+/**
+ * A chat the host (or the link) asked for by the messenger's id, or one the agent starts from the inbox: by id, or
+ * (telegram and max) by username or phone. `contact_name` is the CRM's name for the contact, shown before any message.
+ */
 export interface RequestedChat {
   channel_id?: string | undefined;
   chat_type: ChatType;
-  chat_id: string;
+  chat_id?: string | undefined;
+  username?: string | undefined;
+  phone?: string | undefined;
+  contact_name?: string | undefined;
 }
+
+/** What finds a requested chat among the listed ones (the list's search takes any of them). */
+export const searchTermOf = (chat: RequestedChat): string => chat.chat_id ?? chat.username ?? chat.phone ?? '';
 
 /**
  * The open conversation: a chat of the gateway's (as it was when opened; the list's row, when listed, is newer),
@@ -62,4 +71,4 @@ export const useChatUi = create<ChatUi>()((set) => ({
 
 /** The key of the open chat's view: a new chat turning into a listed one is another view. */
 export const openedKey = (opened: Opened | null): string | null =>
-  !opened ? null : opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${opened.chat.chat_id}`;
+  !opened ? null : opened.kind === 'chat' ? opened.chat.chat_ref : `new:${opened.chat.channel_id ?? ''}:${opened.chat.chat_type}:${searchTermOf(opened.chat)}`;
