@@ -19,6 +19,8 @@ const unscoped = (pattern: string) => /^\/v2\/webhooks(\/|$)/.test(pattern);
 interface Route {
   method: string;
   url: string;
+  /** A Server-Sent Events stream: it answers its status, then stays open. */
+  streams?: boolean;
 }
 
 /** Every route of the OpenAPI document, with its path parameters filled in. */
@@ -27,7 +29,12 @@ async function documentedRoutes(t: TestGateway): Promise<(Route & { pattern: str
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.keys(methods)
       .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
-      .map((m) => ({ method: m.toUpperCase(), pattern: path.replace(/\{([^}]+)\}/g, ':$1'), url: path.replace(/\{[^}]+\}/g, SOME_ID) })),
+      .map((m) => ({
+        method: m.toUpperCase(),
+        pattern: path.replace(/\{([^}]+)\}/g, ':$1'),
+        url: path.replace(/\{[^}]+\}/g, SOME_ID),
+        streams: JSON.stringify(methods[m]).includes('text/event-stream'),
+      })),
   );
 }
 
@@ -48,8 +55,17 @@ describe(`OAuth scopes on every route, /bff and the sandbox included (${database
     });
     return (exchanged.body.data as { access_token: string }).access_token;
   };
+  /** A stream's status and first bytes, over HTTP; the connection is then dropped. */
+  const opened = async (route: Route, token: string) => {
+    const res = await fetch(`${base}${route.url}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = res.status === 200 ? '' : await res.text();
+    if (res.status === 200) await res.body?.cancel();
+    return { statusCode: res.status, body };
+  };
   const send = (route: Route, token: string) =>
-    t.gateway.app.inject({ method: route.method as 'GET', url: route.url, headers: { authorization: `Bearer ${token}` }, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }) });
+    route.streams
+      ? opened(route, token)
+      : t.gateway.app.inject({ method: route.method as 'GET', url: route.url, headers: { authorization: `Bearer ${token}` }, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }) });
 
   beforeAll(async () => {
     ({ t, base } = await startPartnerGateway(clock));
