@@ -140,6 +140,25 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
     expect(await channelHealth(t.gateway.database.db, channelId)).toMatchObject({ keys: true });
   }, 120_000);
 
+  it('takes a queue of customers’ messages that waited through a dead network on one reconnect, answering each without being closed for a flood', async () => {
+    relay.blackhole({ lose: true });
+    // Written to a connection that is dead already: WhatsApp keeps them (unacked) and writes them again on the next.
+    const texts = Array.from({ length: 40 }, (_, i) => `waited offline ${i + 1}`);
+    for (const text of texts) await server.inject(text, '15557654321');
+    const logins = server.logins();
+    relay.restore();
+    relay.drop();
+    await eventually(async () => {
+      const rows = await t.gateway.database.db.selectFrom('messages').select('text').where('direction', '=', 'inbound').where('text', 'in', texts).execute();
+      return rows.length === texts.length ? true : undefined;
+    }, 30_000);
+    // The library answers each of them (an ack and a receipt): a server that closed on that many frames at once
+    // would close each reconnect for good, as the same queue (never acked) comes again each time.
+    await eventually(async () => (server.offlineQueue() === 0 && server.openConnections() === 1 ? true : undefined), 15_000);
+    expect([...server.closes().keys()].filter((why) => why.startsWith('1009'))).toEqual([]);
+    expect(server.logins()).toBe(logins + 1);
+  }, 60_000);
+
   it('connects again by itself after WhatsApp answered a connection’s upgrade with 503, and delivers what was sent meanwhile', async () => {
     const logins = server.logins();
     relay.refuseUpgrades(1);

@@ -35,6 +35,8 @@ export interface FaultServer {
   openConnections(): number;
   /** Logins that succeeded since the start. */
   logins(): number;
+  /** Customers' messages written to the account and not acked by its client yet (WhatsApp's offline queue). */
+  offlineQueue(): number;
   /** How the server's connections closed since the start (WebSocket close code and reason), and how often. */
   closes(): Map<string, number>;
   /** A customer's text, as WhatsApp would deliver it to the account. */
@@ -51,6 +53,16 @@ interface Tracked {
 }
 
 const OPEN = 1;
+
+/** The message ids a client's receipt names: its own id, and those of its `<list><item id/></list>` (several at once). */
+function receiptIds(node: { attrs?: Record<string, string>; content?: unknown }): string[] {
+  const ids = node.attrs?.id ? [node.attrs.id] : [];
+  const children = Array.isArray(node.content) ? (node.content as { tag?: string; content?: unknown }[]) : [];
+  for (const list of children.filter((c) => c.tag === 'list')) {
+    for (const item of Array.isArray(list.content) ? (list.content as { attrs?: Record<string, string> }[]) : []) if (item.attrs?.id) ids.push(item.attrs.id);
+  }
+  return ids;
+}
 
 export async function startFaultServer(options: { replaceOlder?: boolean } = {}): Promise<FaultServer> {
   installServerSeam();
@@ -72,6 +84,13 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     t.ended = true;
     // WhatsApp closes the stream right after its last word; the client usually closes first.
     setTimeout(() => t.connection.socket.readyState === OPEN && t.connection.socket.close(), 200).unref();
+  };
+  /** WhatsApp's offline queue, written again to a new connection one message after another. */
+  const redeliver = async (connection: ServerConnection, t: Tracked, pending: WaNode[]) => {
+    for (const node of pending) {
+      if (t.ended || connection.socket.readyState !== OPEN) return;
+      await connection.writeNode(node).catch(() => {});
+    }
   };
   const live = () => [...tracked.values()].filter((t) => t.loggedIn && !t.ended && t.connection.socket.readyState === OPEN);
 
@@ -104,7 +123,9 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
         await connection.writeNode(node);
         t.loggedIn = true;
         logins++;
-        for (const pending of unconfirmed.values()) await connection.writeNode(pending);
+        // Written after the login, not within it: the server reads the client's frames (its acks and receipts of
+        // these very messages) meanwhile, as WhatsApp does, instead of holding its read loop until all were written.
+        void redeliver(connection, t, [...unconfirmed.values()]);
         return;
       }
       if (node.tag === 'message') unconfirmed.set(node.attrs.id!, node);
@@ -135,9 +156,14 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     // What the server records of its traffic goes to a temporary file, not into the checkout.
     recorderPath: join(tmpdir(), `whatsapp-fault-server-${process.pid}-${Date.now()}.jsonl`),
     onEvent(event) {
-      const body = event.body as { tag?: string; attrs?: Record<string, string>; key?: { id: string; fromMe: boolean }; message?: { conversation?: string } } | undefined;
-      // The client's ack of a customer's message: WhatsApp drops it from the offline queue.
-      if (body?.tag === 'ack' && body.attrs?.class === 'message' && body.attrs.id) unconfirmed.delete(body.attrs.id);
+      const body = event.body as
+        | { tag?: string; attrs?: Record<string, string>; content?: unknown; key?: { id: string; fromMe: boolean }; message?: { conversation?: string } }
+        | undefined;
+      // The client's receipt of a customer's message (what the library answers a message with; an ack only for a
+      // message it could not take): WhatsApp drops it from the offline queue.
+      if ((body?.tag === 'receipt' || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
+        for (const id of receiptIds(body)) unconfirmed.delete(id);
+      }
       if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;
       delivered.push({ id: body.key.id, text: body.message.conversation, at: Date.now() });
     },
@@ -178,6 +204,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     },
     openConnections: () => live().length,
     logins: () => logins,
+    offlineQueue: () => unconfirmed.size,
     closes: () => closes,
     async inject(text, from = '15551234567') {
       const res = await fetch(server.manifest.endpoints.adminInboundUrl, {

@@ -47,6 +47,10 @@ const replacements: [string, string][] = [
       '    }',
     ].join('\n'),
   ],
+  // The fake closes a connection (1009) once 32 of its client's frames wait to be read, each read awaiting a write
+  // to its recorder file. WhatsApp reads its stream as it comes: a client answering a queue of offline messages (an
+  // ack and a receipt each) writes far more than 32 frames at once. The fake's bound on the bytes waiting stays.
+  ['const MAX_PENDING_WEBSOCKET_MESSAGES = 32;', 'const MAX_PENDING_WEBSOCKET_MESSAGES = 10_000;'],
   ['        sessions.add(session);\n', `        sessions.add(session);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.connected(session);\n`],
 ];
 

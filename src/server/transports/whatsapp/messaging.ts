@@ -6,6 +6,8 @@ import { isGroupChatId, jidOf, userOf } from './addresses.ts';
 import { outboundContent, type OutboundFileDeps } from './media.ts';
 import { ackRefusal, isRateLimited, RATE_LIMITED_WAIT_MS, sendRefusal } from './refusals.ts';
 import { ACK_WAIT_MS, type SendAcks } from './acks.ts';
+import { SEND_TURN_WAIT_MS, SendSlots } from './send-slots.ts';
+import { realTimers } from './timers.ts';
 import type { LiveSockets } from './session.ts';
 
 /**
@@ -49,45 +51,54 @@ async function fileContent(files: OutboundFileDeps, m: Parameters<MessagingDrive
  * connection closed) goes back to the queue and is written again under the same id, through whichever process runs
  * the session by then. WhatsApp takes a message written again under its id as the same message.
  */
-export function whatsappMessaging(sockets: LiveSockets, known: KnownNumbers, files: OutboundFileDeps, acks: SendAcks, ackWaitMs = ACK_WAIT_MS): MessagingDriver {
+export function whatsappMessaging(
+  sockets: LiveSockets,
+  known: KnownNumbers,
+  files: OutboundFileDeps,
+  acks: SendAcks,
+  ackWaitMs = ACK_WAIT_MS,
+  slots = new SendSlots(realTimers),
+): MessagingDriver {
+  const sendNow = async (m: Parameters<MessagingDriver['send']>[0]): Promise<SendOutcome> => {
+    const socket = socketOf(sockets, m.channelId);
+    // A number the gateway has not heard from is asked about first: WhatsApp takes messages to numbers without an
+    // account and never delivers them.
+    let chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
+    if (!isGroupChatId(chatId) && !known.has(`${m.channelId}:${chatId}`)) {
+      const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
+      if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
+      // WhatsApp's own number for it, where it differs from the one written (a Brazilian mobile registered
+      // without its ninth digit): the chat is WhatsApp's, and moves there.
+      if (found.jid.endsWith('@s.whatsapp.net')) chatId = userOf(found.jid);
+      known.add(`${m.channelId}:${chatId}`);
+    }
+    if (!m.attachment && !m.text) return { kind: 'failed', reason: 'message_empty' };
+    const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
+    if (!content) return { kind: 'failed', reason: 'bad_content' };
+    const id = whatsappMessageId(m.requestId);
+    const answered = (ack: { error?: string }): SendOutcome =>
+      ack.error ? { kind: 'failed', reason: ackRefusal(ack.error) } : { kind: 'sent', messengerMessageId: id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
+    // Written before and acknowledged after its wait ended: taken already, not written again.
+    const earlier = acks.known(id);
+    if (earlier) return answered(earlier);
+    if (m.attachment) files.ownSends.set(id, true);
+    const jid = jidOf(chatId);
+    const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
+    acks.written(m.channelId, id);
+    try {
+      await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
+    } catch (err) {
+      const reason = sendRefusal(err);
+      if (reason) return { kind: 'failed', reason };
+      if (isRateLimited(err)) throw new TransientSendError('WhatsApp asked to slow down (rate-overlimit)', RATE_LIMITED_WAIT_MS);
+      return transient(err);
+    }
+    // Throws TransientSendError when no acknowledgement came: the send is tried again, under the same id.
+    return answered(await acks.wait(m.channelId, id, ackWaitMs));
+  };
   return {
-    async send(m): Promise<SendOutcome> {
-      const socket = socketOf(sockets, m.channelId);
-      // A number the gateway has not heard from is asked about first: WhatsApp takes messages to numbers without an
-      // account and never delivers them.
-      let chatId = m.chatId ?? (m.phone ? digits(m.phone) : '');
-      if (!isGroupChatId(chatId) && !known.has(`${m.channelId}:${chatId}`)) {
-        const [found] = chatId ? ((await socket.onWhatsApp(chatId).catch(transient)) ?? []) : [];
-        if (!found?.exists) return { kind: 'failed', reason: 'bad_contact' };
-        // WhatsApp's own number for it, where it differs from the one written (a Brazilian mobile registered
-        // without its ninth digit): the chat is WhatsApp's, and moves there.
-        if (found.jid.endsWith('@s.whatsapp.net')) chatId = userOf(found.jid);
-        known.add(`${m.channelId}:${chatId}`);
-      }
-      if (!m.attachment && !m.text) return { kind: 'failed', reason: 'message_empty' };
-      const content = m.attachment ? await fileContent(files, m) : { text: m.text! };
-      if (!content) return { kind: 'failed', reason: 'bad_content' };
-      const id = whatsappMessageId(m.requestId);
-      const answered = (ack: { error?: string }): SendOutcome =>
-        ack.error ? { kind: 'failed', reason: ackRefusal(ack.error) } : { kind: 'sent', messengerMessageId: id, chatId, delivered: false, ...(m.chatId && m.chatId !== chatId ? { chatMoved: true } : {}) };
-      // Written before and acknowledged after its wait ended: taken already, not written again.
-      const earlier = acks.known(id);
-      if (earlier) return answered(earlier);
-      if (m.attachment) files.ownSends.set(id, true);
-      const jid = jidOf(chatId);
-      const quoted = m.quotedMessengerId ? { key: { remoteJid: jid, id: m.quotedMessengerId, fromMe: false }, message: {} } : undefined;
-      acks.written(m.channelId, id);
-      try {
-        await socket.sendMessage(jid, content, { messageId: id, ...(quoted ? { quoted } : {}) });
-      } catch (err) {
-        const reason = sendRefusal(err);
-        if (reason) return { kind: 'failed', reason };
-        if (isRateLimited(err)) throw new TransientSendError('WhatsApp asked to slow down (rate-overlimit)', RATE_LIMITED_WAIT_MS);
-        return transient(err);
-      }
-      // Throws TransientSendError when no acknowledgement came: the send is tried again, under the same id.
-      return answered(await acks.wait(m.channelId, id, ackWaitMs));
-    },
+    // A few of a channel's sends at a time: after a reconnect every chat's unacknowledged send comes at once.
+    send: (m) => slots.run(m.channelId, SEND_TURN_WAIT_MS, () => sendNow(m)),
     async edit(ref) {
       if (!ref.chatId) return;
       const jid = jidOf(ref.chatId);
