@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartedWhatsAppServer } from '@openclaw/crabline';
+import { quietLibsignal } from '../transports/whatsapp/libsignal-console.ts';
 import { assertSeam, installServerSeam, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
 import { loginFailures, streamErrors, type LoginFailureKind, type StreamErrorKind } from './whatsapp-stream-errors.ts';
 
@@ -66,6 +67,9 @@ function receiptIds(node: { attrs?: Record<string, string>; content?: unknown })
 
 export async function startFaultServer(options: { replaceOlder?: boolean } = {}): Promise<FaultServer> {
   installServerSeam();
+  // The server shares the library's Signal package, which prints each session's private keys: quieted before either
+  // loads it, as the gateway does, so a key printed in a test's output is the gateway's failure, not the fake's noise.
+  quietLibsignal();
   const { startWhatsAppServer } = await import('@openclaw/crabline');
   assertSeam();
   const replaceOlder = options.replaceOlder ?? true;
