@@ -144,6 +144,24 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
     expect(server.logins()).toBe(logins + 1);
   }, 60_000);
 
+  it('gives up a connection whose writes no longer get through while customers’ messages still come, within the watchdog’s bound', async () => {
+    const stalledAt = Date.now();
+    relay.stall('up');
+    // WhatsApp goes on writing to the account; nothing the account writes (keepalives, receipts, sends) reaches it.
+    let shownDownAt: number | null = null;
+    for (let n = 1; Date.now() - stalledAt < liveness.silenceMs + SLACK_MS; n++) {
+      await server.inject(`written while the account cannot answer ${n}`);
+      if ((await channelHealth(t.gateway.database.db, channelId)).status !== 'active') {
+        shownDownAt = Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(shownDownAt, 'the channel still showed active over a connection that could not write').not.toBeNull();
+    relay.restore();
+    await eventually(async () => ((await channelHealth(t.gateway.database.db, channelId)).status === 'active' ? true : undefined), 30_000);
+  }, 60_000);
+
   it('connects again by itself after WhatsApp answered a connection’s upgrade with 503, and delivers what was sent meanwhile', async () => {
     const logins = server.logins();
     relay.refuseUpgrades(1);

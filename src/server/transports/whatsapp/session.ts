@@ -23,10 +23,10 @@ export const defaultBackoff: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 /**
  * The session's watchdog. `openMs`: a connection attempt that neither opened nor showed a QR by then is given up
  * (a WebSocket upgrade answered with an error status leaves the library waiting for good). `silenceMs`: an open
- * connection that heard nothing for that long (the library's keepalive goes every 10 s) is dead. `unreachableMs`:
- * a session not heard from for that long while it is not open shows on its channel (`init`, no reason) until it opens
- * again. The threshold runs from the last time the connection was heard from, not from its close: a connection given
- * up for its silence (by the watchdog or the library's own keepalive) shows at once, so a dead session shows `active`
+ * connection whose writes WhatsApp answered nothing for that long (the library's keepalive goes every 10 s) is
+ * dead. `unreachableMs`: a session not heard from for that long while it is not open shows on its channel (`init`,
+ * no reason) until it opens again. The threshold runs from the last time the connection was heard from, not from its
+ * close: a connection given up for its silence (by the watchdog or the library's own keepalive) shows at once, so a dead session shows `active`
  * for `max(silenceMs, unreachableMs)` at most, while a reset reconnected within `unreachableMs` never shows.
  */
 export interface Liveness {
@@ -238,7 +238,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         opened.set(channelId, fresh);
         watch(liveness.openMs, `did not open within ${liveness.openMs / 1000} s`);
         fresh.onAck((ack) => acks.ack(ack));
-        // Heard from: an open connection is alive for another `silenceMs`.
+        // Answered: an open connection is alive for another `silenceMs` (the keepalive is answered every 10 s).
         fresh.onHeard(() => {
           if (fresh !== socket || !fresh.user() || !linked) return;
           aliveAt = timers.now();
