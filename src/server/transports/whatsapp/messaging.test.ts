@@ -5,7 +5,7 @@ import { ManualTimers } from '../../testing/manual-timers.ts';
 import { SendAcks } from './acks.ts';
 import { ownFileSends } from './media.ts';
 import { whatsappMessageId, whatsappMessaging } from './messaging.ts';
-import { SEND_TURN_WAIT_MS, SENDS_IN_FLIGHT, SendSlots } from './send-slots.ts';
+import { SEND_TURN_HOLD_MS, SEND_TURN_WAIT_MS, SENDS_IN_FLIGHT, SendSlots } from './send-slots.ts';
 import type { LiveSockets } from './session.ts';
 import type { WaSocket } from './wa-socket.ts';
 
@@ -64,5 +64,27 @@ describe('WhatsApp sends after a reconnect', () => {
     // The ones written wait for their acks, which never came: they go back too.
     timers.advance(10_000);
     for (const outcome of first) await expect(outcome).rejects.toBeInstanceOf(TransientSendError);
+  });
+
+  it('takes its turn back from a send the library never answers, so hung calls never hold every turn of the channel', async () => {
+    const timers = new ManualTimers();
+    const written: string[] = [];
+    // A connection that died under the library: its calls never come back.
+    const hung = { sendMessage: (_jid: string, _content: unknown, options?: { messageId?: string }) => new Promise(() => void written.push(options!.messageId!)) };
+    const sockets: LiveSockets = new Map([[CHANNEL, hung as unknown as WaSocket]]);
+    const chats = Array.from({ length: SENDS_IN_FLIGHT + 1 }, (_, i) => `1555111${String(i).padStart(4, '0')}`);
+    const known = new Set(chats.map((chat) => `${CHANNEL}:${chat}`));
+    const driver = whatsappMessaging(sockets, known, { filesAgent: new Agent(), allowLoopbackFiles: false, ownSends: ownFileSends() }, new SendAcks(timers), 10_000, new SendSlots(timers));
+    const stuck = chats.slice(0, SENDS_IN_FLIGHT).map((chat, i) => driver.send(outbound(`hung-${i}`, chat)));
+    await settle();
+    expect(written).toHaveLength(SENDS_IN_FLIGHT);
+    timers.advance(SEND_TURN_HOLD_MS);
+    for (const outcome of stuck) await expect(outcome).rejects.toBeInstanceOf(TransientSendError);
+    // The channel's turns are free again: the next send is written at once.
+    const next = driver.send(outbound('after-the-hung-ones', chats.at(-1)!));
+    await settle();
+    expect(written).toContain(whatsappMessageId('after-the-hung-ones'));
+    timers.advance(SEND_TURN_HOLD_MS);
+    await expect(next).rejects.toBeInstanceOf(TransientSendError);
   });
 });

@@ -15,6 +15,9 @@ export const SENDS_IN_FLIGHT = 4;
  */
 export const SEND_TURN_WAIT_MS = 10_000;
 
+/** The longest a send holds its turn: its write, and its wait for the acknowledgement (10 s), with a margin. */
+export const SEND_TURN_HOLD_MS = 15_000;
+
 interface Waiting {
   start(): void;
   timer: TimerHandle | null;
@@ -32,12 +35,23 @@ export class SendSlots {
     this.#limit = limit;
   }
 
-  /** Runs `work` in one of the channel's turns, once one is free; throws TransientSendError when none was by `waitMs`. */
-  async run<T>(channelId: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one of the channel's turns, once one is free; throws TransientSendError when none was by `waitMs`.
+   * A turn is held `holdMs` at most: a call the library never answers (a connection that died under it) gives its turn
+   * up and goes back to the queue, so hung calls never take every turn of the channel.
+   */
+  async run<T>(channelId: string, waitMs: number, work: () => Promise<T>, holdMs = SEND_TURN_HOLD_MS): Promise<T> {
     await this.#turn(channelId, waitMs);
+    let timer: TimerHandle | null = null;
     try {
-      return await work();
+      return await Promise.race([
+        work(),
+        new Promise<never>((_, reject) => {
+          timer = this.#timers.set(() => reject(new TransientSendError(`WhatsApp did not answer the send within ${holdMs / 1000} s`)), holdMs);
+        }),
+      ]);
     } finally {
+      this.#timers.clear(timer);
       this.#release(channelId);
     }
   }
