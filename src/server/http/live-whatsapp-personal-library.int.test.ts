@@ -2,12 +2,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWhatsAppServer, type StartedWhatsAppServer } from '@openclaw/crabline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsCipher } from '../storage/credentials-cipher.ts';
 import { eventually } from '../testing/eventually.ts';
 import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
 import { settled } from '../testing/messaging.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
+import { seedLinkedWhatsAppChannel } from '../testing/whatsapp-linked-channel.ts';
 
 const SECRET_KEY = 'k'.repeat(40);
 
@@ -41,17 +41,7 @@ describe(`live personal WhatsApp through the real library (${databaseKind()})`, 
     t = await start();
     ({ token, accountId } = await t.newAccount());
     // A channel linked to the server's account, as a scan would have left it: active, its session's credentials stored.
-    const { initAuthCreds, BufferJSON } = await import('baileys');
-    const creds = { ...initAuthCreds(), me: { id: server.manifest.selfJid.replace('@', ':1@'), name: 'Acme Shop' } };
-    const now = new Date();
-    const phone = server.manifest.selfJid.split('@')[0]!;
-    await t.gateway.database.db
-      .insertInto('channels')
-      .values({ id: channelId, account_id: accountId, transport: 'whatsapp', status: 'active', reason: null, phone, username: null, messenger_id: phone, name: 'Acme Shop', auth_url: null, tier: null, paid: true, credentials: null, qr: null, pairing: null, created_at: now, updated_at: now })
-      .execute();
-    await t.gateway.database.db.insertInto('sessions').values({ channel_id: channelId, transport: 'whatsapp', owner: null, lease_until: null }).execute();
-    const sealed = credentialsCipher(SECRET_KEY).seal({ v: JSON.parse(JSON.stringify(creds, BufferJSON.replacer)) });
-    await t.gateway.database.db.insertInto('session_state').values({ channel_id: channelId, key: 'creds', value: sealed }).execute();
+    await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.manifest.selfJid, secretKey: SECRET_KEY });
     await t.gateway.sessions!.tick();
   });
   afterAll(async () => {

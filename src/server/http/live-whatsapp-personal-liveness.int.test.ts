@@ -163,11 +163,41 @@ describe(`personal WhatsApp sessions that keep every send and never show a dead 
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(socket.ended).toBe(false);
+    expect((await channel()).status).toBe('active');
     timers.advance(defaultLiveness.silenceMs);
     expect(socket.ended).toBe(true);
+    // It was dead for the watchdog's whole bound already: the channel leaves `active` now, without another threshold
+    // (a dead session shows `active` for the watchdog's bound at most).
+    await eventually(async () => ((await channel()).status === 'init' ? true : undefined));
+    expect(timers.pending().every((due) => due > 0)).toBe(true);
     await advanceOnceSet(firstWait);
     (await newSocket(before)).link('79005554433', 'Acme Shop');
+    await eventually(async () => ((await channel()).status === 'active' ? true : undefined));
     await eventually(async () => ((await metrics()).match(/^gateway_whatsapp_sessions\{state="open"\} 1$/m) ? true : undefined));
+  });
+
+  it('shows a session whose library closed it after a silence unreachable at once, and one reset while it was heard from only past the threshold', async () => {
+    // The library's own keepalive found the connection silent first (before the watchdog's bound).
+    let before = library.sockets.length;
+    timers.advance(defaultLiveness.unreachableMs + 1);
+    library.last().emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(428), date: new Date() } });
+    await eventually(async () => ((await channel()).status === 'init' ? true : undefined));
+    await advanceOnceSet(firstWait);
+    (await newSocket(before)).link('79005554433', 'Acme Shop');
+    await eventually(async () => ((await channel()).status === 'active' ? true : undefined));
+    // A reset of a connection heard from a moment ago: reconnected within the threshold, never shown.
+    before = library.sockets.length;
+    library.last().hear();
+    library.last().emit('connection.update', { connection: 'close', lastDisconnect: { error: closedWith(428), date: new Date() } });
+    await advanceOnceSet(firstWait);
+    await newSocket(before);
+    timers.advance(defaultLiveness.unreachableMs - firstWait - 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await channel()).status).toBe('active');
+    timers.advance(1);
+    await eventually(async () => ((await channel()).status === 'init' ? true : undefined));
+    library.last().link('79005554433', 'Acme Shop');
+    await eventually(async () => ((await channel()).status === 'active' ? true : undefined));
   });
 
   it('wipes the keys when the account logged the device out on the phone (401)', async () => {

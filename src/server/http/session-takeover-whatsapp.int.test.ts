@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWhatsAppServer, type StartedWhatsAppServer } from '@openclaw/crabline';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { credentialsCipher } from '../storage/credentials-cipher.ts';
-import { openDatabase, type Database } from '../storage/database.ts';
 import { eventually } from '../testing/eventually.ts';
-import { nextOwner, liveOwner, recordedTexts, sendStatuses } from '../testing/session-takeover.ts';
-import { callJson, spawnGateway, type SpawnedGateway } from '../testing/spawned-gateway.ts';
+import { nextOwner, liveOwner, recordedTexts, sendStatuses, whatsappProcesses } from '../testing/session-takeover.ts';
+import { seedLinkedWhatsAppChannel } from '../testing/whatsapp-linked-channel.ts';
+import type { SpawnedGateway } from '../testing/spawned-gateway.ts';
 import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 
@@ -27,38 +25,23 @@ const CUSTOMER = '15551234567';
 describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session moving between gateway processes', () => {
   let server: StartedWhatsAppServer;
   let database: TestDatabase;
-  let direct: Database;
-  const dataDirs: string[] = [];
-  const gateways: SpawnedGateway[] = [];
+  let recorderDir: string;
   /** Every message the server accepted from the account, as WhatsApp keeps it: one per message id. */
   const delivered: { id: string; text: string }[] = [];
   /** Runs once WhatsApp has taken the message with this text (the process sending it is then killed). */
   const onDelivered = new Map<string, () => void>();
   const channelId = crypto.randomUUID();
-  const partnerKey = randomBytes(24).toString('base64url');
-  let token: string;
-
-  const start = async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'gw-takeover-'));
-    dataDirs.push(dataDir);
-    if (database.target.kind !== 'postgres') throw new Error('PostgreSQL expected');
-    const gateway = await spawnGateway({
-      dataDir,
-      databaseUrl: database.target.url,
-      partnerKey,
-      env: {
-        SECRET_KEY,
-        TRANSPORT_MODE: 'live',
-        WHATSAPP_PERSONAL: 'on',
-        WHATSAPP_WS_URL: server.manifest.endpoints.baileysWebSocketUrl,
-        SESSION_LEASE_SECONDS: String(LEASE_SECONDS),
-        // Names the process's database connections, so that the test can end them with it.
-        PGAPPNAME: `takeover-gateway-${gateways.length}`,
-      },
-    });
-    gateways.push(gateway);
-    return gateway;
-  };
+  const processes = whatsappProcesses({
+    database: () => database,
+    secretKey: SECRET_KEY,
+    leaseSeconds: LEASE_SECONDS,
+    channelId,
+    customer: CUSTOMER,
+    wsUrl: () => server.manifest.endpoints.baileysWebSocketUrl,
+    // Names the processes' database connections takeover-gateway-<n>: the test ends the first one's by it.
+    dataDirPrefix: 'takeover-',
+  });
+  const { start, send, allSent, gateways } = processes;
   const inject = async (text: string) => {
     const res = await fetch(server.manifest.endpoints.adminInboundUrl, {
       method: 'POST',
@@ -67,21 +50,10 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     });
     expect(res.status).toBe(200);
   };
-  const send = async (via: SpawnedGateway, text: string) => {
-    const res = await callJson<{ request_id: string }>(via.baseURL, 'POST', '/v2/messages', token, { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: CUSTOMER }, text });
-    expect(res.status).toBe(201);
-    return res.data.request_id;
-  };
-  const allSent = (requestIds: string[], timeoutMs: number) =>
-    eventually(async () => {
-      const statuses = await sendStatuses(direct.db, requestIds);
-      return requestIds.every((id) => statuses[id] === 'sent') ? statuses : undefined;
-    }, timeoutMs);
   const deliveredOf = (texts: string[]) => Object.fromEntries(texts.map((text) => [text, delivered.filter((d) => d.text === text).length]));
 
   beforeAll(async () => {
-    const recorderDir = await mkdtemp(join(tmpdir(), 'wa-server-'));
-    dataDirs.push(recorderDir);
+    recorderDir = await mkdtemp(join(tmpdir(), 'wa-server-'));
     server = await startWhatsAppServer({
       host: '127.0.0.1',
       port: 0,
@@ -94,40 +66,25 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
       },
     });
     database = await createTestDatabase();
-    const first = await start();
-    direct = await openDatabase(database.target);
-    const accountId = (await callJson<{ account_id: string }>(first.baseURL, 'POST', '/v2/accounts', partnerKey, { name: 'Takeover' })).data.account_id;
-    token = (await callJson<{ token: string }>(first.baseURL, 'POST', `/v2/accounts/${accountId}/tokens`, partnerKey, { kind: 'client' })).data.token;
-    // A channel linked to the server's account, as a scan would have left it: active, its session's credentials stored.
-    const { initAuthCreds, BufferJSON } = await import('baileys');
-    const creds = { ...initAuthCreds(), me: { id: server.manifest.selfJid.replace('@', ':1@'), name: 'Acme Shop' } };
-    const now = new Date();
-    const phone = server.manifest.selfJid.split('@')[0]!;
-    await direct.db
-      .insertInto('channels')
-      .values({ id: channelId, account_id: accountId, transport: 'whatsapp', status: 'active', reason: null, phone, username: null, messenger_id: phone, name: 'Acme Shop', auth_url: null, tier: null, paid: true, credentials: null, qr: null, pairing: null, created_at: now, updated_at: now })
-      .execute();
-    await direct.db.insertInto('sessions').values({ channel_id: channelId, transport: 'whatsapp', owner: null, lease_until: null }).execute();
-    const sealed = credentialsCipher(SECRET_KEY).seal({ v: JSON.parse(JSON.stringify(creds, BufferJSON.replacer)) });
-    await direct.db.insertInto('session_state').values({ channel_id: channelId, key: 'creds', value: sealed }).execute();
-    await eventually(async () => (await liveOwner(direct.db, channelId)) ?? undefined, 20_000);
+    await processes.open('Takeover');
+    await seedLinkedWhatsAppChannel(processes.direct.db, { channelId, accountId: processes.accountId, selfJid: server.manifest.selfJid, secretKey: SECRET_KEY });
+    await eventually(async () => (await liveOwner(processes.direct.db, channelId)) ?? undefined, 20_000);
     // The session runs: a customer's message comes through the first process.
     await inject('hello before anything happens');
-    await eventually(async () => ((await recordedTexts(direct.db, 'inbound', ['hello before anything happens']))['hello before anything happens'] === 1 ? true : undefined), 20_000);
+    await eventually(async () => ((await recordedTexts(processes.direct.db, 'inbound', ['hello before anything happens']))['hello before anything happens'] === 1 ? true : undefined), 20_000);
     await start();
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(gateways.map((g) => g.kill()));
-    await direct?.close();
+    await processes.close();
     await server?.close();
     await database?.drop();
-    await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
+    if (recorderDir) await rm(recorderDir, { recursive: true, force: true });
   });
 
   it('is taken over by the other process after a SIGKILL of its owner mid-send, within the lease, with nothing lost or sent twice', async () => {
     const [owner, other] = gateways as [SpawnedGateway, SpawnedGateway];
-    const killedOwner = (await liveOwner(direct.db, channelId))!;
+    const killedOwner = (await liveOwner(processes.direct.db, channelId))!;
     // Accepted through the other process's API (the owner's dies under requests); the owner sends them.
     const first = await send(other, 'send 1 before the kill');
     await allSent([first], 20_000);
@@ -136,7 +93,7 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     // for) until the owner is dead. The last send still waits behind it in the chat.
     let killedAt = 0;
     let locked = false;
-    const held = direct.db.transaction().execute(async (tx) => {
+    const held = processes.direct.db.transaction().execute(async (tx) => {
       await sql`lock table events in share mode`.execute(tx);
       locked = true;
       await new Promise<void>((resolve) =>
@@ -154,13 +111,13 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     const before = [first, await send(other, 'send 2 before the kill'), await send(other, 'send 3 before the kill')];
     await held;
     await owner.kill();
-    expect(await sendStatuses(direct.db, before)).toEqual({ [before[0]!]: 'sent', [before[1]!]: 'accepted', [before[2]!]: 'accepted' });
+    expect(await sendStatuses(processes.direct.db, before)).toEqual({ [before[0]!]: 'sent', [before[1]!]: 'accepted', [before[2]!]: 'accepted' });
     // While nobody runs the session: a customer writes (WhatsApp queues it), and the other process accepts sends.
     await inject('written while nobody ran the session');
     const during = [await send(other, 'send 4 during the gap'), await send(other, 'send 5 during the gap')];
 
-    const took = await nextOwner(direct.db, channelId, killedOwner, killedAt);
-    const inboundAt = await eventually(async () => ((await recordedTexts(direct.db, 'inbound', ['written while nobody ran the session']))['written while nobody ran the session'] === 1 ? performance.now() - killedAt : undefined), 30_000);
+    const took = await nextOwner(processes.direct.db, channelId, killedOwner, killedAt);
+    const inboundAt = await eventually(async () => ((await recordedTexts(processes.direct.db, 'inbound', ['written while nobody ran the session']))['written while nobody ran the session'] === 1 ? performance.now() - killedAt : undefined), 30_000);
     // A send the dead process had claimed is the new owner's at once, not when that claim lapses (30 s).
     await allSent([...before, ...during], 30_000);
     const sentAt = performance.now() - killedAt;
@@ -169,15 +126,15 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     expect(sentAt).toBeLessThan(20_000);
 
     const texts = ['send 1 before the kill', 'send 2 before the kill', 'send 3 before the kill', 'send 4 during the gap', 'send 5 during the gap'];
-    expect(await recordedTexts(direct.db, 'outbound', texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));
+    expect(await recordedTexts(processes.direct.db, 'outbound', texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));
     // WhatsApp holds one message per id: each send reached it under one id, whichever process sent it.
     await eventually(async () => (texts.every((t) => delivered.some((d) => d.text === t)) ? true : undefined));
     expect(deliveredOf(texts)).toEqual(Object.fromEntries(texts.map((t) => [t, 1])));
     // The send at WhatsApp but not recorded when the owner died is recorded by the new owner under the one id it has.
-    const cutOff = await direct.db.selectFrom('messages').select('messenger_message_id').where('request_id', '=', before[1]!).executeTakeFirstOrThrow();
+    const cutOff = await processes.direct.db.selectFrom('messages').select('messenger_message_id').where('request_id', '=', before[1]!).executeTakeFirstOrThrow();
     expect(cutOff.messenger_message_id).toBe(whatsappMessageId(before[1]!));
     expect(delivered.find((d) => d.text === 'send 2 before the kill')!.id).toBe(cutOff.messenger_message_id);
-    expect(await recordedTexts(direct.db, 'inbound', ['hello before anything happens', 'written while nobody ran the session'])).toEqual({
+    expect(await recordedTexts(processes.direct.db, 'inbound', ['hello before anything happens', 'written while nobody ran the session'])).toEqual({
       'hello before anything happens': 1,
       'written while nobody ran the session': 1,
     });
@@ -186,10 +143,10 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
   it('is handed over at once by a process stopping on SIGTERM, without waiting for the lease', async () => {
     const holder = gateways[1]!;
     const next = await start();
-    const heldBy = (await liveOwner(direct.db, channelId))!;
+    const heldBy = (await liveOwner(processes.direct.db, channelId))!;
     const stopping = holder.stop();
     const stoppedAt = performance.now();
-    const took = await nextOwner(direct.db, channelId, heldBy, stoppedAt);
+    const took = await nextOwner(processes.direct.db, channelId, heldBy, stoppedAt);
     await stopping;
     console.info(`SIGTERM hand-over: lease held elsewhere after ${Math.round(took.ms)} ms`);
     // Let go, not lapsed: taken at once (the next process is told), well before the lease could have lapsed.
@@ -198,10 +155,10 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session movin
     await inject('written after the hand-over');
     const answer = await send(next, 'send 6 after the hand-over');
     await allSent([answer], 20_000);
-    await eventually(async () => ((await recordedTexts(direct.db, 'inbound', ['written after the hand-over']))['written after the hand-over'] === 1 ? true : undefined), 20_000);
+    await eventually(async () => ((await recordedTexts(processes.direct.db, 'inbound', ['written after the hand-over']))['written after the hand-over'] === 1 ? true : undefined), 20_000);
     await eventually(async () => (delivered.some((d) => d.text === 'send 6 after the hand-over') ? true : undefined));
     expect(deliveredOf(['send 6 after the hand-over'])).toEqual({ 'send 6 after the hand-over': 1 });
-    expect(await recordedTexts(direct.db, 'inbound', ['hello before anything happens', 'written while nobody ran the session'])).toEqual({
+    expect(await recordedTexts(processes.direct.db, 'inbound', ['hello before anything happens', 'written while nobody ran the session'])).toEqual({
       'hello before anything happens': 1,
       'written while nobody ran the session': 1,
     });

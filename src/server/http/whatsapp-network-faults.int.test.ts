@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
-import { startFaultRelay, type FaultRelay } from '../testing/fault-relay.ts';
-import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
+import type { FaultRelay } from '../testing/fault-relay.ts';
+import type { TestGateway } from '../testing/harness.ts';
 import { sendStatuses } from '../testing/session-takeover.ts';
-import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
-import { startFaultServer, type FaultServer } from '../testing/whatsapp-fault-server.ts';
-import { channelHealth, seedLinkedWhatsAppChannel } from '../testing/whatsapp-linked-channel.ts';
+import { databaseKind } from '../testing/test-database.ts';
+import type { FaultServer } from '../testing/whatsapp-fault-server.ts';
+import { startWhatsAppFaultRig, type WhatsAppFaultRig } from '../testing/whatsapp-fault-rig.ts';
+import { channelHealth } from '../testing/whatsapp-linked-channel.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 
 const SECRET_KEY = 'f'.repeat(40);
-const CUSTOMER = '15551234567';
 /**
  * The session's watchdog, shortened for the test (the driver's defaults are 30 s, 25 s and 15 s): a connection
  * attempt that did not open in 8 s is given up, an open connection that heard nothing for 12 s is dead (the library's
@@ -25,18 +25,13 @@ const SLACK_MS = 5_000;
  * `sent` before the server's ack for it came back.
  */
 describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
+  let rig: WhatsAppFaultRig;
   let server: FaultServer;
   let relay: FaultRelay;
-  let database: TestDatabase;
   let t: TestGateway;
-  let token: string;
-  const channelId = crypto.randomUUID();
+  let channelId: string;
 
-  const send = async (text: string) => {
-    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: CUSTOMER }, text } });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data.request_id as string;
-  };
+  const send = (text: string) => rig.send(text);
   const statuses = (ids: string[]) => sendStatuses(t.gateway.database.db, ids);
   const allSent = (ids: string[], timeoutMs: number) =>
     eventually(async () => {
@@ -56,17 +51,9 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
   };
 
   beforeAll(async () => {
-    server = await startFaultServer();
-    relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
-    database = await createTestDatabase();
-    t = (await startLiveGateway({ SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: relay.url(server.wsUrl) }, { database, whatsapp: { liveness } })).t;
-    let accountId: string;
-    ({ token, accountId } = await t.newAccount());
-    await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY });
-    await t.gateway.sessions!.tick();
-    // The customer wrote first: the gateway knows the number has WhatsApp and asks nothing before sending.
-    await server.inject('hello from the phone');
-    await eventually(async () => ((await t.gateway.database.db.selectFrom('messages').select('id').where('text', '=', 'hello from the phone').execute()).length > 0 ? true : undefined), 20_000);
+    rig = await startWhatsAppFaultRig({ secretKey: SECRET_KEY, relay: true, liveness });
+    ({ server, t, channelId } = rig);
+    relay = rig.relay!;
   });
   // A test that failed midway leaves no fault behind for the next one.
   afterEach(() => {
@@ -76,10 +63,7 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
   });
 
   afterAll(async () => {
-    await t?.close();
-    await relay?.close();
-    await server?.close();
-    await database?.drop();
+    await rig?.close();
   });
 
   it('records a send sent only once WhatsApp acked it, and sends it again under its id when the ack never came', async () => {
@@ -119,7 +103,8 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
     for (const text of texts) ids.push(await send(text));
     // The socket is dead from the first moment; the channel may show `active` until the watchdog saw it.
     let shownDownAt: number | null = null;
-    while (Date.now() - deadAt < liveness.silenceMs + liveness.unreachableMs + SLACK_MS) {
+    // A dead session shows `active` for the watchdog's silence bound at most (not that plus the unreachable threshold).
+    while (Date.now() - deadAt < Math.max(liveness.silenceMs, liveness.unreachableMs) + SLACK_MS) {
       const now = await statuses(ids);
       expect(Object.values(now).filter((s) => s === 'sent'), 'sends recorded sent over a dead network').toEqual([]);
       const { status } = await channelHealth(t.gateway.database.db, channelId);
@@ -139,6 +124,43 @@ describe(`personal WhatsApp over a failing network (${databaseKind()})`, () => {
     await eventually(async () => ((await channelHealth(t.gateway.database.db, channelId)).status === 'active' ? true : undefined), 20_000);
     expect(await channelHealth(t.gateway.database.db, channelId)).toMatchObject({ keys: true });
   }, 120_000);
+
+  it('takes a queue of customers’ messages that waited through a dead network on one reconnect, answering each without being closed for a flood', async () => {
+    relay.blackhole({ lose: true });
+    // Written to a connection that is dead already: WhatsApp keeps them (unacked) and writes them again on the next.
+    const texts = Array.from({ length: 40 }, (_, i) => `waited offline ${i + 1}`);
+    for (const text of texts) await server.inject(text, '15557654321');
+    const logins = server.logins();
+    relay.restore();
+    relay.drop();
+    await eventually(async () => {
+      const rows = await t.gateway.database.db.selectFrom('messages').select('text').where('direction', '=', 'inbound').where('text', 'in', texts).execute();
+      return rows.length === texts.length ? true : undefined;
+    }, 30_000);
+    // The library answers each of them (an ack and a receipt): a server that closed on that many frames at once
+    // would close each reconnect for good, as the same queue (never acked) comes again each time.
+    await eventually(async () => (server.offlineQueue() === 0 && server.openConnections() === 1 ? true : undefined), 15_000);
+    expect([...server.closes().keys()].filter((why) => why.startsWith('1009'))).toEqual([]);
+    expect(server.logins()).toBe(logins + 1);
+  }, 60_000);
+
+  it('gives up a connection whose writes no longer get through while customers’ messages still come, within the watchdog’s bound', async () => {
+    const stalledAt = Date.now();
+    relay.stall('up');
+    // WhatsApp goes on writing to the account; nothing the account writes (keepalives, receipts, sends) reaches it.
+    let shownDownAt: number | null = null;
+    for (let n = 1; Date.now() - stalledAt < liveness.silenceMs + SLACK_MS; n++) {
+      await server.inject(`written while the account cannot answer ${n}`);
+      if ((await channelHealth(t.gateway.database.db, channelId)).status !== 'active') {
+        shownDownAt = Date.now();
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(shownDownAt, 'the channel still showed active over a connection that could not write').not.toBeNull();
+    relay.restore();
+    await eventually(async () => ((await channelHealth(t.gateway.database.db, channelId)).status === 'active' ? true : undefined), 30_000);
+  }, 60_000);
 
   it('connects again by itself after WhatsApp answered a connection’s upgrade with 503, and delivers what was sent meanwhile', async () => {
     const logins = server.logins();

@@ -1,15 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
-import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
+import type { TestGateway } from '../testing/harness.ts';
 import { sendStatuses } from '../testing/session-takeover.ts';
-import { createTestDatabase, databaseKind, type TestDatabase } from '../testing/test-database.ts';
-import { startFaultServer, type FaultServer } from '../testing/whatsapp-fault-server.ts';
-import { channelHealth, seedLinkedWhatsAppChannel } from '../testing/whatsapp-linked-channel.ts';
+import { databaseKind } from '../testing/test-database.ts';
+import type { FaultServer } from '../testing/whatsapp-fault-server.ts';
+import { startWhatsAppFaultRig, type WhatsAppFaultRig } from '../testing/whatsapp-fault-rig.ts';
+import { channelHealth } from '../testing/whatsapp-linked-channel.ts';
 import type { StreamErrorKind } from '../testing/whatsapp-stream-errors.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 
 const SECRET_KEY = 's'.repeat(40);
-const CUSTOMER = '15551234567';
 
 /**
  * WhatsApp ends a session's stream now and then with an error the library knows or does not (whatsapp-stream-errors.ts
@@ -17,17 +17,12 @@ const CUSTOMER = '15551234567';
  * the channel stays the customer's without a new scan, and a send after it reaches WhatsApp once.
  */
 describe(`personal WhatsApp through WhatsApp's stream errors (${databaseKind()})`, () => {
+  let rig: WhatsAppFaultRig;
   let server: FaultServer;
-  let database: TestDatabase;
   let t: TestGateway;
-  let token: string;
-  const channelId = crypto.randomUUID();
+  let channelId: string;
 
-  const send = async (text: string) => {
-    const res = await t.call('POST', '/v2/messages', { token, body: { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: CUSTOMER }, text } });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data.request_id as string;
-  };
+  const send = (text: string) => rig.send(text);
   const sentOnce = async (text: string) => {
     const requestId = await send(text);
     await eventually(async () => ((await sendStatuses(t.gateway.database.db, [requestId]))[requestId] === 'sent' ? true : undefined), 30_000);
@@ -42,16 +37,8 @@ describe(`personal WhatsApp through WhatsApp's stream errors (${databaseKind()})
   };
 
   beforeAll(async () => {
-    server = await startFaultServer();
-    database = await createTestDatabase();
-    t = (await startLiveGateway({ SECRET_KEY, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: server.wsUrl }, { database })).t;
-    let accountId: string;
-    ({ token, accountId } = await t.newAccount());
-    await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY });
-    await t.gateway.sessions!.tick();
-    await eventually(async () => (server.logins() > 0 ? true : undefined), 20_000);
-    await server.inject('hello from the phone');
-    await eventually(async () => ((await t.gateway.database.db.selectFrom('messages').select('id').where('text', '=', 'hello from the phone').execute()).length > 0 ? true : undefined), 20_000);
+    rig = await startWhatsAppFaultRig({ secretKey: SECRET_KEY });
+    ({ server, t, channelId } = rig);
   });
   // A test that failed midway leaves no fault behind for the next one.
   afterEach(() => {
@@ -60,9 +47,7 @@ describe(`personal WhatsApp through WhatsApp's stream errors (${databaseKind()})
   });
 
   afterAll(async () => {
-    await t?.close();
-    await server?.close();
-    await database?.drop();
+    await rig?.close();
   });
 
   const reconnected: [StreamErrorKind, string][] = [

@@ -1,4 +1,5 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { listenOnLoopback, throughLoopbackPort } from './tcp-proxy.ts';
 
 /**
  * A TCP relay on loopback between a client (the real Baileys) and a server (the fake WhatsApp), which fails the way
@@ -178,10 +179,7 @@ export async function startFaultRelay(target: { host: string; port: number }): P
       forget();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
+  await listenOnLoopback(server, 0);
   const port = (server.address() as AddressInfo).port;
   const reshape = () => {
     for (const pair of pairs) {
@@ -193,12 +191,7 @@ export async function startFaultRelay(target: { host: string; port: number }): P
 
   return {
     port,
-    url(targetUrl) {
-      const url = new URL(targetUrl);
-      url.hostname = '127.0.0.1';
-      url.port = String(port);
-      return url.toString();
-    },
+    url: (targetUrl) => throughLoopbackPort(targetUrl, port),
     open: () => pairs.size,
     accepted: () => accepted,
     bytes: (direction) => read[direction],

@@ -17,6 +17,24 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** `targetUrl` with its host and port replaced by those of a relay or proxy on loopback at `port`. */
+export function throughLoopbackPort(targetUrl: string, port: number): string {
+  const url = new URL(targetUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return url.toString();
+}
+
+/** Listens on loopback at `port` (0: any free one). */
+export const listenOnLoopback = (server: Server, port: number) =>
+  new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<[Socket, Socket]>();
   const onConnection = (client: Socket) => {
@@ -33,18 +51,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.pipe(upstream);
     upstream.pipe(client);
   };
-  const listen = (server: Server, port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
   const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
   let server = createServer(onConnection);
-  await listen(server, 0);
+  await listenOnLoopback(server, 0);
   const port = (server.address() as AddressInfo).port;
   let listening = true;
 
@@ -58,12 +68,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   return {
     port,
-    url(targetUrl) {
-      const url = new URL(targetUrl);
-      url.hostname = '127.0.0.1';
-      url.port = String(port);
-      return url.toString();
-    },
+    url: (targetUrl) => throughLoopbackPort(targetUrl, port),
     open: () => pairs.size,
     async cut() {
       if (!listening) return;
@@ -75,7 +80,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     async restore() {
       if (listening) return;
       server = createServer(onConnection);
-      await listen(server, port);
+      await listenOnLoopback(server, port);
       listening = true;
     },
     async close() {

@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartedWhatsAppServer } from '@openclaw/crabline';
-import { assertSeam, installServerSeam, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
+import { quietLibsignal } from '../transports/whatsapp/libsignal-console.ts';
+import { assertSeam, installServerSeam, setMaxPendingFrames, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
 import { loginFailures, streamErrors, type LoginFailureKind, type StreamErrorKind } from './whatsapp-stream-errors.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface FaultServer {
   openConnections(): number;
   /** Logins that succeeded since the start. */
   logins(): number;
+  /** Customers' messages written to the account and not acked by its client yet (WhatsApp's offline queue). */
+  offlineQueue(): number;
   /** How the server's connections closed since the start (WebSocket close code and reason), and how often. */
   closes(): Map<string, number>;
   /** A customer's text, as WhatsApp would deliver it to the account. */
@@ -52,11 +55,34 @@ interface Tracked {
 
 const OPEN = 1;
 
-export async function startFaultServer(options: { replaceOlder?: boolean } = {}): Promise<FaultServer> {
+/** The message ids a client's receipt names: its own id, and those of its `<list><item id/></list>` (several at once). */
+function receiptIds(node: { attrs?: Record<string, string>; content?: unknown }): string[] {
+  const ids = node.attrs?.id ? [node.attrs.id] : [];
+  const children = Array.isArray(node.content) ? (node.content as { tag?: string; content?: unknown }[]) : [];
+  for (const list of children.filter((c) => c.tag === 'list')) {
+    for (const item of Array.isArray(list.content) ? (list.content as { attrs?: Record<string, string> }[]) : []) if (item.attrs?.id) ids.push(item.attrs.id);
+  }
+  return ids;
+}
+
+/**
+ * `readsAsWhatsApp`: the server reads a client's frames as WhatsApp does (as they come, however many wait), takes a
+ * customer's message off its offline queue on the client's receipt, and writes the queue after the login rather than
+ * within it. Without it, the fake's own behaviour: 32 frames waiting close the connection (1009), and only an ack
+ * takes a message off the queue, which the library never sends for a customer's message, so the queue grows all the
+ * run and is written again on every login. The two-process kill tests were made against the latter and still run on
+ * it (they fail on the former, for a reason not found yet).
+ */
+export async function startFaultServer(options: { replaceOlder?: boolean; readsAsWhatsApp?: boolean } = {}): Promise<FaultServer> {
   installServerSeam();
+  // The server shares the library's Signal package, which prints each session's private keys: quieted before either
+  // loads it, as the gateway does, so a key printed in a test's output is the gateway's failure, not the fake's noise.
+  quietLibsignal();
   const { startWhatsAppServer } = await import('@openclaw/crabline');
   assertSeam();
   const replaceOlder = options.replaceOlder ?? true;
+  const asWhatsApp = options.readsAsWhatsApp ?? false;
+  setMaxPendingFrames(asWhatsApp ? 10_000 : null);
   const tracked = new Map<ServerConnection, Tracked>();
   const delivered: FaultServer['delivered'] = [];
   const acked = new Set<string>();
@@ -72,6 +98,13 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     t.ended = true;
     // WhatsApp closes the stream right after its last word; the client usually closes first.
     setTimeout(() => t.connection.socket.readyState === OPEN && t.connection.socket.close(), 200).unref();
+  };
+  /** WhatsApp's offline queue, written again to a new connection one message after another. */
+  const redeliver = async (connection: ServerConnection, t: Tracked, pending: WaNode[]) => {
+    for (const node of pending) {
+      if (t.ended || connection.socket.readyState !== OPEN) return;
+      await connection.writeNode(node).catch(() => {});
+    }
   };
   const live = () => [...tracked.values()].filter((t) => t.loggedIn && !t.ended && t.connection.socket.readyState === OPEN);
 
@@ -104,7 +137,10 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
         await connection.writeNode(node);
         t.loggedIn = true;
         logins++;
-        for (const pending of unconfirmed.values()) await connection.writeNode(pending);
+        // Written after the login, not within it: the server reads the client's frames (its acks and receipts of
+        // these very messages) meanwhile, as WhatsApp does, instead of holding its read loop until all were written.
+        if (asWhatsApp) void redeliver(connection, t, [...unconfirmed.values()]);
+        else for (const pending of unconfirmed.values()) await connection.writeNode(pending);
         return;
       }
       if (node.tag === 'message') unconfirmed.set(node.attrs.id!, node);
@@ -135,9 +171,14 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     // What the server records of its traffic goes to a temporary file, not into the checkout.
     recorderPath: join(tmpdir(), `whatsapp-fault-server-${process.pid}-${Date.now()}.jsonl`),
     onEvent(event) {
-      const body = event.body as { tag?: string; attrs?: Record<string, string>; key?: { id: string; fromMe: boolean }; message?: { conversation?: string } } | undefined;
-      // The client's ack of a customer's message: WhatsApp drops it from the offline queue.
-      if (body?.tag === 'ack' && body.attrs?.class === 'message' && body.attrs.id) unconfirmed.delete(body.attrs.id);
+      const body = event.body as
+        | { tag?: string; attrs?: Record<string, string>; content?: unknown; key?: { id: string; fromMe: boolean }; message?: { conversation?: string } }
+        | undefined;
+      // The client's receipt of a customer's message (what the library answers a message with; an ack only for a
+      // message it could not take): WhatsApp drops it from the offline queue.
+      if (((asWhatsApp && body?.tag === 'receipt') || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
+        for (const id of receiptIds(body)) unconfirmed.delete(id);
+      }
       if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;
       delivered.push({ id: body.key.id, text: body.message.conversation, at: Date.now() });
     },
@@ -178,6 +219,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     },
     openConnections: () => live().length,
     logins: () => logins,
+    offlineQueue: () => unconfirmed.size,
     closes: () => closes,
     async inject(text, from = '15551234567') {
       const res = await fetch(server.manifest.endpoints.adminInboundUrl, {

@@ -52,7 +52,8 @@ export class FakeWaSocket implements WaSocket {
     this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler as (payload: never) => void]);
   }
   emit<E extends keyof WaEvents>(event: E, payload: WaEvents[E]): void {
-    this.hear();
+    // What the library reports came in a frame from WhatsApp, but for a close: the connection was lost, not heard.
+    if (!(event === 'connection.update' && (payload as WaEvents['connection.update']).connection === 'close')) this.hear();
     for (const handler of this.handlers.get(event) ?? []) handler(payload as never);
   }
   onAck(handler: (ack: WaAck) => void): void {

@@ -47,6 +47,14 @@ const replacements: [string, string][] = [
       '    }',
     ].join('\n'),
   ],
+  // The fake closes a connection (1009) once 32 of its client's frames wait to be read, each read awaiting a write
+  // to its recorder file. WhatsApp reads its stream as it comes: a client answering a queue of offline messages (an
+  // ack and a receipt each) writes far more than 32 frames at once. The fake's bound on the bytes waiting stays. A
+  // server started with `readsAsWhatsApp` sets the bound (setMaxPendingFrames); the others keep the fake's.
+  [
+    '    const maxPendingMessages = options.maxPendingMessages ?? MAX_PENDING_WEBSOCKET_MESSAGES;',
+    '    const maxPendingMessages = options.maxPendingMessages ?? globalThis[Symbol.for("messaging-gateway.tests.whatsapp-max-pending")] ?? MAX_PENDING_WEBSOCKET_MESSAGES;',
+  ],
   ['        sessions.add(session);\n', `        sessions.add(session);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.connected(session);\n`],
 ];
 
@@ -83,4 +91,11 @@ export function setServerHook(hook: ServerHook | null): void {
   if (hook && global[SERVER_HOOK]) throw new Error('one fault-injecting WhatsApp server per process');
   if (hook) global[SERVER_HOOK] = hook;
   else delete global[SERVER_HOOK];
+}
+
+/** The bound on a client's frames waiting to be read, for connections made from now on (null: the fake's own, 32). */
+export function setMaxPendingFrames(bound: number | null): void {
+  const key = Symbol.for('messaging-gateway.tests.whatsapp-max-pending');
+  if (bound === null) delete (globalThis as Record<symbol, unknown>)[key];
+  else (globalThis as Record<symbol, unknown>)[key] = bound;
 }

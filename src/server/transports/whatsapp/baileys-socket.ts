@@ -70,6 +70,17 @@ export async function sessionAuth(baileys: Pick<Baileys, 'BufferJSON' | 'initAut
 export const WA_KEEPALIVE_MS = 10_000;
 export const WA_CONNECT_TIMEOUT_MS = 20_000;
 
+/**
+ * Whether a frame from WhatsApp answers something the account wrote (a keepalive's answer or any other query's, an
+ * ack): the connection carries the account's writes too. What WhatsApp writes unasked (customers' messages, receipts)
+ * still comes over a connection whose other direction is dead, and says nothing of it.
+ */
+export function answersTheAccount(frame: unknown): boolean {
+  const node = frame as { tag?: unknown; attrs?: Record<string, unknown> } | null;
+  if (!node || typeof node.tag !== 'string') return false;
+  return node.tag === 'ack' || (node.tag === 'iq' && (node.attrs?.type === 'result' || node.attrs?.type === 'error'));
+}
+
 /** A library's silent logger: the driver reports what matters through the gateway's own log. */
 const quiet = { level: 'silent', child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -109,7 +120,7 @@ export function baileysLibrary(options: { browser?: [string, string, string] } =
         user: () => sock.user && { id: sock.user.id, name: sock.user.name ?? sock.user.notify ?? sock.user.verifiedName },
         on: (event, handler) => sock.ev.on(event, handler as never),
         onAck: (handler) => acks.push(handler),
-        onHeard: (handler) => sock.ws.on('frame', handler),
+        onHeard: (handler) => sock.ws.on('frame', (frame: unknown) => answersTheAccount(frame) && handler()),
         sendMessage: (jid, content, opts) => sock.sendMessage(jid, content, opts),
         sendPresenceUpdate: (type, jid) => sock.sendPresenceUpdate(type, jid),
         requestPairingCode: (phone) => sock.requestPairingCode(phone),

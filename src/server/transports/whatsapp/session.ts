@@ -23,8 +23,11 @@ export const defaultBackoff: Backoff = { baseMs: 1_000, maxMs: 60_000 };
 /**
  * The session's watchdog. `openMs`: a connection attempt that neither opened nor showed a QR by then is given up
  * (a WebSocket upgrade answered with an error status leaves the library waiting for good). `silenceMs`: an open
- * connection that heard nothing for that long (the library's keepalive goes every 10 s) is dead. `unreachableMs`:
- * a session not open for that long shows on its channel (`init`, no reason) until it opens again.
+ * connection whose writes WhatsApp answered nothing for that long (the library's keepalive goes every 10 s) is
+ * dead. `unreachableMs`: a session not heard from for that long while it is not open shows on its channel (`init`,
+ * no reason) until it opens again. The threshold runs from the last time the connection was heard from, not from its
+ * close: a connection given up for its silence (by the watchdog or the library's own keepalive) shows at once, so a dead session shows `active`
+ * for `max(silenceMs, unreachableMs)` at most, while a reset reconnected within `unreachableMs` never shows.
  */
 export interface Liveness {
   openMs: number;
@@ -105,6 +108,8 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       /** Runs while the session is not open: past it, the channel shows the session unreachable. */
       let unreachable: TimerHandle | null = null;
       let shownUnreachable = false;
+      /** When the session was last known alive: opened, or heard from while open. */
+      let aliveAt = timers.now();
       let stopped = false;
       let linked = false;
       /** Whether this run showed a QR: a session restored from its state never does. */
@@ -157,21 +162,28 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
       };
       /** Shown active again, only while this process still holds the session (fenced). */
       const restored = () => withSessionFence(deps.channels.store, context, (tx) => sessionRestored(tx, deps.channels, channelId));
+      /** Shows the channel's session unreachable (fenced), unless it opened meanwhile. */
+      const showUnreachable = () => {
+        void withSessionFence(deps.channels.store, context, (tx) => sessionUnreachable(tx, deps.channels, channelId)).then(
+          (shown) => {
+            if (!shown || stopped) return;
+            // It opened while this was recorded: shown active again at once.
+            if (socket && sockets.get(channelId) === socket) return void restored().catch(() => {});
+            shownUnreachable = true;
+            stats.set(channelId, 'unreachable');
+            note({ channelId, attempt }, 'WhatsApp session unreachable: its channel shows it until the connection opens');
+          },
+          (err: unknown) => deps.log(err, 'recording a WhatsApp session unreachable failed'),
+        );
+      };
       const down = () => {
         if (unreachable || stopped) return;
-        unreachable = timers.set(() => {
-          void withSessionFence(deps.channels.store, context, (tx) => sessionUnreachable(tx, deps.channels, channelId)).then(
-            (shown) => {
-              if (!shown || stopped) return;
-              // It opened while this was recorded: shown active again at once.
-              if (socket && sockets.get(channelId) === socket) return void restored().catch(() => {});
-              shownUnreachable = true;
-              stats.set(channelId, 'unreachable');
-              note({ channelId, attempt }, 'WhatsApp session unreachable: its channel shows it until the connection opens');
-            },
-            (err: unknown) => deps.log(err, 'recording a WhatsApp session unreachable failed'),
-          );
-        }, liveness.unreachableMs);
+        // Counted from when it was last heard from: a connection that went silent before it closed used up its share.
+        const dueMs = Math.max(0, liveness.unreachableMs - (timers.now() - aliveAt));
+        if (dueMs > 0) return void (unreachable = timers.set(showUnreachable, dueMs));
+        // Silent for that long already: shown now (a handle with no timer behind it marks it done until it opens).
+        unreachable = { timer: null };
+        showUnreachable();
       };
       down();
       /** The session is over on WhatsApp's side or the channel's: nobody runs it again until a reinit. */
@@ -226,9 +238,11 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         opened.set(channelId, fresh);
         watch(liveness.openMs, `did not open within ${liveness.openMs / 1000} s`);
         fresh.onAck((ack) => acks.ack(ack));
-        // Heard from: an open connection is alive for another `silenceMs`.
+        // Answered: an open connection is alive for another `silenceMs` (the keepalive is answered every 10 s).
         fresh.onHeard(() => {
-          if (fresh === socket && fresh.user() && linked) watch(liveness.silenceMs, `heard nothing for ${liveness.silenceMs / 1000} s`);
+          if (fresh !== socket || !fresh.user() || !linked) return;
+          aliveAt = timers.now();
+          watch(liveness.silenceMs, `heard nothing for ${liveness.silenceMs / 1000} s`);
         });
         // One update at a time, in WhatsApp's order: a code repeated after a newer one is not a new code.
         fresh.on('connection.update', (update) => {
@@ -283,6 +297,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         if (u.receivedPendingNotifications) await synced();
         if (u.connection === 'open') {
           attempt = 0;
+          aliveAt = timers.now();
           judge.opened();
           timers.clear(unreachable);
           unreachable = null;

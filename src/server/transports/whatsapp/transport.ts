@@ -12,6 +12,7 @@ import { inboundFiles, ownFileSends } from './media.ts';
 import { whatsappMessaging, type KnownNumbers } from './messaging.ts';
 import { whatsappSessionDriver, type Backoff, type Liveness, type LiveSockets } from './session.ts';
 import { SendAcks } from './acks.ts';
+import { SendSlots } from './send-slots.ts';
 import { WaSessionStats } from './session-stats.ts';
 import { realTimers, type Timers } from './timers.ts';
 import type { WaLibrary } from './wa-socket.ts';
@@ -95,7 +96,7 @@ export function whatsappPersonalTransport(deps: WhatsAppPersonalDeps): LiveTrans
       await deps.sessions.logout(channel.id);
       await deps.sessions.leases.remove(channel.id);
     },
-    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }, acks, deps.ackWaitMs),
+    messaging: whatsappMessaging(sockets, known, { filesAgent: deps.filesAgent, allowLoopbackFiles: deps.allowLoopbackFiles, ownSends }, acks, deps.ackWaitMs, new SendSlots(timers)),
     stats,
     hooks(bound) {
       messages = bound;

@@ -23,7 +23,10 @@ export interface WaSocket {
    * reported here alone.
    */
   onAck(handler: (ack: WaAck) => void): void;
-  /** Anything came from WhatsApp on this connection (a frame: a stanza, the answer to a keepalive): it is alive. */
+  /**
+   * WhatsApp answered something the account wrote on this connection (a keepalive's answer, an ack): it is alive both
+   * ways. Customers' messages alone do not count: they still come when the account's writes no longer get through.
+   */
   onHeard(handler: () => void): void;
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
   /** Shows the account typing (`composing`) in a chat, or no longer (`paused`). */
