@@ -30,7 +30,6 @@ import { startWebhooks } from './gateway-webhooks.ts';
 import { emptyPass } from './core/channels/hook-refresh.ts';
 import { HOOK_REFRESH_EVERY_MS, logPass, startHookRefresh } from './jobs/workers/refresh-hooks.ts';
 import { hookRegistrationRepository } from './storage/repositories/hook-registrations.ts';
-import { peerDirectory } from './storage/repositories/messenger-peers.ts';
 import { credentialsCipher } from './storage/credentials-cipher.ts';
 import { resolveSecret } from './secrets.ts';
 import { migrateToLatest, openDatabase, type DatabaseTarget } from './storage/database.ts';
@@ -51,16 +50,14 @@ import { gatewayMetrics } from './metrics.ts';
 import type { EventsRecorded } from './storage/repositories/webhook-fan-out.ts';
 import { crmAnswerObserver } from './core/webhooks/v3-crm-answers.ts';
 import { transportRules } from './transports/rules.ts';
-import { liveDrivers, type LiveDrivers } from './transports/live.ts';
-import { credentialsRevoked } from './core/channels/messenger-events.ts';
+import type { LiveDrivers } from './transports/live.ts';
+import { openLiveDrivers, startSessions } from './gateway-live.ts';
 import { sandboxConnectDriver } from './transports/sandbox/connect-driver.ts';
 import { sandboxMessagingDriver } from './transports/sandbox/messaging-driver.ts';
 import type { MessageDeps } from './core/messages/ports.ts';
 import type { ChannelDeps } from './core/channels/ports.ts';
-import { SESSION_LOGOUT_TIMEOUT_MS, startSessionRunner, type SessionLoop } from './core/sessions/runner.ts';
-import { logOutSession } from './core/sessions/session-logout.ts';
-import { mtcuteClients } from './transports/tgapi/mtcute-client.ts';
-import { sessionLeaseRepository, sessionStateRepository } from './storage/repositories/sessions.ts';
+import type { SessionLoop } from './core/sessions/runner.ts';
+import { sessionLeaseRepository } from './storage/repositories/sessions.ts';
 
 import type { Gateway, GatewayOverrides } from './gateway-types.ts';
 
@@ -124,60 +121,23 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
       : null;
     // What each live channel registered with its platform, recorded by the connect path and refreshed when outdated.
     const registrations = hookRegistrationRepository(database.db);
-    // The Meta app Instagram and WhatsApp are served through, where the gateway is set up as one (all three or none).
-    const metaApp =
-      config.metaAppId && config.metaAppSecret && config.metaVerifyToken
-        ? { graphUrl: config.graphApiUrl, appId: config.metaAppId, appSecret: config.metaAppSecret, verifyToken: config.metaVerifyToken }
-        : null;
     // The long-lived sessions' leases; the runner holding them here starts once the drivers are known (below).
     const sessionLeases = sessionLeaseRepository(database.db);
     let sessions: SessionLoop | null = null;
     // The real platforms, where the gateway is set to reach them; else the simulated network stands in for all.
     const live = (liveOpened =
       config.transportMode === 'live'
-        ? liveDrivers({
-            publicUrl: config.publicUrl,
-            previousPublicUrl: config.previousPublicUrl,
-            secretKey,
+        ? openLiveDrivers(config, overrides, {
+            store,
             cipher,
-            telegramApiUrl: config.telegramApiUrl,
-            maxApiUrl: config.maxApiUrl,
-            avito: config.avito && { ...config.avito, apiUrl: config.avitoApiUrl },
-            channels: store.channels,
+            secretKey,
             clock,
-            ...(overrides.avitoLimits ? { avitoLimits: overrides.avitoLimits } : {}),
-            ...(overrides.vkLimits ? { vkLimits: overrides.vkLimits } : {}),
-            // Instagram once the gateway is set up as a Meta app; its people are kept with the channels.
-            instagram: metaApp && { ...metaApp, peers: peerDirectory(database.db), channels: store.channels, store, loginConfigId: config.instagramLoginConfigId },
-            // WhatsApp once the same Meta app also has an Embedded Signup configuration; customers known by another
-            // WhatsApp id than the number written are kept with Instagram's people.
-            whatsapp: metaApp && config.whatsappSignupConfigId ? { ...metaApp, signupConfigId: config.whatsappSignupConfigId, store, peers: peerDirectory(database.db) } : null,
-            // VK communities once the gateway's VK application is configured.
-            vk: config.vk && { ...config.vk, apiUrl: config.vkApiUrl, oauthUrl: config.vkOauthUrl, store },
-            allowLoopbackFiles: config.webhookAllowLoopback,
-            revoked: (id, sealed) => credentialsRevoked(channels, id, sealed),
-            ...(metrics ? { onAnswerFailed: metrics.answerFailed } : {}),
-            // The bots' pace is shared by every process through Redis, as the rate-limit counters are.
-            sharedPace: config.redisUrl ? { redisUrl: config.redisUrl, warn: (err, msg) => log?.warn({ err }, msg) } : null,
-            sessions: {
-              leases: sessionLeases,
-              wake: () => sessions?.wake(),
-              // Waits for the holder's logout (it may have to wait for a stalled owner's lease to lapse) at most this long.
-              logout: (channelId) => logOutSession({ leases: sessionLeases, wake: () => sessions?.wake(), waitMs: config.sessionLeaseMs + SESSION_LOGOUT_TIMEOUT_MS + 5_000 }, channelId),
-            },
-            // Personal Telegram accounts once the gateway's Telegram application is configured (or a test's fake).
-            tgapi:
-              config.telegramApp || overrides.tgapiClients
-                ? {
-                    clients: overrides.tgapiClients ?? mtcuteClients(config.telegramApp!),
-                    channels: () => channels,
-                    warn: (err, msg) => log?.warn({ err }, msg),
-                  }
-                : null,
-            // Personal WhatsApp accounts, where the optional library is installed (or a test gives one).
-            whatsappPersonal: config.whatsappPersonal
-              ? { wsUrl: config.whatsappWsUrl, store, ...overrides.whatsapp, log: (err, msg) => log?.warn({ err }, msg), note: (fields, msg) => log?.info(fields, msg) }
-              : null,
+            db: database.db,
+            metrics,
+            sessionLeases,
+            wakeSessions: () => sessions?.wake(),
+            channels: () => channels,
+            log: () => log,
           })
         : null);
     const channels: ChannelDeps = {
@@ -352,22 +312,14 @@ export async function createGateway(config: Config, overrides: GatewayOverrides 
     // channels are claimed here only (the store's session owner is this process's origin).
     // They run in the processes with the workers role, as the sends through them do.
     const sessionDrivers = roles.workers ? [...(live?.sessions ?? []), ...(overrides.sessionDrivers ?? [])] : [];
-    // The embedded database is this process's alone (its directory is locked): what a crashed run held is free now.
-    if (database.pglite && sessionDrivers.length > 0) await sessionLeases.releaseAll();
-    sessions =
-      sessionDrivers.length > 0
-        ? startSessionRunner({
-            leases: sessionLeases,
-            states: sessionStateRepository(database.db),
-            cipher,
-            drivers: sessionDrivers,
-            owner: origin,
-            clock,
-            leaseMs: config.sessionLeaseMs,
-            renewEveryMs: config.sessionLeaseMs / 4,
-            onError: (err, message) => app.log.error({ err }, message),
-          })
-        : null;
+    sessions = await startSessions(database, sessionDrivers, {
+      leases: sessionLeases,
+      cipher,
+      owner: origin,
+      clock,
+      leaseMs: config.sessionLeaseMs,
+      onError: (err, message) => app.log.error({ err }, message),
+    });
     // Sessions another process let go (it is stopping) are taken at once, not at this runner's next round.
     const released = sessions ? await listen(database, SESSIONS_RELEASED, sessions.wake, (err) => app.log.warn({ err }, 'session notifications interrupted'), origin) : null;
     const maintenance = roles.workers
