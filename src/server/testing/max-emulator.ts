@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
+import { keptAttachment } from './max-emulator-attachments.ts';
 import { buffer as bodyBytes } from 'node:stream/consumers';
 import { warmMax } from './schema-check/warm.ts';
 import { schemaChecks, type SchemaChecks } from './schema-check/schema-checks.ts';
@@ -87,7 +88,7 @@ export interface MaxEmulator {
   pressButton(token: string, mid: string, payload: string, user: Record<string, unknown>): Promise<{ status: number; callbackId: string; update: Record<string, unknown> }>;
   /** A press of one of the bot's buttons MAX knows of, not posted anywhere: its callback id, which `POST /answers` answers once. */
   issueCallback(token: string): string;
-  /** The calls, answers and updates checked against MAX's published schema; `close()` throws the mismatches. */
+  /** The calls, answers and updates checked against MAX's official client's types (schemas/max.json); `close()` throws the mismatches. */
   schema: SchemaChecks;
   close(): Promise<void>;
 }
@@ -122,23 +123,6 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
   type Answer = { status: number; body: unknown; headers?: Record<string, string> };
   const ok = (body: unknown): Answer => ({ status: 200, body });
   const refuse = (status: number, code: string, message: string, headers?: Record<string, string>): Answer => ({ status, body: { code, message }, ...(headers ? { headers } : {}) });
-
-  /**
-   * An attachment of a sent message as MAX keeps it: a file the bot uploaded (named by its token) becomes MAX's
-   * attachment of its kind, with an address and, for an image, its photo id (MAX's PhotoAttachmentPayload); a file's
-   * name and size come along. A keyboard stays as it was sent.
-   */
-  function kept(attachment: { type: string; payload?: Record<string, unknown> }): Record<string, unknown> {
-    // An image may be named by the upload's answer (`photos`: its tokens by size).
-    const photos = Object.values((attachment.payload?.photos ?? {}) as Record<string, { token?: unknown }>);
-    const named = attachment.payload?.token ?? photos[0]?.token;
-    const token = typeof named === 'string' ? named : undefined;
-    if (attachment.type === 'inline_keyboard' || !token) return attachment;
-    const url = `${base}/cdn/${encodeURIComponent(token)}`;
-    if (attachment.type === 'image') return { type: 'image', payload: { photo_id: next++, token, url } };
-    if (attachment.type === 'file') return { type: 'file', payload: { url, token }, filename: token, size: 0 };
-    return { type: attachment.type, payload: { url, token } };
-  }
 
   function answer(token: string, method: string, path: string, query: Record<string, string>, body: Record<string, unknown>): Answer {
     const bot = bots.get(token);
@@ -197,7 +181,7 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
           sender: { user_id: bot.user_id, first_name: bot.first_name, name: bot.first_name, username: bot.username, is_bot: true, last_activity_time: Date.now() },
           recipient: { chat_id: dialog ? 9_000_000 + userId : chatId, chat_type: dialog ? 'dialog' : 'chat', user_id: dialog ? userId : null, post_id: null },
           timestamp: Date.now(),
-          body: { mid, seq: next, text, ...(attachments.length ? { attachments: attachments.map(kept) } : {}) },
+          body: { mid, seq: next, text, ...(attachments.length ? { attachments: attachments.map((a) => keptAttachment(a, base, () => next++)) } : {}) },
         };
         sentMessages.set(mid, message);
         return ok({ message });

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { serveFile } from './file-server.ts';
 import { warmTelegram } from './schema-check/warm.ts';
 import { schemaChecks, type SchemaChecks } from './schema-check/schema-checks.ts';
-import { telegramAnswer, telegramRequest, telegramUpdate } from './schema-check/telegram-schema.ts';
+import { telegramAnswer, telegramParamsOf, telegramRequest, telegramUpdate } from './schema-check/telegram-schema.ts';
 
 /**
  * A local stand-in for the Telegram Bot API (https://core.telegram.org/bots/api), for the live driver's tests:
@@ -84,7 +84,7 @@ export interface TelegramEmulator {
    * late). The gateway's status codes.
    */
   upgradeGroup(token: string, group: { id: number; title: string }, to: number, by: Record<string, unknown>, options?: { posted?: boolean }): Promise<number[]>;
-  /** The calls, answers and updates checked against Telegram's published Bot API; `close()` throws the mismatches. */
+  /** The calls, answers and updates checked against @grammyjs/types' Bot API (schemas/telegram.json); `close()` throws the mismatches. */
   schema: SchemaChecks;
   close(): Promise<void>;
 }
@@ -249,10 +249,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       ({ params, files }) => {
         const { status, body } = match ? answer(match[1]!, match[2]!, params, files) : refuse(404, 'Not Found');
         if (match) {
-          // A file of the form stands for its parameter (an upload is InputFile), unless a parameter names it (attach://<field>).
-          const attached = JSON.stringify(params);
-          const named = { ...params, ...Object.fromEntries(Object.keys(files ?? {}).filter((f) => !attached.includes(`attach://${f}`)).map((f) => [f, `attach://${f}`])) };
-          schema.check(`request ${match[2]!}`, telegramRequest(match[2]!, files !== undefined), named);
+          schema.check(`request ${match[2]!}`, telegramRequest(match[2]!, files !== undefined), telegramParamsOf(params, files));
           schema.check(`answer ${match[2]!}`, telegramAnswer(match[2]!), body);
         }
         if (match) calls.push({ token: match[1]!, method: match[2]!, params, ...(files ? { files } : {}), at: Date.now() });

@@ -73,7 +73,7 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   let unconfirmed = 0;
   let next = 100;
   let base = '';
-  /** The calls, answers and events checked against VK's published schema; `close()` throws the mismatches. */
+  /** The calls, answers and events checked against vk-io's types of VK's API (schemas/vk.json); `close()` throws the mismatches. */
   const schema = schemaChecks('VK');
   warmVk();
   const auth = vkAuthority(app, (userId) => [...communities.values()].filter((c) => c.admins.includes(userId)).map((c) => c.id));

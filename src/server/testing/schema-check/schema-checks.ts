@@ -1,9 +1,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /**
- * What an emulator found out of its platform's published schema while a test ran: each request the driver made and
- * each answer or webhook the emulator gave is checked as it passes, and the emulator's `close()` throws when any
- * was wrong, which fails the suite. The exchange itself goes on as it would (the platform may well take or ignore
+ * What an emulator found out of its platform's published types (`../schemas/`, from npm) while a test ran: each
+ * request the driver made and each answer or webhook the emulator gave is checked as it passes, and the emulator's
+ * `close()` throws when any was wrong, which fails the suite. The exchange itself goes on as it would (the platform may well take or ignore
  * it): the check reports, it does not change what the test sees.
  */
 export interface SchemaChecks {
@@ -35,7 +35,7 @@ export function schemaChecks(platform: string): SchemaChecks {
       process.emitWarning(line, 'SchemaMismatch');
     },
     assertNone() {
-      if (mismatches.length > 0) throw new Error(`${platform}'s published schema was not kept:\n${mismatches.join('\n')}`);
+      if (mismatches.length > 0) throw new Error(`${platform}'s published API types were not kept:\n${mismatches.join('\n')}`);
     },
   };
 }

@@ -43,6 +43,12 @@ export function telegramRequest(method: string, form = false): ValidateFunction 
   return compiled(`request ${method} ${form}`, () => (fixture.has(name) ? fixture.compile({ $ref: fixture.ref(name) }, form) : undefined));
 }
 
+/** A method's parameters with each file of its form standing for its parameter (`attach://<part>`), unless a parameter names it so already. */
+export function telegramParamsOf(params: Record<string, unknown>, files: Record<string, unknown> | undefined): Record<string, unknown> {
+  const attached = JSON.stringify(params);
+  return { ...params, ...Object.fromEntries(Object.keys(files ?? {}).filter((f) => !attached.includes(`attach://${f}`)).map((f) => [f, `attach://${f}`])) };
+}
+
 /** Telegram's answer to a method: what it returns, or a refusal. */
 export function telegramAnswer(method: string): ValidateFunction | undefined {
   const name = `TelegramResult_${method}`;
