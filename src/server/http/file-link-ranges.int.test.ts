@@ -40,11 +40,11 @@ describe(`byte ranges of customers’ files behind the gateway’s links (${data
     const stream = eventStream(t.gateway.database, accountId);
     const anna = { id: 4242, is_bot: false, first_name: 'Anna' };
     const chat = { id: 4242, type: 'private' };
-    expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: 1, message: { message_id: 7, date: 1_795_000_000, chat, from: anna, video: { file_id: 'clip', mime_type: 'video/mp4' } } })).toBe(200);
-    expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: 2, message: { message_id: 8, date: 1_795_000_000, chat, from: anna, document: { file_id: 'offer', file_name: 'offer.pdf' } } })).toBe(200);
-    const sender = { user_id: 4242, first_name: 'Anna', is_bot: false };
-    const body = { mid: 'mid.video1', seq: 1, attachments: [{ type: 'video', payload: { url: 'https://max.ru/watch/vid-anna_1', token: 'vid-anna_1' } }] };
-    const message = { timestamp: 1_795_000_000_000, sender, recipient: { chat_id: 7_001, chat_type: 'dialog', user_id: 10003 }, body };
+    expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: 1, message: { message_id: 7, date: 1_795_000_000, chat, from: anna, video: { file_id: 'clip', file_unique_id: 'AQADclip', width: 640, height: 360, duration: 3, mime_type: 'video/mp4' } } })).toBe(200);
+    expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: 2, message: { message_id: 8, date: 1_795_000_000, chat, from: anna, document: { file_id: 'offer', file_unique_id: 'AQADoffer', file_name: 'offer.pdf' } } })).toBe(200);
+    const sender = { user_id: 4242, first_name: 'Anna', name: 'Anna', username: null, is_bot: false, last_activity_time: 1_795_000_000_000 };
+    const body = { mid: 'mid.video1', seq: 1, text: null, attachments: [{ type: 'video', payload: { url: 'https://max.ru/watch/vid-anna_1', token: 'vid-anna_1' } }] };
+    const message = { timestamp: 1_795_000_000_000, sender, recipient: { chat_id: 7_001, chat_type: 'dialog', user_id: 10003, post_id: null }, body };
     expect(await max.deliver(MAX_TOKEN, { update_type: 'message_created', timestamp: 1_795_000_000_000, message })).toBe(200);
     const urls = (await stream.since()).flatMap((e) => ((e.payload as { attachment?: { url: string } }).attachment ? [(e.payload as { attachment: { url: string } }).attachment.url] : []));
     links.telegram = urls.find((url) => url.includes('/hooks/telegram/') && url.includes('/files/clip?'))!;

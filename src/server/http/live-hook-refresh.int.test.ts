@@ -12,7 +12,7 @@ import { databaseKind, type TestDatabase } from '../testing/test-database.ts';
 const MAX_TOKEN = 'f9LHodD0cOIEr0gCxuvowdetqQYLt6Ym_shop';
 const ALL_KINDS = ['message', 'edited_message', 'callback_query', 'message_reaction'];
 const anna = { id: 4242, is_bot: false, first_name: 'Anna', username: 'anna_k' };
-const maxAnna = { user_id: 4242, first_name: 'Anna', username: 'anna_k', is_bot: false };
+const maxAnna = { user_id: 4242, first_name: 'Anna', name: 'Anna', username: 'anna_k', is_bot: false, last_activity_time: 1_795_000_000_000 };
 const nothingDone = { refreshed: 0, elsewhere: 0, revoked: 0, superseded: 0, failed: 0, withdraw_failed: 0 };
 const inPrivate = (messageId: number, fields: Record<string, unknown>) => ({ message_id: messageId, date: 1_795_000_000, chat: { id: 4242, type: 'private' }, from: anna, ...fields });
 
@@ -139,7 +139,7 @@ describe(`live bots' hooks brought up to date by the gateway (${databaseKind()})
     ]);
     expect(await telegram.deliver(TELEGRAM_TOKEN, { update_id: updateId++, message: inPrivate(8, { text: 'Я здесь' }) })).toBe(200);
     expect(await textOf('8')).toBe('Я здесь');
-    const maxMessage = { timestamp: Date.now(), sender: maxAnna, recipient: { chat_id: 7001, chat_type: 'dialog', user_id: 10002 }, body: { mid: 'mid.hook-refresh-1', seq: 1, text: 'И я' } };
+    const maxMessage = { timestamp: Date.now(), sender: maxAnna, recipient: { chat_id: 7001, chat_type: 'dialog', user_id: 10002, post_id: null }, body: { mid: 'mid.hook-refresh-1', seq: 1, text: 'И я' } };
     expect(await max.deliver(MAX_TOKEN, { update_type: 'message_created', timestamp: Date.now(), message: maxMessage })).toBe(200);
     const { rows } = await sql<{ text: string }>`select text from messages where channel_id = ${maxChannel} and messenger_message_id = 'mid.hook-refresh-1'`.execute(gateway().gateway.database.db);
     expect(rows).toEqual([{ text: 'И я' }]);

@@ -16,18 +16,18 @@ const secretOf = (channelId: string) =>
   createHmac('sha256', Buffer.from(hkdfSync('sha256', SECRET_KEY, 'messaging-gateway', 'maxbot-webhook-secrets/v1', 32))).update(channelId).digest('base64url');
 
 const BOT_ID = 10002;
-const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k', is_bot: false };
+const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', name: 'Anna Kravets', username: 'anna_k', is_bot: false, last_activity_time: 1_795_000_000_000 };
 /** The presser as MAX names them in a callback (no username). */
-const annaPressing = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', is_bot: false, name: 'Anna Kravets' };
-const oleg = { user_id: 4343, first_name: 'Oleg', last_name: '', is_bot: false, name: 'Oleg' };
-const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: BOT_ID };
+const annaPressing = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', username: null, is_bot: false, name: 'Anna Kravets', last_activity_time: 1_795_000_000_000 };
+const oleg = { user_id: 4343, first_name: 'Oleg', last_name: '', username: null, is_bot: false, name: 'Oleg', last_activity_time: 1_795_000_000_000 };
+const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: BOT_ID, post_id: null };
 const GROUP = -72_000_555;
 /** A customer's message as MAX posts it in `message_created` and, as it is now, in `message_edited`. */
 const customerMessage = (mid: string, body: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   timestamp: 1_795_000_000_000,
   sender: anna,
   recipient: dialog,
-  body: { mid, seq: 1, ...body },
+  body: { mid, seq: 1, text: null, ...body },
   ...extra,
 });
 const created = (message: Record<string, unknown>) => ({ update_type: 'message_created', timestamp: 1_795_000_000_000, message });

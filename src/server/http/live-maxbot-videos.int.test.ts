@@ -5,16 +5,16 @@ import { startMaxEmulator, type MaxEmulator } from '../testing/max-emulator.ts';
 import { databaseKind } from '../testing/test-database.ts';
 
 const TOKEN = 'f9LHodD0cOIEr0gCxuvowdetqQYLt6Ym_videos';
-const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k', is_bot: false };
-const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: 10003 };
+const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', name: 'Anna Kravets', username: 'anna_k', is_bot: false, last_activity_time: 1_795_000_000_000 };
+const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: 10003, post_id: null };
 /** A customer's message with files, as MAX posts it in `message_created`. */
 const created = (mid: string, attachments: unknown[], text?: string) => ({
   update_type: 'message_created',
   timestamp: 1_795_000_000_000,
-  message: { timestamp: 1_795_000_000_000, sender: anna, recipient: dialog, body: { mid, seq: 1, attachments, ...(text ? { text } : {}) } },
+  message: { timestamp: 1_795_000_000_000, sender: anna, recipient: dialog, body: { mid, seq: 1, attachments, text: text ?? null } },
 });
 /** A video as MAX names it in a message: its page (no direct link to the file) and its token. */
-const video = (token: string) => ({ type: 'video', payload: { url: `https://max.ru/watch/${token}`, token, thumbnail: { url: 'https://i.oneme.ru/t' } }, width: 1280, height: 720, duration: 3 });
+const video = (token: string) => ({ type: 'video', payload: { url: `https://max.ru/watch/${token}`, token }, width: 1280, height: 720, duration: 3 });
 /** MP4's first box, then every byte value: a part that mangled them would show. */
 const clip = Buffer.concat([Buffer.from('\x00\x00\x00\x18ftypmp42', 'latin1'), Buffer.from(Array.from({ length: 256 }, (_, i) => i))]);
 

@@ -18,8 +18,8 @@ const secretOf = (channelId: string) =>
   createHmac('sha256', Buffer.from(hkdfSync('sha256', SECRET_KEY, 'messaging-gateway', 'maxbot-webhook-secrets/v1', 32))).update(channelId).digest('base64url');
 
 const BOT_ID = 10002;
-const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', username: 'anna_k', is_bot: false };
-const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: BOT_ID };
+const anna = { user_id: 4242, first_name: 'Anna', last_name: 'Kravets', name: 'Anna Kravets', username: 'anna_k', is_bot: false, last_activity_time: 1_795_000_000_000 };
+const dialog = { chat_id: 7_001, chat_type: 'dialog', user_id: BOT_ID, post_id: null };
 /** A `message_created` update as MAX posts it. */
 const created = (mid: string, message: Record<string, unknown>) => ({
   update_type: 'message_created',
@@ -125,8 +125,8 @@ describe(`live max bots (${databaseKind()})`, () => {
     // A sticker, another bot, a press without its presser, something that is not an update: taken and dropped, not a 500 MAX repeats.
     const sub = max.subscriptionsOf(TOKEN)[0]!;
     const post = (body: unknown) => fetch(sub.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-max-bot-api-secret': sub.secret! }, body: JSON.stringify(body) });
-    expect(await max.deliver(TOKEN, created('mid.sticker', { body: { attachments: [{ type: 'sticker', payload: { code: 's1', url: 'https://i.oneme.ru/s' } }] } }))).toBe(200);
-    expect(await max.deliver(TOKEN, created('mid.bot', { sender: { user_id: 1, first_name: 'Other bot', is_bot: true }, body: { text: 'beep' } }))).toBe(200);
+    expect(await max.deliver(TOKEN, created('mid.sticker', { body: { text: null, attachments: [{ type: 'sticker', payload: { code: 's1', url: 'https://i.oneme.ru/s' }, width: 128, height: 128 }] } }))).toBe(200);
+    expect(await max.deliver(TOKEN, created('mid.bot', { sender: { user_id: 1, first_name: 'Other bot', name: 'Other bot', username: null, is_bot: true, last_activity_time: 1_795_000_000_000 }, body: { text: 'beep' } }))).toBe(200);
     expect((await post({ update_type: 'message_callback', timestamp: 1, callback: { callback_id: 'c', payload: 'p' } })).status).toBe(200);
     expect((await post(['not', 'an', 'update'])).status).toBe(200);
     expect((await post({ update_type: 'message_created', message: { body: { text: 'no mid' }, sender: anna, recipient: dialog } })).status).toBe(200);
@@ -141,12 +141,12 @@ describe(`live max bots (${databaseKind()})`, () => {
     expect(early.status).toBe(503);
 
     // A group the bot is in is a maxgroup chat, named by MAX's chat id.
-    const group = { chat_id: -72_000_555, chat_type: 'chat', user_id: null };
+    const group = { chat_id: -72_000_555, chat_type: 'chat', user_id: null, post_id: null };
     expect(await max.deliver(TOKEN, created('mid.group1', { recipient: group, body: { text: 'Hi all' } }))).toBe(200);
     expect((await stream.since()).find((e) => e.name === 'message.add')!.payload).toMatchObject({ recipient: { chat_type: 'maxgroup', chat_id: '-72000555' }, text: 'Hi all' });
 
     // A reply quotes the message it answers.
-    const reply = created('mid.reply1', { body: { text: 'Это срочно' }, link: { type: 'reply', message: { mid: 'mid.0000000000000000000000000000a001', text: 'Здравствуйте! Где мой заказ?' } } });
+    const reply = created('mid.reply1', { body: { text: 'Это срочно' }, link: { type: 'reply', message: { mid: 'mid.0000000000000000000000000000a001', seq: 1, text: 'Здравствуйте! Где мой заказ?' } } });
     expect(await max.deliver(TOKEN, reply)).toBe(200);
     expect((await stream.since()).find((e) => e.name === 'message.add')!.payload).toMatchObject({
       text: 'Это срочно',
@@ -196,7 +196,7 @@ describe(`live max bots (${databaseKind()})`, () => {
       attachments: [
         {
           type: 'inline_keyboard',
-          payload: { buttons: [[{ type: 'link', text: 'Отследить', url: 'https://track.example.com/42' }, { type: 'callback', text: 'Спасибо', payload: 'thanks', intent: 'positive' }]] },
+          payload: { buttons: [[{ type: 'link', text: 'Отследить', url: 'https://track.example.com/42' }, { type: 'callback', text: 'Спасибо', payload: 'thanks' }]] },
         },
       ],
       link: { type: 'reply', mid: 'mid.0000000000000000000000000000a001' },
@@ -244,7 +244,7 @@ describe(`live max bots (${databaseKind()})`, () => {
   });
 
   it('says why a send failed, and sends again when MAX is busy', async () => {
-    const ivan = { user_id: 5555, first_name: 'Ivan', is_bot: false };
+    const ivan = { user_id: 5555, first_name: 'Ivan', name: 'Ivan', username: null, is_bot: false, last_activity_time: 1_795_000_000_000 };
     await max.deliver(TOKEN, created('mid.ivan', { sender: ivan, body: { text: 'Stop' } }));
     max.block(5555);
     const blocked = await send({ channel_id: channelId, recipient: { chat_type: 'max', chat_id: '5555' }, text: 'Still there?' });

@@ -85,7 +85,7 @@ describe(`live telegram bots: what customers do beyond new messages (${databaseK
   it('records a new caption as an edit of the caption’s message, and leaves the file as it was', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     telegram.addFile('receipt', Buffer.from('JPEG'), 'image/jpeg');
-    const photo = { photo: [{ file_id: 'receipt', file_size: 4 }] };
+    const photo = { photo: [{ file_id: 'receipt', file_unique_id: 'AQADreceipt', file_size: 4, width: 90, height: 90 }] };
     expect(await write(inPrivate(80, { ...photo, caption: 'Чек' }))).toBe(200);
     await stream.since();
     expect(await telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(80, { ...photo, caption: 'Чек за май' }))).toBe(200);
@@ -99,7 +99,7 @@ describe(`live telegram bots: what customers do beyond new messages (${databaseK
   it('records a caption given to a file that had none as the caption’s message, and one taken away as its words emptied', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     telegram.addFile('invoice', Buffer.from('JPEG'), 'image/jpeg');
-    const photo = { photo: [{ file_id: 'invoice', file_unique_id: 'AQADinvoice', file_size: 4 }] };
+    const photo = { photo: [{ file_id: 'invoice', file_unique_id: 'AQADinvoice', file_size: 4, width: 90, height: 90 }] };
     await stream.since();
     expect(await write(inPrivate(81, photo))).toBe(200);
     const [file] = (await stream.since()).map((e) => e.payload as { message_id: string; attachment: { url: string } });
@@ -124,9 +124,9 @@ describe(`live telegram bots: what customers do beyond new messages (${databaseK
 
     // Telegram gives the same file another file_id: not a new file. Another file (another file_unique_id) is.
     telegram.addFile('invoice-2', Buffer.from('JPEG 2'), 'image/jpeg');
-    expect(await telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(81, { photo: [{ file_id: 'invoice-reissued', file_unique_id: 'AQADinvoice' }], caption: 'Счёт за июнь' }))).toBe(200);
+    expect(await telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(81, { photo: [{ file_id: 'invoice-reissued', file_unique_id: 'AQADinvoice', width: 90, height: 90 }], caption: 'Счёт за июнь' }))).toBe(200);
     expect(await stream.since()).toEqual([]);
-    expect(await telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(81, { photo: [{ file_id: 'invoice-2', file_unique_id: 'AQADinvoice2' }], caption: 'Счёт за июнь' }))).toBe(200);
+    expect(await telegram.customerEdits(TELEGRAM_TOKEN, inPrivate(81, { photo: [{ file_id: 'invoice-2', file_unique_id: 'AQADinvoice2', width: 90, height: 90 }], caption: 'Счёт за июнь' }))).toBe(200);
     const [replaced] = (await stream.since()).map((e) => [e.name, e.payload] as const);
     expect(replaced).toEqual(['message.edit', expect.objectContaining({ message_id: file!.message_id, old_attachment: file!.attachment, attachment: expect.objectContaining({ url: expect.stringContaining('/files/invoice-2?file_unique_id=AQADinvoice2&') }) })]);
 

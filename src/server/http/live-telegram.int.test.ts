@@ -92,7 +92,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
 
     // Another secret: refused, nothing recorded. A sticker (no words) and a bot's message: taken, not recorded.
     expect(await telegram.deliver(TELEGRAM_TOKEN, update(2, { message_id: 8, chat: { id: 4242, type: 'private' }, from: anna, text: 'forged' }), 'x'.repeat(43))).toBe(401);
-    expect(await telegram.deliver(TELEGRAM_TOKEN, update(3, { message_id: 9, chat: { id: 4242, type: 'private' }, from: anna, sticker: { file_id: 's' } }))).toBe(200);
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(3, { message_id: 9, chat: { id: 4242, type: 'private' }, from: anna, sticker: { file_id: 's', file_unique_id: 'AQADs', type: 'regular', width: 512, height: 512, is_animated: false, is_video: false } }))).toBe(200);
     const bot = { id: 1, is_bot: true, first_name: 'Other bot' };
     expect(await telegram.deliver(TELEGRAM_TOKEN, update(4, { message_id: 10, chat: { id: -1001, type: 'supergroup', title: 'Team' }, from: bot, text: 'beep' }))).toBe(200);
     expect(await stream.since()).toEqual([]);
@@ -119,13 +119,13 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     const stream = eventStream(t.gateway.database, accountId);
     await stream.since();
     telegram.addFile('photo-large', Buffer.from('JPEG bytes of a receipt'), 'image/jpeg');
-    const receipt = update(20, { message_id: 30, chat: { id: 4242, type: 'private' }, from: anna, photo: [{ file_id: 'photo-small' }, { file_id: 'photo-large', file_size: 23 }], caption: 'Мой чек' });
+    const receipt = update(20, { message_id: 30, chat: { id: 4242, type: 'private' }, from: anna, photo: [{ file_id: 'photo-small', file_unique_id: 'AQADphotoS', width: 90, height: 60 }, { file_id: 'photo-large', file_unique_id: 'AQADphotoL', file_size: 23, width: 800, height: 600 }], caption: 'Мой чек' });
     expect(await telegram.deliver(TELEGRAM_TOKEN, receipt)).toBe(200);
     const added = (await stream.since()).filter((e) => e.name === 'message.add').map((e) => e.payload);
     expect(added).toHaveLength(2);
     const attachment = (added.find((p) => p.attachment) as { attachment: { url: string; mimetype: string; size: number } }).attachment;
     expect(attachment).toMatchObject({ mimetype: 'image/jpeg', size: 23 });
-    expect(attachment.url.startsWith(`${base}/hooks/telegram/${channelId}/files/photo-large?signature=`)).toBe(true);
+    expect(attachment.url.startsWith(`${base}/hooks/telegram/${channelId}/files/photo-large?file_unique_id=AQADphotoL&signature=`)).toBe(true);
     expect(attachment.url).not.toContain(TELEGRAM_TOKEN.split(':')[1]);
     expect(added.find((p) => p.text)).toMatchObject({ text: 'Мой чек' });
 
@@ -137,7 +137,7 @@ describe(`live telegram bots (${databaseKind()})`, () => {
     expect(Buffer.from(await file.arrayBuffer()).toString()).toBe('JPEG bytes of a receipt');
     // A file Telegram serves as octet-stream is typed by its name, and anything but a picture, sound or video is a download.
     telegram.addFile('offer.pdf', Buffer.from('%PDF-1.7'), 'application/octet-stream');
-    expect(await telegram.deliver(TELEGRAM_TOKEN, update(21, { message_id: 31, chat: { id: 4242, type: 'private' }, from: anna, document: { file_id: 'offer.pdf', file_name: 'offer.pdf' } }))).toBe(200);
+    expect(await telegram.deliver(TELEGRAM_TOKEN, update(21, { message_id: 31, chat: { id: 4242, type: 'private' }, from: anna, document: { file_id: 'offer.pdf', file_unique_id: 'AQADoffer', file_name: 'offer.pdf' } }))).toBe(200);
     const pdf = (await stream.since()).find((e) => e.name === 'message.add')!.payload as { attachment: { url: string; name: string } };
     expect(pdf.attachment.name).toBe('offer.pdf');
     const download = await fetch(pdf.attachment.url);

@@ -9,7 +9,10 @@ const PHOTO = {
   type: 'photo',
   photo: {
     id: 457239017,
+    album_id: -3,
     owner_id: ANNA.id,
+    date: 1_795_000_000,
+    has_tags: false,
     sizes: [
       { type: 'm', url: 'https://sun9-1.userapi.com/impg/m.jpg', width: 130, height: 97 },
       { type: 'w', url: 'https://sun9-1.userapi.com/impg/w.jpg', width: 1280, height: 960 },
@@ -76,7 +79,7 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     expect(await s.vk.post(hook, again)).toEqual({ status: 200, text: 'ok' });
     expect(await added(events)).toEqual([]);
     // A document by VK's own address, under its title.
-    const doc = { type: 'doc', doc: { id: 7, owner_id: ANNA.id, title: 'заказ.pdf', ext: 'pdf', size: 1024, url: 'https://vk.com/doc1001_7?hash=h1&dl=1' } };
+    const doc = { type: 'doc', doc: { id: 7, owner_id: ANNA.id, title: 'заказ.pdf', ext: 'pdf', size: 1024, date: 1_795_000_000, type: 1, url: 'https://vk.com/doc1001_7?hash=h1&dl=1' } };
     await s.vk.customerWrites(SHOP.id, { from: ANNA.id, attachments: [doc] });
     expect(await added(events)).toEqual([
       expect.objectContaining({ direction: 'inbound', attachment: { url: 'https://vk.com/doc1001_7?hash=h1&dl=1', name: 'заказ.pdf', mimetype: 'application/pdf', size: 1024 } }),

@@ -178,7 +178,7 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
       type: 'template',
       template: {
         name: 'order_ready',
-        language: { code: 'ru' },
+        language: { policy: 'deterministic', code: 'ru' },
         components: [
           { type: 'header', parameters: [{ type: 'text', text: '№ 42' }] },
           { type: 'body', parameters: [{ type: 'text', text: 'Анна' }, { type: 'text', text: '20:00' }] },

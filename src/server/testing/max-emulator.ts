@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
+import { keptAttachment } from './max-emulator-attachments.ts';
 import { buffer as bodyBytes } from 'node:stream/consumers';
+import { warmMax } from './schema-check/warm.ts';
+import { schemaChecks, type SchemaChecks } from './schema-check/schema-checks.ts';
+import { maxAnswer, maxRequest, maxUpdate } from './schema-check/max-schema.ts';
 
 /**
  * A local stand-in for the MAX Bot API (https://dev.max.ru/docs-api), for the live driver's tests: the methods the
@@ -84,6 +88,8 @@ export interface MaxEmulator {
   pressButton(token: string, mid: string, payload: string, user: Record<string, unknown>): Promise<{ status: number; callbackId: string; update: Record<string, unknown> }>;
   /** A press of one of the bot's buttons MAX knows of, not posted anywhere: its callback id, which `POST /answers` answers once. */
   issueCallback(token: string): string;
+  /** The calls, answers and updates checked against MAX's official client's types (schemas/max.json); `close()` throws the mismatches. */
+  schema: SchemaChecks;
   close(): Promise<void>;
 }
 
@@ -109,6 +115,8 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
   /** The messages bots sent, as MAX keeps them (a press brings its message along), by mid. */
   const sentMessages = new Map<string, Record<string, unknown>>();
   let notReady = 0;
+  const schema = schemaChecks('MAX');
+  warmMax();
   let next = 1;
   let base = '';
 
@@ -131,13 +139,13 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
     if (video) {
       // As MAX answers (its schema's VideoAttachmentDetails): the renditions' addresses by quality, and what the video is.
       if (!videos.has(video[1]!)) return refuse(404, 'not.found', 'Video not found');
-      return ok({ token: video[1], urls: { mp4_720: `${base}/cdn/${video[1]}.mp4` }, thumbnail: { url: `${base}/cdn/${video[1]}.jpg` }, width: 1280, height: 720, duration: 3 });
+      return ok({ token: video[1], urls: { mp4_720: `${base}/cdn/${video[1]}.mp4` }, thumbnail: { photo_id: 1, token: `thumb-${video[1]}`, url: `${base}/cdn/${video[1]}.jpg` }, width: 1280, height: 720, duration: 3 });
     }
     switch (`${method} ${path}`) {
       case 'GET /me':
         return ok({ ...bot, is_bot: true, name: bot.first_name, last_activity_time: Date.now() });
       case 'GET /subscriptions':
-        return ok({ subscriptions: mine.map((s) => ({ url: s.url, time: Date.now(), update_types: s.update_types, version: '0.0.1' })) });
+        return ok({ subscriptions: mine.map((s) => ({ url: s.url, time: Date.now(), update_types: s.update_types })) });
       case 'POST /subscriptions': {
         const secret = body.secret as string | undefined;
         if (secret !== undefined && !/^[\w-]{5,256}$/.test(secret)) return refuse(400, 'proto.payload', 'Invalid secret');
@@ -162,7 +170,7 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
         if (query.user_id !== undefined ? !dialogs.has(userId) : !dialogs.has(chatId)) return refuse(404, 'chat.not.found', 'Chat not found');
         const text = typeof body.text === 'string' ? body.text : '';
         if ([...text].length > TEXT_LIMIT) return refuse(400, 'proto.payload', `Field 'text' size (${[...text].length}) must be at most ${TEXT_LIMIT}`);
-        const attachments = (body.attachments as { type: string }[] | undefined) ?? [];
+        const attachments = (body.attachments as { type: string; payload?: Record<string, unknown> }[] | undefined) ?? [];
         if (attachments.some((a) => a.type !== 'inline_keyboard') && notReady > 0) {
           notReady--;
           return refuse(400, 'attachment.not.ready', 'Key: errors.process.attachment.file.not.processed');
@@ -170,10 +178,10 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
         const mid = `mid.${String(next++).padStart(32, '0')}`;
         const dialog = query.user_id !== undefined;
         const message = {
-          sender: { user_id: bot.user_id, first_name: bot.first_name, username: bot.username, is_bot: true },
-          recipient: { chat_id: dialog ? 9_000_000 + userId : chatId, chat_type: dialog ? 'dialog' : 'chat', ...(dialog ? { user_id: userId } : {}) },
+          sender: { user_id: bot.user_id, first_name: bot.first_name, name: bot.first_name, username: bot.username, is_bot: true, last_activity_time: Date.now() },
+          recipient: { chat_id: dialog ? 9_000_000 + userId : chatId, chat_type: dialog ? 'dialog' : 'chat', user_id: dialog ? userId : null, post_id: null },
           timestamp: Date.now(),
-          body: { mid, seq: next, text, ...(attachments.length ? { attachments } : {}) },
+          body: { mid, seq: next, text, ...(attachments.length ? { attachments: attachments.map((a) => keptAttachment(a, base, () => next++)) } : {}) },
         };
         sentMessages.set(mid, message);
         return ok({ message });
@@ -239,6 +247,8 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
       const method = req.method ?? 'GET';
       const result = answer(token, method, url.pathname, query, body);
       calls.push({ token, method, path: url.pathname, query, body, at: Date.now() });
+      if (raw.length) schema.check(`request ${method} ${url.pathname}`, maxRequest(method, url.pathname), body);
+      schema.check(`answer ${method} ${url.pathname} ${result.status}`, maxAnswer(method, url.pathname, result.status), result.body);
       res.writeHead(result.status, { 'content-type': 'application/json', ...result.headers }).end(JSON.stringify(result.body));
     }, () => res.destroy());
   });
@@ -258,6 +268,7 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
     const subs = (subscriptions.get(token) ?? []).filter((s) => s.update_types.length === 0 || s.update_types.includes(String(type)));
     if (subs.length === 0) throw new Error(`the bot has no subscription for ${String(type)}`);
     noteWriter(update);
+    schema.check(`update ${String(type)}`, maxUpdate(), update);
     let status = 0;
     for (const sub of subs) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -303,10 +314,13 @@ export async function startMaxEmulator(): Promise<MaxEmulator> {
       const update = { update_type: 'message_callback', timestamp: Date.now(), callback: { timestamp: Date.now(), callback_id: callbackId, payload, user }, message, user_locale: 'ru' };
       return { status: await deliver(token, update), callbackId, update };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    schema,
+    async close() {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      schema.assertNone();
+    },
   };
 }

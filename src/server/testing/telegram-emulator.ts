@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
+import { warmTelegram } from './schema-check/warm.ts';
+import { schemaChecks, type SchemaChecks } from './schema-check/schema-checks.ts';
+import { telegramAnswer, telegramParamsOf, telegramRequest, telegramUpdate } from './schema-check/telegram-schema.ts';
 
 /**
  * A local stand-in for the Telegram Bot API (https://core.telegram.org/bots/api), for the live driver's tests:
@@ -84,6 +87,8 @@ export interface TelegramEmulator {
    * late). The gateway's status codes.
    */
   upgradeGroup(token: string, group: { id: number; title: string }, to: number, by: Record<string, unknown>, options?: { posted?: boolean }): Promise<number[]>;
+  /** The calls, answers and updates checked against @grammyjs/types' Bot API (schemas/telegram.json); `close()` throws the mismatches. */
+  schema: SchemaChecks;
   close(): Promise<void>;
 }
 
@@ -110,6 +115,9 @@ async function readParams(req: IncomingMessage): Promise<{ params: Record<string
   return { params, files };
 }
 
+/** What a bot may do, as getMe tells it (a bot as @BotFather makes it). */
+const GET_ME_ABILITIES = { can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false, supports_join_request_queries: false };
+
 /** Which parameter of a send holds its file. */
 const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
 
@@ -129,6 +137,8 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   let nextMessageId = 100;
   let nextUpdateId = 10_000;
   let nextQueryId = 1;
+  const schema = schemaChecks('Telegram');
+  warmTelegram();
 
   type Answer = { status: number; body: Record<string, unknown> };
   const ok = (result: unknown): Answer => ({ status: 200, body: { ok: true, result } });
@@ -171,7 +181,8 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     };
     switch (method) {
       case 'getMe':
-        return ok({ id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username });
+        // As Telegram: the bot, and what it may do (the fields only getMe returns).
+        return ok({ id: bot.id, is_bot: true, first_name: bot.first_name, username: bot.username, ...GET_ME_ABILITIES });
       case 'setWebhook':
         // As Telegram: a webhook set without `allowed_updates` keeps the kinds it took before.
         webhooks.set(token, {
@@ -210,11 +221,11 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         const media = (params.media ?? {}) as { type?: string; media?: string; caption?: string };
         const attached = typeof media.media === 'string' && media.media.startsWith('attach://') ? uploads[media.media.slice('attach://'.length)] : undefined;
         if (typeof media.media !== 'string' || (media.media.startsWith('attach://') && !attached)) return refuse(400, 'Bad Request: wrong file identifier/HTTP URL specified');
-        return ok(sent({ message_id: Number(params.message_id), ...fileOf(media.type ?? 'document', attached), ...(media.caption ? { caption: media.caption } : {}) }));
+        return ok(sent({ message_id: Number(params.message_id), edit_date: Math.floor(Date.now() / 1000), ...fileOf(media.type ?? 'document', attached), ...(media.caption ? { caption: media.caption } : {}) }));
       }
       case 'editMessageText':
       case 'editMessageCaption':
-        return ok(sent({ message_id: Number(params.message_id) }));
+        return ok(sent({ message_id: Number(params.message_id), edit_date: Math.floor(Date.now() / 1000) }));
       case 'deleteMessage':
       case 'answerCallbackQuery':
       case 'sendChatAction':
@@ -227,7 +238,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       }
       case 'getFile':
         return files.has(String(params.file_id))
-          ? ok({ file_id: params.file_id, file_size: files.get(String(params.file_id))!.content.length, file_path: `files/${String(params.file_id)}` })
+          ? ok({ file_id: params.file_id, file_unique_id: `AQAD${String(params.file_id)}`, file_size: files.get(String(params.file_id))!.content.length, file_path: `files/${String(params.file_id)}` })
           : refuse(400, 'Bad Request: invalid file_id');
       default:
         return refuse(404, 'Not Found');
@@ -247,6 +258,10 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     void readParams(req).then(
       ({ params, files }) => {
         const { status, body } = match ? answer(match[1]!, match[2]!, params, files) : refuse(404, 'Not Found');
+        if (match) {
+          schema.check(`request ${match[2]!}`, telegramRequest(match[2]!, files !== undefined), telegramParamsOf(params, files));
+          schema.check(`answer ${match[2]!}`, telegramAnswer(match[2]!), body);
+        }
         if (match) calls.push({ token: match[1]!, method: match[2]!, params, ...(files ? { files } : {}), at: Date.now() });
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       },
@@ -261,6 +276,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
     // Telegram keeps back the kinds of update the webhook was not set to take.
     const kind = Object.keys(update as object).find((key) => key !== 'update_id');
     if (hook.allowedUpdates && kind && !hook.allowedUpdates.includes(kind)) throw new Error(`the bot's webhook does not take ${kind}`);
+    schema.check(`update ${kind ?? ''}`, telegramUpdate(), update);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     const sending = secret ?? hook.secret;
     if (sending !== undefined) headers['x-telegram-bot-api-secret-token'] = sending;
@@ -277,6 +293,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       })();
       if (typeof call === 'object' && call !== null && typeof (call as { method?: unknown }).method === 'string') {
         const { method, ...params } = call as { method: string } & Record<string, unknown>;
+        schema.check(`request ${method} (a webhook's answer)`, telegramRequest(method), params);
         answer(token, method, params);
         calls.push({ token, method, params, at: Date.now() });
       }
@@ -314,6 +331,10 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
         await deliver(token, { update_id: nextUpdateId++, message: { message_id: 1, date, chat: { id: to, type: 'supergroup', title: group.title }, from: { id: 1087968824, is_bot: true, first_name: 'Group' }, migrate_from_chat_id: group.id } }),
       ];
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    schema,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      schema.assertNone();
+    },
   };
 }

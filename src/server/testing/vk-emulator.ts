@@ -4,6 +4,9 @@ import { buffer as bodyBytes } from 'node:stream/consumers';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
 import { vkAuthority } from './vk-emulator-auth.ts';
+import { warmVk } from './schema-check/warm.ts';
+import { schemaChecks } from './schema-check/schema-checks.ts';
+import { vkAnswer, vkEvent, vkFormParams, vkRequest } from './schema-check/vk-schema.ts';
 
 /**
  * A local stand-in for VK (dev.vk.com) for the live vk driver's tests, over real HTTP both ways: the OAuth server
@@ -46,6 +49,9 @@ export interface SentMessage {
 }
 
 type Answer = { status: number; body: unknown };
+/** The API version the driver asks for, and VK's events carry. */
+const VERSION = '5.199';
+const isAnswer = (body: unknown) => typeof body === 'object' && body !== null && 'response' in body;
 const response = (body: unknown): Answer => ({ status: 200, body: { response: body } });
 const error = (code: number, message: string): Answer => ({ status: 200, body: { error: { error_code: code, error_msg: message } } });
 
@@ -67,6 +73,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   let unconfirmed = 0;
   let next = 100;
   let base = '';
+  /** The calls, answers and events checked against vk-io's types of VK's API (schemas/vk.json); `close()` throws the mismatches. */
+  const schema = schemaChecks('VK');
+  warmVk();
   const auth = vkAuthority(app, (userId) => [...communities.values()].filter((c) => c.admins.includes(userId)).map((c) => c.id));
 
   /** Posts a body to a server; its status and answer. */
@@ -80,7 +89,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
       unconfirmed--;
       return;
     }
-    const answered = await post(server.url, { type: 'confirmation', group_id: groupId, secret: server.secret_key }).catch(() => ({ status: 0, text: '' }));
+    const confirmation = { type: 'confirmation', group_id: groupId, event_id: `ev${next++}`, v: VERSION, secret: server.secret_key };
+    schema.check('event confirmation', vkEvent('confirmation'), confirmation);
+    const answered = await post(server.url, confirmation).catch(() => ({ status: 0, text: '' }));
     server.status = answered.status === 200 && answered.text === codeOf(groupId) ? 'ok' : 'failed';
   }
 
@@ -88,7 +99,8 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   async function emit(groupId: number, type: string, object: unknown): Promise<{ status: number; text: string }[]> {
     const answers: { status: number; text: string }[] = [];
     for (const server of (servers.get(groupId) ?? []).filter((s) => s.status === 'ok' && s.events[type] === '1')) {
-      const body = { type, object, group_id: groupId, event_id: `ev${next++}`, v: '5.199', secret: server.secret_key };
+      const body = { type, object, group_id: groupId, event_id: `ev${next++}`, v: VERSION, secret: server.secret_key };
+      schema.check(`event ${type}`, vkEvent(type), body);
       let answered = { status: 0, text: '' };
       for (let tries = 0; tries < 5; tries++) {
         answered = await post(server.url, body).catch(() => ({ status: 0, text: '' }));
@@ -105,6 +117,15 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     void work.finally(() => posting.delete(work));
   };
   const codeOf = (groupId: number) => `c0de${groupId}`;
+  const now = () => Math.floor(Date.now() / 1000);
+  /** Each conversation's messages are numbered in it (`conversation_message_id`), as VK numbers them. */
+  const inConversation = new Map<number, number>();
+  /** A message as VK's events carry it (messages_message): its number in the conversation, when, which way, its version. */
+  const messageObject = (fields: { id: number; peer_id: number; from_id: number; text: string; out: 0 | 1 } & Record<string, unknown>) => {
+    const number = (inConversation.get(fields.peer_id) ?? 0) + 1;
+    inConversation.set(fields.peer_id, number);
+    return { conversation_message_id: number, date: now(), version: 1, attachments: [], ...fields };
+  };
 
   async function send(groupId: number, p: Record<string, string>): Promise<Answer> {
     const peer = Number(p.peer_id);
@@ -119,7 +140,7 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     if (before) return response(before.id);
     const message: SentMessage = { id: next++, peer_id: peer, text: p.message ?? '', attachment: p.attachment ?? null, reply_to: p.reply_to ? Number(p.reply_to) : null, random_id: randomId };
     sent.set(groupId, [...list, message]);
-    const echo = () => emit(groupId, 'message_reply', { id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text, date: 0, attachments: [] }).then((a) => void echoAnswers.push(...a.map((x) => x.status)));
+    const echo = () => emit(groupId, 'message_reply', messageObject({ id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text })).then((a) => void echoAnswers.push(...a.map((x) => x.status)));
     if (echoWhen === 'before') await echo();
     else track(echo());
     return response(message.id);
@@ -186,15 +207,15 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
         return error(10, 'Internal server error: the answer was lost');
       }
       case 'photos.getMessagesUploadServer':
-        return response({ upload_url: `${base}/upload/photo?group=${groupId}`, album_id: -14, group_id: groupId });
+        return response({ upload_url: `${base}/upload/photo?group=${groupId}`, album_id: -14, user_id: 0, group_id: groupId });
       case 'docs.getMessagesUploadServer':
         return response({ upload_url: `${base}/upload/doc?group=${groupId}` });
       case 'photos.saveMessagesPhoto': {
         const id = Number(p.photo?.replace(/\D/g, ''));
-        return p.hash === 'h' ? response([{ id, owner_id: -groupId, access_key: 'ak1' }]) : error(100, 'invalid hash');
+        return p.hash === 'h' ? response([{ id, album_id: -14, owner_id: -groupId, date: now(), has_tags: false, access_key: 'ak1' }]) : error(100, 'invalid hash');
       }
       case 'docs.save':
-        return response({ type: 'doc', doc: { id: Number(p.file?.replace(/\D/g, '')), owner_id: -groupId, title: p.title } });
+        return response({ type: 'doc', doc: { id: Number(p.file?.replace(/\D/g, '')), owner_id: -groupId, title: p.title, size: uploads.at(-1)?.size ?? 0, ext: p.title?.split('.').at(-1) ?? '', date: now(), type: 8 } });
       default:
         return error(3, 'Unknown method passed');
     }
@@ -234,6 +255,8 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
           const name = url.pathname.slice('/method/'.length);
           calls.push({ method: name, params: Object.fromEntries(Object.entries(params).filter(([k]) => k !== 'access_token')) });
           answer = await method(name, params);
+          schema.check(`request ${name}`, vkRequest(name), vkFormParams(name, params));
+          if (isAnswer(answer.body)) schema.check(`answer ${name}`, vkAnswer(name), answer.body);
         } else answer = { status: 404, body: {} };
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
       })
@@ -267,15 +290,15 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     /** A customer writes to the community: `message_new`; the answers of each server. */
     customerWrites(groupId: number, message: { id?: number; from: number; text?: string; attachments?: unknown[]; replyTo?: number }) {
       const id = message.id ?? next++;
-      const object = { id, peer_id: message.from, from_id: message.from, text: message.text ?? '', date: 0, attachments: message.attachments ?? [], ...(message.replyTo ? { reply_message: { id: message.replyTo } } : {}) };
+      const object = messageObject({ id, peer_id: message.from, from_id: message.from, out: 0, text: message.text ?? '', attachments: message.attachments ?? [], ...(message.replyTo ? { reply_message: { id: message.replyTo } } : {}) });
       return emit(groupId, 'message_new', { message: object, client_info: { button_actions: ['text'], keyboard: true, inline_keyboard: true, carousel: true, lang_id: 0 } }).then((answers) => ({ id, answers }));
     },
     /** A community admin writes in VK's own pages: `message_reply`. */
     adminWrites: (groupId: number, peer: number, text: string) => {
       const id = next++;
-      return emit(groupId, 'message_reply', { id, peer_id: peer, from_id: -groupId, out: 1, text, date: 0, attachments: [], admin_author_id: 1 }).then((answers) => ({ id, answers }));
+      return emit(groupId, 'message_reply', messageObject({ id, peer_id: peer, from_id: -groupId, out: 1, text, admin_author_id: 1 })).then((answers) => ({ id, answers }));
     },
-    edits: (groupId: number, peer: number, id: number, text: string) => emit(groupId, 'message_edit', { id, peer_id: peer, from_id: peer, text, date: 0 }),
+    edits: (groupId: number, peer: number, id: number, text: string) => emit(groupId, 'message_edit', messageObject({ id, peer_id: peer, from_id: peer, out: 0, text })),
     /** The user forbids the community's messages: `message_deny`, and VK refuses sends to them with 901. */
     deny(groupId: number, userId: number) {
       denied.add(`${groupId}:${userId}`);
@@ -289,11 +312,14 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
       files.set(name, { content, contentType });
       return `${base}/files/${encodeURIComponent(name)}`;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    schema,
+    async close() {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      schema.assertNone();
+    },
   };
 }
 

@@ -22,6 +22,8 @@ export interface EmulatedNumber {
   display_phone_number: string;
   verified_name: string;
   quality_rating?: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
+  /** The number's status (Meta's WhatsAppPhoneNumberStatus); LINKED when not given. */
+  status?: string;
   messaging_limit_tier?: string;
   platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
 }
@@ -210,7 +212,12 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     const [first, edge] = segments as [string, string | undefined];
     const account = accounts.get(first);
     if (account && first !== granted.wabaId) return err(403, 200, 'Permissions error');
-    if (account && edge === 'phone_numbers' && method === 'GET') return { status: 200, body: { data: account.numbers } };
+    if (account && edge === 'phone_numbers' && method === 'GET') {
+      // As Graph: the fields the call names (and the id), or all of them.
+      const fields = query.fields?.split(',');
+      const numbers = account.numbers.map((n): Record<string, unknown> => ({ status: 'LINKED', ...n }));
+      return { status: 200, body: { data: fields ? numbers.map((n) => Object.fromEntries(Object.entries(n).filter(([k]) => k === 'id' || fields.includes(k)))) : numbers } };
+    }
     if (account && edge === 'subscribed_apps') {
       if (method === 'POST') subscriptions.add(first);
       if (method === 'DELETE') subscriptions.delete(first);
@@ -227,7 +234,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     if (numberAccount && edge === 'messages' && method === 'POST') return send(first, body);
     if (media.has(first) && method === 'GET' && segments.length === 1) {
       const found = media.get(first)!;
-      return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, file_size: found.bytes.length, id: first } };
+      return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, file_size: String(found.bytes.length), id: first } };
     }
     return err(400, 100, `Unsupported ${method} request`);
   }

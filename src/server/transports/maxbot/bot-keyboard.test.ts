@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineKeyboard } from './bot-keyboard.ts';
 
 describe('max-bot keyboards as MAX takes them', () => {
-  it('puts the rows under the message as an inline_keyboard attachment, each button with the fields of its type', () => {
+  it('puts the rows under the message as an inline_keyboard attachment, each button with the fields MAX has for its type (no intent)', () => {
     expect(
       inlineKeyboard({
         buttons: [
@@ -18,7 +18,7 @@ describe('max-bot keyboards as MAX takes them', () => {
       payload: {
         buttons: [
           [
-            { type: 'callback', text: 'Оплатить', payload: 'pay:42', intent: 'positive' },
+            { type: 'callback', text: 'Оплатить', payload: 'pay:42' },
             { type: 'link', text: 'Отследить', url: 'https://track.example.com/42' },
           ],
           [{ type: 'message', text: 'Позвоните мне' }],

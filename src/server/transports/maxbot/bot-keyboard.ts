@@ -2,7 +2,7 @@ import type { Keyboard } from '../../../contract/messages.ts';
 
 /** A button as the max-bot dialect stores it: core checked, when the send was accepted, that each has its type and text. */
 type Stored = { type: 'callback' | 'link' | 'message'; text: string; payload?: string; url?: string; intent?: string };
-type Button = { type: string; text: string; payload?: string; url?: string; intent?: string };
+type Button = { type: string; text: string; payload?: string; url?: string };
 
 /** MAX's inline keyboard, an attachment of the message it sits under. */
 export interface InlineKeyboardAttachment {
@@ -11,11 +11,11 @@ export interface InlineKeyboardAttachment {
 }
 
 /**
- * A stored keyboard (already checked against the max-bot dialect when the send was accepted, which is MAX's own
- * shape: typed buttons with text, a callback's payload, a link's url, an intent) as MAX's `inline_keyboard`
- * attachment. Only the fields MAX's schema has for each button's type go along: `intent` belongs to callback
- * buttons alone (`CallbackButton`; `LinkButton` and `MessageButton` have none), so a link or message button's
- * intent is not sent. Empty rows are left out.
+ * A stored keyboard (already checked against the max-bot dialect when the send was accepted: typed buttons with
+ * text, a callback's payload, a link's url) as MAX's `inline_keyboard` attachment. Only the fields MAX's button of
+ * each type has go along. A button's `intent` (the dialect keeps it) is not sent: MAX's official client
+ * (@maxhub/max-bot-api 0.3.1) has no such field on any button; only the older published OpenAPI document (0.0.6)
+ * listed it on callback buttons, and a field MAX no longer takes risks the send. Empty rows are left out.
  */
 export function inlineKeyboard(keyboard: Keyboard | null): InlineKeyboardAttachment | undefined {
   if (!keyboard) return undefined;
@@ -27,7 +27,6 @@ export function inlineKeyboard(keyboard: Keyboard | null): InlineKeyboardAttachm
         text: b.text,
         ...(b.type === 'callback' && b.payload !== undefined ? { payload: b.payload } : {}),
         ...(b.type === 'link' && b.url !== undefined ? { url: b.url } : {}),
-        ...(b.type === 'callback' && b.intent !== undefined ? { intent: b.intent } : {}),
       })),
     );
   return rows.length > 0 ? { type: 'inline_keyboard', payload: { buttons: rows } } : undefined;

@@ -119,7 +119,8 @@ export function templateComponentsOf(template: TemplateToSend): Record<string, u
 export function contentOf(send: { text: string | null; attachment: Attachment | null; keyboard: Keyboard | null; template: TemplateToSend | null }): Record<string, unknown> {
   if (send.template) {
     const components = templateComponentsOf(send.template);
-    return { type: 'template', template: { name: send.template.name, language: { code: send.template.language }, ...(components.length > 0 ? { components } : {}) } };
+    // `deterministic` is the only language policy Meta has, and its published schema requires it.
+    return { type: 'template', template: { name: send.template.name, language: { policy: 'deterministic', code: send.template.language }, ...(components.length > 0 ? { components } : {}) } };
   }
   if (send.attachment) {
     const kind = mediaKindOf(send.attachment);
