@@ -93,13 +93,4 @@ export async function startWebhookReceiver(behaviour: Behaviour = () => ({ statu
 }
 
 /** A seeded source of numbers in [0, 1) (mulberry32), for jitter that tests can repeat. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../core/pacing/random.ts';
