@@ -1,10 +1,11 @@
-import { useRef, useState, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import { IconButton } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
 import { useMarkAnswered } from '../api/chat-tools.ts';
 import { searchWords } from '../search-words.ts';
 import { toolWords } from '../tool-words.ts';
+import { usePopover } from '@/lib/popover.ts';
 
 interface Props {
   chatRef: string;
@@ -24,22 +25,12 @@ export function ChatRowMenu({ chatRef, title, row }: Props) {
   const w = useWords(searchWords).menu;
   const notMarked = useWords(toolWords).answered.notMarked;
   const mark = useMarkAnswered(chatRef);
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, toggle, wrapper } = usePopover();
 
   return (
     <div
       className="absolute right-2 bottom-1.5"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          toggle.current?.focus();
-        }
-      }}
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
-      }}
+      {...wrapper}
     >
       <IconButton
         ref={toggle}

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useId, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useId, type RefObject } from 'react';
 import { Button } from '@/components/ui/Button.tsx';
 import { useWords } from '@/lib/i18n.ts';
 import { emojiWords } from '../emoji-words.ts';
+import { usePopover } from '@/lib/popover.ts';
 
 // The picker and its library load when the agent first opens it, not with the frame.
 const EmojiPanel = lazy(() => import('./EmojiPanel.tsx'));
@@ -18,8 +19,7 @@ interface Props {
  */
 export function EmojiButton({ box, onText }: Props) {
   const w = useWords(emojiWords);
-  const [open, setOpen] = useState(false);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, toggle, wrapper } = usePopover();
   const panelId = useId();
 
   const insert = (emoji: string) => {
@@ -33,23 +33,11 @@ export function EmojiButton({ box, onText }: Props) {
       el.setSelectionRange(at, at);
     });
   };
-  const close = (focusBox: boolean) => {
-    setOpen(false);
-    (focusBox ? box.current : toggle.current)?.focus();
-  };
 
   return (
     <div
       className="relative flex-none"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          close(false);
-        }
-      }}
-      onBlur={(e) => {
-        if (open && !e.currentTarget.contains(e.relatedTarget)) setOpen(false);
-      }}
+      {...wrapper}
     >
       <Button ref={toggle} className="px-2.5" aria-label={w.open} title={w.open} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen(!open)}>
         <span aria-hidden="true" className="block size-[18px] text-base leading-[18px]">

@@ -1,9 +1,10 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { IconButton } from '@/components/ui/Button.tsx';
 import { useWords } from '@/lib/i18n.ts';
 import { notifyWords } from '../notify-words.ts';
 import { useNotifySettings } from '../store/notify-settings.ts';
 import { BellIcon } from './icons.tsx';
+import { usePopover } from '@/lib/popover.ts';
 
 type Permission = NotificationPermission | 'unsupported';
 
@@ -16,9 +17,8 @@ const permissionNow = (): Permission => (typeof Notification === 'undefined' ? '
 export function NotifySettings() {
   const w = useWords(notifyWords);
   const { sound, desktop, setSound, setDesktop } = useNotifySettings();
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, toggle, wrapper } = usePopover();
   const [permission, setPermission] = useState<Permission>(permissionNow);
-  const toggle = useRef<HTMLButtonElement>(null);
   const panelId = useId();
 
   const turnDesktop = async (on: boolean) => {
@@ -31,16 +31,7 @@ export function NotifySettings() {
   return (
     <div
       className="relative flex-none"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-          toggle.current?.focus();
-        }
-      }}
-      onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget)) setOpen(false);
-      }}
+      {...wrapper}
     >
       <IconButton ref={toggle} className="grid size-9 place-items-center" aria-label={w.settings} title={w.settings} aria-expanded={open} aria-controls={panelId} onClick={() => setOpen(!open)}>
         <BellIcon />
