@@ -47,8 +47,8 @@ test('quick replies: saved in the frame, found with / in the composer, picked wi
   // None yet: the list says so and offers to manage them.
   await box.fill('/');
   const list = frame.getByRole('listbox', { name: 'Quick replies' });
-  await expect(list).toBeAttached();
   await expect(frame.getByRole('status').filter({ hasText: 'No quick replies yet.' })).toBeVisible();
+  await axe(page, 'the composer’s quick reply list, empty');
   await frame.getByRole('button', { name: 'Manage quick replies' }).click();
   const dialog = frame.getByRole('dialog', { name: 'Quick replies' });
   for (const [shortcut, text] of [
@@ -102,8 +102,9 @@ test('quick replies: saved in the frame, found with / in the composer, picked wi
   // Escape closes the list and leaves the text; a word that finds nothing says so.
   await box.fill('/zz');
   await expect(frame.getByText('No quick reply starts with /zz.')).toBeVisible();
-  await page.keyboard.press('Escape');
   await expect(list).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(frame.getByText('No quick reply starts with /zz.')).toBeHidden();
   await expect(box).toHaveValue('/zz');
 
   // Once the account sets roles, a seller uses the replies and cannot change them.

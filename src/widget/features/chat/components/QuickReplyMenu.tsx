@@ -30,22 +30,25 @@ export function QuickReplyMenu({ listId, optionId, query, found, active, state, 
           {note}
         </p>
       )}
-      <ul id={listId} role="listbox" aria-label={w.list} className="m-0 max-h-56 list-none overflow-y-auto p-1">
-        {found.map((reply, i) => (
-          <li
-            key={reply.id}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            className={`cursor-pointer rounded-md px-2 py-1.5 ${i === active ? 'bg-selected' : ''}`}
-            onMouseDown={(e) => e.preventDefault()}
-            onMouseEnter={() => onHover(i)}
-            onClick={() => onPick(reply)}
-          >
-            <span className="font-semibold">/{reply.shortcut}</span> <span className="text-muted">{reply.text.length > 120 ? `${reply.text.slice(0, 120)}…` : reply.text}</span>
-          </li>
-        ))}
-      </ul>
+      {/* A listbox with no option is not one: it shows only with something to choose (the note says why not). */}
+      {found.length > 0 && (
+        <ul id={listId} role="listbox" aria-label={w.list} className="m-0 max-h-56 list-none overflow-y-auto p-1">
+          {found.map((reply, i) => (
+            <li
+              key={reply.id}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              className={`cursor-pointer rounded-md px-2 py-1.5 ${i === active ? 'bg-selected' : ''}`}
+              onMouseDown={(e) => e.preventDefault()}
+              onMouseEnter={() => onHover(i)}
+              onClick={() => onPick(reply)}
+            >
+              <span className="font-semibold">/{reply.shortcut}</span> <span className="text-muted">{reply.text.length > 120 ? `${reply.text.slice(0, 120)}…` : reply.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="flex items-center justify-between gap-2 border-t border-line px-3 py-1.5 text-xs text-muted">
         <span className="max-xs:hidden">{w.hint}</span>
         <LinkButton onMouseDown={(e) => e.preventDefault()} onClick={onManage}>

@@ -53,7 +53,7 @@ export function useQuickReplySearch(text: string, setText: (text: string) => voi
     /** What the text box says of the list: assistive technology follows the active option. */
     boxProps: {
       'aria-autocomplete': 'list' as const,
-      'aria-controls': open ? listId : undefined,
+      'aria-controls': open && found.length > 0 ? listId : undefined,
       'aria-activedescendant': open && found[at] ? optionId(at) : undefined,
     },
     menu: {
