@@ -71,7 +71,7 @@ const ClientType = Type.String({ minLength: 1, maxLength: 64, description: 'What
 
 export const EmbedOptions = Type.Object(
   {
-    lang: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Language of the frame, e.g. en or ru.' })),
+    lang: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: 'Language of the frame: en, ru, es or pt (a regional tag such as pt-BR picks its language; any other falls back to en).' })),
     theme: Type.Optional(Type.Enum(['light', 'dark', 'auto'])),
   },
   { additionalProperties: false },

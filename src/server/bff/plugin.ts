@@ -12,6 +12,7 @@ import { chatToolRoutes } from './routes/chat-tools.ts';
 import { crmRoutes } from './routes/crm.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { typingRoutes } from './routes/typing.ts';
+import { quickReplyRoutes } from './routes/quick-replies.ts';
 import { nameRoutes } from './routes/names.ts';
 import { sessionRoutes } from './routes/session.ts';
 import { templateRoutes } from './routes/templates.ts';
@@ -56,6 +57,7 @@ export const bffPlugin: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) =
   await app.register(nameRoutes, deps);
   await app.register(messageRoutes, deps);
   await app.register(typingRoutes, deps);
+  await app.register(quickReplyRoutes, deps);
   await app.register(chatRoutes, deps);
   await app.register(chatToolRoutes, deps);
   await app.register(templateRoutes, deps);

@@ -13,6 +13,7 @@ import type { ExportRepository } from './exports/ports.ts';
 import type { JobName, JobPayloads } from './jobs.ts';
 import type { ChatRepository, MessageRepository, SendQueue } from './messages/ports.ts';
 import type { ReactionRepository } from './messages/reactions.ts';
+import type { QuickReplyRepository } from './quick-replies/quick-replies.ts';
 import type { PacingRepository } from './pacing/ports.ts';
 import type { SandboxStateRepository } from './sandbox/ports.ts';
 import type { SessionFenceCheck } from './sessions/ports.ts';
@@ -179,6 +180,8 @@ export interface Repositories {
   sessionFences: SessionFenceCheck;
   /** Pacing of personal channels: their day's counts and the holds of their sends. */
   pacing: PacingRepository;
+  /** The account's saved answers for the chat frame. */
+  quickReplies: QuickReplyRepository;
 }
 
 /** Repositories and the job queue bound to one database transaction. */

@@ -67,7 +67,7 @@ export async function mountDemoCrm(app: FastifyInstance, deps: { clock: Clock; p
   // A CRM's server asks for frame links with its token, never its page: the token stays on the server.
   app.post<{ Body: { scope?: string; lang?: string; theme?: string } }>('/demo/api/links/chats', { schema: { hide: true } }, async (request) => {
     const { api } = await crm();
-    const options = { lang: request.body?.lang === 'ru' ? 'ru' : 'en', theme: request.body?.theme === 'dark' ? 'dark' : 'light' };
+    const options = { lang: ['ru', 'es', 'pt'].includes(request.body?.lang ?? '') ? request.body!.lang! : 'en', theme: request.body?.theme === 'dark' ? 'dark' : 'light' };
     const card = request.body?.scope === 'card';
     return api.call('POST', '/iframe-links/chats', {
       user: AGENT,

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { CrmChatAssignmentsTable, CrmContactCardsTable, CrmContactsTable, CrmDealsTable, CrmPipelinesTable, CrmSettingsTable, CrmUserRolesTable, CrmUsersTable } from './schema-crm.ts';
 import type { AccountOwnersTable, OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable, PartnersTable, WabaTransactionsTable } from './schema-identity.ts';
 
@@ -326,6 +326,16 @@ export interface MessageReactionsTable {
   reacted_at: Date;
 }
 
+/** An account's saved answer, inserted in the chat frame by its shortcut (migration 0040). */
+export interface QuickRepliesTable {
+  id: Generated<string>;
+  account_id: string;
+  shortcut: string;
+  text: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** A long-lived connection to a messenger, and the process that holds its lease (migration 0024). */
 export interface SessionsTable {
   channel_id: string;
@@ -352,6 +362,7 @@ export interface DatabaseSchema {
   chats: ChatsTable;
   messages: MessagesTable;
   message_reactions: MessageReactionsTable;
+  quick_replies: QuickRepliesTable;
   sandbox_received: SandboxReceivedTable;
   sandbox_customers: SandboxCustomersTable;
   embedding_origins: EmbeddingOriginsTable;

@@ -11,6 +11,7 @@ import { embedSessionRepository, embeddingOriginRepository } from './repositorie
 import { eventLogRepository } from './repositories/event-log.ts';
 import { eventRepository } from './repositories/events.ts';
 import { groupRepository } from './repositories/groups.ts';
+import { quickReplyRepository } from './repositories/quick-replies.ts';
 import { reactionRepository } from './repositories/reactions.ts';
 import { messageHistory, messageRepository } from './repositories/messages.ts';
 import { exportRepository } from './repositories/exports.ts';
@@ -82,6 +83,7 @@ function repositories(db: Kysely<DatabaseSchema>, recorded: EventsRecorded, curs
     uploads: uploadRepository(db, files),
     sessionFences: sessionFenceCheck(db),
     pacing: pacingRepository(db),
+    quickReplies: quickReplyRepository(db),
   };
 }
 

@@ -56,6 +56,16 @@ const words = catalog(
       refused: 'Ссылка устарела или уже была использована. Обновите страницу, чтобы получить новую.',
       loading: 'Загрузка…',
     },
+    es: {
+      connecting: 'Conectando…',
+      refused: 'Este enlace ha caducado o ya se usó. Recargue la página para obtener uno nuevo.',
+      loading: 'Cargando…',
+    },
+    pt: {
+      connecting: 'Conectando…',
+      refused: 'Este link expirou ou já foi usado. Recarregue a página para obter um novo.',
+      loading: 'Carregando…',
+    },
   },
 );
 

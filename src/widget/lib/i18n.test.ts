@@ -7,6 +7,8 @@ describe('the frame’s language', () => {
     expect(langOf('ru-RU')).toBe('ru');
     expect(langOf('RU')).toBe('ru');
     expect(langOf('en-GB')).toBe('en');
+    expect(langOf('es-MX')).toBe('es');
+    expect(langOf('pt-BR')).toBe('pt');
     expect(langOf('de')).toBe('en');
     expect(langOf('')).toBe('en');
     expect(langOf(undefined)).toBe('en');
@@ -15,6 +17,7 @@ describe('the frame’s language', () => {
   it('before a session, is the first of the browser’s languages the frame speaks', () => {
     expect(browserLang(['de-DE', 'ru-RU', 'en'])).toBe('ru');
     expect(browserLang(['de-DE', 'en-US', 'ru'])).toBe('en');
+    expect(browserLang(['fr', 'pt-BR', 'es'])).toBe('pt');
     expect(browserLang(['fr'])).toBe('en');
     expect(browserLang([])).toBe('en');
   });
@@ -42,12 +45,18 @@ describe('plural forms', () => {
     expect(plural('en', 12_345, en)).toBe('12,345 messages');
     expect(plural('ru', 12_345, ru)).toBe('12\u00a0345 сообщений');
     expect(plural('ru', 3, { other: '# шт.' })).toBe('3 шт.');
+    expect(plural('es', 12_345, { one: '# mensaje', other: '# mensajes' })).toBe('12.345 mensajes');
+    expect(plural('pt', 1, { one: '# mensagem', other: '# mensagens' })).toBe('1 mensagem');
   });
 });
 
 describe('catalogs', () => {
   it('hold every language, English as written', () => {
-    const words = catalog({ hello: 'Hello', count: (n: number) => `${n} new` }, { ru: { hello: 'Здравствуйте', count: (n) => `${n} новых` } });
+    const words = catalog({ hello: 'Hello', count: (n: number) => `${n} new` }, {
+      ru: { hello: 'Здравствуйте', count: (n) => `${n} новых` },
+      es: { hello: 'Hola', count: (n) => `${n} nuevos` },
+      pt: { hello: 'Olá', count: (n) => `${n} novos` },
+    });
     expect(words.en.hello).toBe('Hello');
     expect(words.ru.count(3)).toBe('3 новых');
   });

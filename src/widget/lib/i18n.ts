@@ -1,10 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useRef } from 'react';
 
 /**
- * The languages the frame speaks. A link's `options.lang` (or the host's `set_options`) picks one by its primary
+ * The languages the frame speaks (English, Russian, and the original service's account languages Spanish and
+ * Portuguese). A link's `options.lang` (or the host's `set_options`) picks one by its primary
  * subtag; any other language falls back to English, the catalogs' source.
  */
-export const languages = ['en', 'ru'] as const;
+export const languages = ['en', 'ru', 'es', 'pt'] as const;
 export type Lang = (typeof languages)[number];
 
 /** `ru`, `ru-RU`, `RU` → `ru`; an unknown or missing tag → `en`. */

@@ -35,6 +35,7 @@ import * as sessionLogout from './0035_session_logout.ts';
 import * as frameSessionScopes from './0036_frame_session_scopes.ts';
 import * as v3Webhooks from './0037_v3_webhooks.ts';
 import * as channelPacing from './0038_channel_pacing.ts';
+import * as quickReplies from './0040_quick_replies.ts';
 import * as messageReactions from './0041_message_reactions.ts';
 
 /** Migrations are listed here, in order, so they are bundled with the code rather than read from disk. */
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0036_frame_session_scopes': frameSessionScopes,
   '0037_v3_webhooks': v3Webhooks,
   '0038_channel_pacing': channelPacing,
+  '0040_quick_replies': quickReplies,
   '0041_message_reactions': messageReactions,
 };
 

@@ -11,6 +11,14 @@ const words = catalog(
       offline: 'Нет связи: переподключение… Всё, что произойдёт за это время, появится, когда связь вернётся.',
       ended: 'Сеанс завершён. Страница должна открыть окно заново по новой ссылке (обновите страницу).',
     },
+    es: {
+      offline: 'Sin conexión: reconectando… Lo que ocurra mientras tanto aparecerá cuando vuelva la conexión.',
+      ended: 'Esta sesión ha terminado. La página debe abrir el marco de nuevo con un enlace nuevo (recargue la página).',
+    },
+    pt: {
+      offline: 'Sem conexão: reconectando… O que acontecer nesse meio-tempo aparecerá quando a conexão voltar.',
+      ended: 'Esta sessão terminou. A página precisa abrir o quadro de novo com um link novo (recarregue a página).',
+    },
   },
 );
 

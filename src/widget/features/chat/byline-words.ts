@@ -15,5 +15,17 @@ export const bylineWords = catalog(
       agent: (name) => `${name} (сотрудник)`,
       contact: 'Контакт',
     },
+    es: {
+      line: (who, when) => `${who}, ${when}:`,
+      you: 'Usted',
+      agent: (name) => `${name} (agente)`,
+      contact: 'Contacto',
+    },
+    pt: {
+      line: (who, when) => `${who}, ${when}:`,
+      you: 'Você',
+      agent: (name) => `${name} (atendente)`,
+      contact: 'Contato',
+    },
   },
 );

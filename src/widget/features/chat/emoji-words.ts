@@ -17,5 +17,19 @@ export const emojiWords = catalog(
       loading: 'Загрузка эмодзи…',
       empty: 'Эмодзи не найдены.',
     },
+    es: {
+      open: 'Emoji',
+      label: 'Selector de emoji',
+      search: 'Buscar emoji',
+      loading: 'Cargando emoji…',
+      empty: 'No se encontraron emoji.',
+    },
+    pt: {
+      open: 'Emoji',
+      label: 'Seletor de emoji',
+      search: 'Buscar emoji',
+      loading: 'Carregando emoji…',
+      empty: 'Nenhum emoji encontrado.',
+    },
   },
 );

@@ -21,5 +21,23 @@ export const reactionWords = catalog(
       chip: (emoji: string, count: number, yours: boolean) => `${emoji} ${count}${yours ? ', в том числе ваша' : ''}`,
       failed: 'Реакция не отправлена',
     },
+    es: {
+      react: 'Reaccionar',
+      reactLabel: 'Reaccionar al mensaje',
+      choose: 'Reacciones',
+      take: (emoji: string) => `Quitar su ${emoji}`,
+      give: (emoji: string) => `Reaccionar con ${emoji}`,
+      chip: (emoji: string, count: number, yours: boolean) => `${emoji} ${count}${yours ? ', incluida la suya' : ''}`,
+      failed: 'La reacción no se envió',
+    },
+    pt: {
+      react: 'Reagir',
+      reactLabel: 'Reagir à mensagem',
+      choose: 'Reações',
+      take: (emoji: string) => `Remover sua reação ${emoji}`,
+      give: (emoji: string) => `Reagir com ${emoji}`,
+      chip: (emoji: string, count: number, yours: boolean) => `${emoji} ${count}${yours ? ', incluindo a sua' : ''}`,
+      failed: 'A reação não foi enviada',
+    },
   },
 );

@@ -31,5 +31,33 @@ export const searchWords = catalog(
         answered: 'Отметить отвеченным',
       },
     },
+    es: {
+      hits: {
+        heading: 'Mensajes',
+        items: 'Mensajes que coinciden en todos los chats',
+        none: 'Ningún mensaje contiene estas palabras.',
+        failed: 'No se pudo buscar en los mensajes.',
+        more: 'Mostrar mensajes anteriores',
+      },
+      menu: {
+        open: (chat) => `Acciones del chat con ${chat}`,
+        label: 'Acciones del chat',
+        answered: 'Marcar como respondido',
+      },
+    },
+    pt: {
+      hits: {
+        heading: 'Mensagens',
+        items: 'Mensagens correspondentes em todos os chats',
+        none: 'Nenhuma mensagem contém estas palavras.',
+        failed: 'Não foi possível buscar nas mensagens.',
+        more: 'Mostrar mensagens anteriores',
+      },
+      menu: {
+        open: (chat) => `Ações do chat com ${chat}`,
+        label: 'Ações do chat',
+        answered: 'Marcar como respondido',
+      },
+    },
   },
 );

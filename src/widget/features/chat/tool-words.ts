@@ -41,5 +41,43 @@ export const toolWords = catalog(
         notLoaded: 'Это сообщение не нашлось в истории.',
       },
     },
+    es: {
+      answered: {
+        mark: 'Marcar respondido',
+        label: 'Marcar este chat como respondido sin enviar un mensaje',
+        notMarked: 'No se marcó como respondido.',
+      },
+      search: {
+        open: 'Buscar en este chat',
+        close: 'Cerrar la búsqueda',
+        label: 'Buscar en los mensajes de este chat',
+        placeholder: 'Buscar mensajes…',
+        results: 'Mensajes encontrados',
+        searching: 'Buscando…',
+        none: 'Ningún mensaje de este chat contiene estas palabras.',
+        failed: 'No se pudo buscar en los mensajes.',
+        more: 'Mostrar coincidencias anteriores',
+        notLoaded: 'Ese mensaje no se encontró en el historial.',
+      },
+    },
+    pt: {
+      answered: {
+        mark: 'Marcar respondido',
+        label: 'Marcar este chat como respondido sem enviar mensagem',
+        notMarked: 'Não foi marcado como respondido.',
+      },
+      search: {
+        open: 'Buscar neste chat',
+        close: 'Fechar a busca',
+        label: 'Buscar nas mensagens deste chat',
+        placeholder: 'Buscar mensagens…',
+        results: 'Mensagens encontradas',
+        searching: 'Buscando…',
+        none: 'Nenhuma mensagem deste chat contém estas palavras.',
+        failed: 'Não foi possível buscar nas mensagens.',
+        more: 'Mostrar resultados anteriores',
+        notLoaded: 'Essa mensagem não foi encontrada no histórico.',
+      },
+    },
   },
 );

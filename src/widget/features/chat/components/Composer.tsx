@@ -7,6 +7,7 @@ import { useWords } from '@/lib/i18n.ts';
 import type { Outgoing } from '../api/send-message.ts';
 import { keyboardOpenWords } from '../keyboard-open-words.ts';
 import type { ComposerButtons } from '../store/keyboard-draft.ts';
+import { useQuickReplySearch } from '../hooks/use-quick-reply-search.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
 import { words } from '../words.ts';
@@ -14,9 +15,11 @@ import { EmojiButton } from './EmojiButton.tsx';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
 import { MicButton } from './MicButton.tsx';
+import { QuickReplyMenu } from './QuickReplyMenu.tsx';
 
 // Buttons are put on a message now and then: the builder (and what shows them waiting) loads on first use.
 const KeyboardBuilderPanel = lazy(() => import('./KeyboardBuilderPanel.tsx'));
+const QuickReplyManager = lazy(() => import('./QuickReplyManager.tsx'));
 
 interface Props {
   /** Resolves to null when the gateway took the message, or to what to tell the agent. */
@@ -78,6 +81,8 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   // Editing puts the message's text in the box; leaving the edit empties it.
   const editingId = editing?.messageId ?? null;
   const editingText = editing?.text ?? '';
+  // `/` and a word search the account's quick replies (not while editing, captioning a file or unable to send).
+  const quick = useQuickReplySearch(text, setText, !editingId && !file && !disabledReason);
   useEffect(() => {
     setText(editingId ? editingText : '');
     setError(null);
@@ -164,6 +169,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (quick.onKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -176,91 +182,100 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
 
   const offerMore = !editingId && !disabledReason;
   return (
-    <form
-      className={`border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
-      onSubmit={(e) => void submit(e)}
-      onDragOver={(e) => {
-        if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
-    >
-      {error && (
-        <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
-          <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
-        </ErrorNote>
-      )}
-      {editingId && (
-        <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
-          <span>{w.editing}</span>
-          <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
+    <>
+      <form
+        className={`relative border-t border-line bg-panel px-3 pt-2 pb-3 ${dragging ? 'ring-2 ring-accent ring-inset' : ''}`}
+        onSubmit={(e) => void submit(e)}
+        onDragOver={(e) => {
+          if (!offerMore || !e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        {error && (
+          <ErrorNote className="mb-2" id={errorId} onDismiss={() => setError(null)} dismissLabel={all.dismissError}>
+            <strong>{editingId ? w.notSaved : w.notSent}</strong> {error}
+          </ErrorNote>
+        )}
+        {editingId && (
+          <div className="mb-1.5 flex justify-between border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted">
+            <span>{w.editing}</span>
+            <LinkButton onClick={() => cancelEdit(null)}>{w.cancel}</LinkButton>
+          </div>
+        )}
+        {replyTo && !editingId && (
+          <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
+            <span className="min-w-0">
+              <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
+              <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
+            </span>
+            <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
+              {w.cancel}
+            </LinkButton>
+          </div>
+        )}
+        {buttons && (
+          <Suspense fallback={null}>
+            <KeyboardBuilderPanel state={buttons} onChange={setButtons} kind={keyboardKind} editing={!!editingId} offer={offerMore} box={box} />
+          </Suspense>
+        )}
+        {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
+        {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
+        {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
+        {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
+        {quick.open && <QuickReplyMenu {...quick.menu} />}
+        <div className="flex items-end gap-2">
+          {offerMore && (
+            <>
+              <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
+                <PaperclipIcon className="block size-[18px]" />
+              </Button>
+              <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
+              {!editingId && <MicButton onRecorded={take} disabled={!!disabledReason} />}
+            </>
+          )}
+          {onOpenTemplates && offerMore && (
+            <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
+              <TemplateIcon />
+              <span className="max-xs:hidden">{t.open}</span>
+            </Button>
+          )}
+          {keyboardKind && offerMore && (
+            <Button className="flex flex-none items-center gap-1.5" aria-label={k.openLabel} title={k.openLabel} onClick={() => setButtons({ ...buttons, opener: document.activeElement })}>
+              <ButtonsIcon />
+              <span className="max-xs:hidden">{k.open}</span>
+            </Button>
+          )}
+          <textarea
+            ref={box}
+            className={`${inputClass} max-h-[140px] resize-none`}
+            aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
+            aria-describedby={error ? errorId : undefined}
+            aria-invalid={tooLong || undefined}
+            {...quick.boxProps}
+            placeholder={file ? w.captionPlaceholder : w.placeholder}
+            rows={1}
+            value={text}
+            disabled={!!disabledReason}
+            onChange={(e) => (setText(e.target.value), onTyping?.())}
+            onKeyDown={onKeyDown}
+            onPaste={onPaste}
+          />
+          {!disabledReason && <EmojiButton box={box} onText={setText} />}
+          {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
+          <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
+            <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
+            <SendIcon className="xs:hidden" />
+          </Button>
         </div>
-      )}
-      {replyTo && !editingId && (
-        <div className="mb-1.5 flex items-start justify-between gap-2 border-l-[3px] border-accent px-2.5 py-1 text-xs text-muted" role="group" aria-label={w.replyingLabel}>
-          <span className="min-w-0">
-            <span className="block font-semibold">{replyTo.direction === 'outbound' ? all.message.you : all.message.contact}</span>
-            <span className="block truncate">{replyTo.text ?? replyTo.attachment_name ?? all.message.earlier}</span>
-          </span>
-          <LinkButton onClick={() => reply(null)} aria-label={w.cancelReply}>
-            {w.cancel}
-          </LinkButton>
-        </div>
-      )}
-      {buttons && (
+      </form>
+      {quick.managing && (
         <Suspense fallback={null}>
-          <KeyboardBuilderPanel state={buttons} onChange={setButtons} kind={keyboardKind} editing={!!editingId} offer={offerMore} box={box} />
+          <QuickReplyManager onClose={() => (quick.stopManaging(), box.current?.focus())} />
         </Suspense>
       )}
-      {file && <FilePreview file={file} onCancel={() => setFile(null)} />}
-      {disabledReason && <p className="mb-1.5 text-xs text-muted">{disabledReason}</p>}
-      {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
-      {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
-      <div className="flex items-end gap-2">
-        {offerMore && (
-          <>
-            <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
-              <PaperclipIcon className="block size-[18px]" />
-            </Button>
-            <input ref={picker} type="file" hidden tabIndex={-1} onChange={(e) => take(e.target.files?.[0])} />
-            {!editingId && <MicButton onRecorded={take} disabled={!!disabledReason} />}
-          </>
-        )}
-        {onOpenTemplates && offerMore && (
-          <Button className="flex flex-none items-center gap-1.5" aria-label={t.openLabel} title={t.openLabel} onClick={onOpenTemplates}>
-            <TemplateIcon />
-            <span className="max-xs:hidden">{t.open}</span>
-          </Button>
-        )}
-        {keyboardKind && offerMore && (
-          <Button className="flex flex-none items-center gap-1.5" aria-label={k.openLabel} title={k.openLabel} onClick={() => setButtons({ ...buttons, opener: document.activeElement })}>
-            <ButtonsIcon />
-            <span className="max-xs:hidden">{k.open}</span>
-          </Button>
-        )}
-        <textarea
-          ref={box}
-          className={`${inputClass} max-h-[140px] resize-none`}
-          aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
-          aria-describedby={error ? errorId : undefined}
-          aria-invalid={tooLong || undefined}
-          placeholder={file ? w.captionPlaceholder : w.placeholder}
-          rows={1}
-          value={text}
-          disabled={!!disabledReason}
-          onChange={(e) => (setText(e.target.value), onTyping?.())}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-        />
-        {!disabledReason && <EmojiButton box={box} onText={setText} />}
-        {/* A narrow frame keeps the text box wide: the button shows its mark instead of its word. */}
-        <Button type="submit" variant="primary" disabled={!canSend} aria-label={editingId ? w.save : w.send} className="max-xs:px-2.5">
-          <span className="max-xs:hidden">{editingId ? w.save : w.send}</span>
-          <SendIcon className="xs:hidden" />
-        </Button>
-      </div>
-    </form>
+    </>
   );
 }

@@ -18,6 +18,20 @@ const micWords = catalog(
       recording: (seconds: number) => `Идёт запись… ${seconds} с`,
       denied: 'Микрофон здесь не разрешён',
     },
+    es: {
+      record: 'Grabar un mensaje de voz',
+      stop: (seconds: number) => `Detener la grabación (${seconds} s)`,
+      cancel: 'Cancelar la grabación',
+      recording: (seconds: number) => `Grabando… ${seconds} s`,
+      denied: 'El micrófono no está permitido aquí',
+    },
+    pt: {
+      record: 'Gravar uma mensagem de voz',
+      stop: (seconds: number) => `Parar a gravação (${seconds} s)`,
+      cancel: 'Cancelar a gravação',
+      recording: (seconds: number) => `Gravando… ${seconds} s`,
+      denied: 'O microfone não é permitido aqui',
+    },
   },
 );
 

@@ -1,7 +1,7 @@
 import { catalog, useWords } from '@/lib/i18n.ts';
 import { useCustomerTyping } from '../hooks/use-typing.ts';
 
-const typingWords = catalog({ typing: 'typing…' }, { ru: { typing: 'печатает…' } });
+const typingWords = catalog({ typing: 'typing…' }, { ru: { typing: 'печатает…' }, es: { typing: 'escribiendo…' }, pt: { typing: 'digitando…' } });
 
 /** "typing…" under the history while the chat's customer types; a polite status, so screen readers hear it once. */
 export function TypingIndicator({ chatRef, who }: { chatRef: string | null; who: string }) {

@@ -29,6 +29,17 @@ describe('the connect screen’s words', () => {
         expect(text, `${name}: three dots in “${text}”`).not.toMatch(/\.\.\./);
       }
     }
+    for (const lang of ['es', 'pt'] as const) {
+      for (const [name, words] of Object.entries(catalogs)) {
+        const en = texts(words.en);
+        const said = texts(words[lang]);
+        expect(said.length, `${lang} ${name}`).toBeGreaterThanOrEqual(en.length);
+        for (const text of said) {
+          expect(text.trim(), `${lang} ${name}: an empty text`).not.toBe('');
+          expect(text, `${lang} ${name}: three dots in “${text}”`).not.toMatch(/\.\.\./);
+        }
+      }
+    }
     // A phone app the transport does not name is still said in the sentence's own words.
     expect(flowWords.ru.qrAlt(undefined)).toBe('QR-код для сканирования в мессенджере');
     expect(flowWords.en.qrAlt(undefined)).toBe('QR code to scan with the messenger');

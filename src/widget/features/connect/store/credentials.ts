@@ -43,11 +43,33 @@ export const fieldWords = catalog<Readonly<Record<string, FieldWords | undefined
       inst_id: { label: 'ID бизнес-аккаунта Instagram', hint: 'Идентификатор бизнес-аккаунта Instagram.', missing: 'Введите ID бизнес-аккаунта Instagram.' },
       user_token: { label: 'Токен доступа пользователя', hint: 'Токен доступа пользователя.', missing: 'Введите токен доступа пользователя.' },
     },
+    es: {
+      telegram_token: { label: 'Token del bot', hint: 'El token del bot que da @BotFather.', missing: 'Introduzca el token del bot.' },
+      access_token: { label: 'Token de acceso del bot', hint: 'El token de acceso del bot.', missing: 'Introduzca el token de acceso del bot.' },
+      code: { label: 'Código de autorización', hint: 'El código de autorización.', missing: 'Introduzca el código de autorización.' },
+      username: { label: 'Nombre de la cuenta de Instagram', hint: 'El nombre de usuario en Instagram.', missing: 'Introduzca el nombre de la cuenta de Instagram.' },
+      page_id: { label: 'ID de la página de Facebook', hint: 'El identificador de la página de Facebook.', missing: 'Introduzca el ID de la página de Facebook.' },
+      inst_id: { label: 'ID de la cuenta comercial de Instagram', hint: 'El identificador de la cuenta comercial de Instagram.', missing: 'Introduzca el ID de la cuenta comercial de Instagram.' },
+      user_token: { label: 'Token de acceso del usuario', hint: 'El token de acceso del usuario.', missing: 'Introduzca el token de acceso del usuario.' },
+    },
+    pt: {
+      telegram_token: { label: 'Token do bot', hint: 'O token do bot fornecido pelo @BotFather.', missing: 'Digite o token do bot.' },
+      access_token: { label: 'Token de acesso do bot', hint: 'O token de acesso do bot.', missing: 'Digite o token de acesso do bot.' },
+      code: { label: 'Código de autorização', hint: 'O código de autorização.', missing: 'Digite o código de autorização.' },
+      username: { label: 'Nome da conta do Instagram', hint: 'O nome de usuário no Instagram.', missing: 'Digite o nome da conta do Instagram.' },
+      page_id: { label: 'ID da página do Facebook', hint: 'O identificador da página do Facebook.', missing: 'Digite o ID da página do Facebook.' },
+      inst_id: { label: 'ID da conta comercial do Instagram', hint: 'O identificador da conta comercial do Instagram.', missing: 'Digite o ID da conta comercial do Instagram.' },
+      user_token: { label: 'Token de acesso do usuário', hint: 'O token de acesso do usuário.', missing: 'Digite o token de acesso do usuário.' },
+    },
   },
 );
 
 /** For a field no catalog names: the contract's description is its label, said without the full stop. */
-const fallback = catalog({ missing: (label: string) => `Fill in “${label}”.` }, { ru: { missing: (label) => `Заполните поле «${label}».` } });
+const fallback = catalog({ missing: (label: string) => `Fill in “${label}”.` }, {
+  ru: { missing: (label) => `Заполните поле «${label}».` },
+  es: { missing: (label) => `Complete «${label}».` },
+  pt: { missing: (label) => `Preencha “${label}”.` },
+});
 
 /**
  * The inputs a transport needs in this frame, from the contract's table that the gateway's credentials schemas
@@ -75,7 +97,11 @@ export function missingFields(transport: Transport, values: Readonly<Record<stri
 
 const phoneWords = catalog(
   { invalid: 'Enter the full international number with the country code, e.g. +7 900 111 22 33.' },
-  { ru: { invalid: 'Введите номер полностью, с кодом страны, например +7 900 111 22 33.' } },
+  {
+    ru: { invalid: 'Введите номер полностью, с кодом страны, например +7 900 111 22 33.' },
+    es: { invalid: 'Introduzca el número internacional completo con el código de país, p. ej. +34 612 345 678.' },
+    pt: { invalid: 'Digite o número internacional completo com o código do país, p. ex. +55 11 91234-5678.' },
+  },
 );
 
 /**

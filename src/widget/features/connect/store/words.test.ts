@@ -60,15 +60,17 @@ describe('credentials', () => {
     expect(credentialFields('telegram', 'en')[0]!.hint).toBe(contractFields.telegram[0].description);
   });
 
-  it('labels every field of the contract in Russian, with a hint and what to say when it is empty', () => {
+  it('labels every field of the contract in Russian, Spanish and Portuguese, with a hint and what to say when it is empty', () => {
     for (const [transport, fields] of Object.entries(contractFields) as [Transport, readonly { name: string }[]][]) {
       for (const { name } of fields) {
         expect(fieldWords.en[name], `English words for ${transport}.${name}`).toBeDefined();
-        const ru = fieldWords.ru[name];
-        expect(ru, `Russian words for ${transport}.${name}`).toBeDefined();
-        expect(ru!.label).not.toBe(fieldWords.en[name]!.label);
-        expect(ru!.hint, `Russian hint for ${transport}.${name}`).toBeTruthy();
-        expect(ru!.missing).toBeTruthy();
+        for (const lang of ['ru', 'es', 'pt'] as const) {
+          const words = fieldWords[lang][name];
+          expect(words, `${lang} words for ${transport}.${name}`).toBeDefined();
+          expect(words!.label).not.toBe(fieldWords.en[name]!.label);
+          expect(words!.hint, `${lang} hint for ${transport}.${name}`).toBeTruthy();
+          expect(words!.missing).toBeTruthy();
+        }
       }
     }
     expect(credentialFields('telegram', 'ru')[0]).toEqual({
