@@ -54,7 +54,7 @@ for (const stream of [process.stdout, process.stderr]) {
     return write(chunk, ...rest);
   }) as typeof stream.write;
 }
-const server = await startFaultServer({ readsAsWhatsApp: true });
+const server = await startFaultServer();
 const relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
 const database = await createTestDatabase();
 const { t } = await startLiveGateway(

@@ -28,7 +28,7 @@ export interface WhatsAppFaultRig {
 }
 
 export async function startWhatsAppFaultRig(options: { secretKey: string; relay?: boolean; liveness?: Liveness }): Promise<WhatsAppFaultRig> {
-  const server = await startFaultServer({ readsAsWhatsApp: true });
+  const server = await startFaultServer();
   const relay = options.relay ? await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) }) : null;
   const database = await createTestDatabase();
   const wsUrl = relay ? relay.url(server.wsUrl) : server.wsUrl;

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartedWhatsAppServer } from '@openclaw/crabline';
 import { quietLibsignal } from '../transports/whatsapp/libsignal-console.ts';
-import { assertSeam, installServerSeam, setMaxPendingFrames, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
+import { assertSeam, installServerSeam, loadWhatsAppDictionary, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
 import { loginFailures, streamErrors, type LoginFailureKind, type StreamErrorKind } from './whatsapp-stream-errors.ts';
 
 /**
@@ -65,24 +65,15 @@ function receiptIds(node: { attrs?: Record<string, string>; content?: unknown })
   return ids;
 }
 
-/**
- * `readsAsWhatsApp`: the server reads a client's frames as WhatsApp does (as they come, however many wait), takes a
- * customer's message off its offline queue on the client's receipt, and writes the queue after the login rather than
- * within it. Without it, the fake's own behaviour: 32 frames waiting close the connection (1009), and only an ack
- * takes a message off the queue, which the library never sends for a customer's message, so the queue grows all the
- * run and is written again on every login. The two-process kill tests were made against the latter and still run on
- * it (they fail on the former, for a reason not found yet).
- */
-export async function startFaultServer(options: { replaceOlder?: boolean; readsAsWhatsApp?: boolean } = {}): Promise<FaultServer> {
+export async function startFaultServer(options: { replaceOlder?: boolean } = {}): Promise<FaultServer> {
   installServerSeam();
   // The server shares the library's Signal package, which prints each session's private keys: quieted before either
   // loads it, as the gateway does, so a key printed in a test's output is the gateway's failure, not the fake's noise.
   quietLibsignal();
+  await loadWhatsAppDictionary();
   const { startWhatsAppServer } = await import('@openclaw/crabline');
   assertSeam();
   const replaceOlder = options.replaceOlder ?? true;
-  const asWhatsApp = options.readsAsWhatsApp ?? false;
-  setMaxPendingFrames(asWhatsApp ? 10_000 : null);
   const tracked = new Map<ServerConnection, Tracked>();
   const delivered: FaultServer['delivered'] = [];
   const acked = new Set<string>();
@@ -139,8 +130,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean; readsA
         logins++;
         // Written after the login, not within it: the server reads the client's frames (its acks and receipts of
         // these very messages) meanwhile, as WhatsApp does, instead of holding its read loop until all were written.
-        if (asWhatsApp) void redeliver(connection, t, [...unconfirmed.values()]);
-        else for (const pending of unconfirmed.values()) await connection.writeNode(pending);
+        void redeliver(connection, t, [...unconfirmed.values()]);
         return;
       }
       if (node.tag === 'message') unconfirmed.set(node.attrs.id!, node);
@@ -176,7 +166,7 @@ export async function startFaultServer(options: { replaceOlder?: boolean; readsA
         | undefined;
       // The client's receipt of a customer's message (what the library answers a message with; an ack only for a
       // message it could not take): WhatsApp drops it from the offline queue.
-      if (((asWhatsApp && body?.tag === 'receipt') || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
+      if ((body?.tag === 'receipt' || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
         for (const id of receiptIds(body)) unconfirmed.delete(id);
       }
       if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;

@@ -30,10 +30,13 @@ export interface ServerHook {
 }
 
 const MODULE_SUFFIX = '/@openclaw/crabline/dist/src/servers/whatsapp-baileys-websocket.js';
+const DECODER_SUFFIX = '/@openclaw/crabline/dist/src/servers/whatsapp-wire/binary-node.js';
+const DICTIONARY = Symbol.for('messaging-gateway.tests.whatsapp-dictionary');
+const CONTACT_LOOKUP = Symbol.for('messaging-gateway.tests.whatsapp-contact-lookup');
 /** Set by the patched module when it is evaluated: the seam is there. */
 const PATCHED = Symbol.for('messaging-gateway.tests.whatsapp-server-patched');
 
-const replacements: [string, string][] = [
+const serverReplacements: [string, string][] = [
   [
     '    async #sendNode(node) {\n        await sendWhatsAppWebSocketPayload(this.socket, this.#noise.encodeNode(node));\n    }',
     [
@@ -49,13 +52,27 @@ const replacements: [string, string][] = [
   ],
   // The fake closes a connection (1009) once 32 of its client's frames wait to be read, each read awaiting a write
   // to its recorder file. WhatsApp reads its stream as it comes: a client answering a queue of offline messages (an
-  // ack and a receipt each) writes far more than 32 frames at once. The fake's bound on the bytes waiting stays. A
-  // server started with `readsAsWhatsApp` sets the bound (setMaxPendingFrames); the others keep the fake's.
-  [
-    '    const maxPendingMessages = options.maxPendingMessages ?? MAX_PENDING_WEBSOCKET_MESSAGES;',
-    '    const maxPendingMessages = options.maxPendingMessages ?? globalThis[Symbol.for("messaging-gateway.tests.whatsapp-max-pending")] ?? MAX_PENDING_WEBSOCKET_MESSAGES;',
-  ],
+  // ack and a receipt each) writes far more than 32 frames at once. The fake's bound on the bytes waiting stays.
+  ['const MAX_PENDING_WEBSOCKET_MESSAGES = 32;', 'const MAX_PENDING_WEBSOCKET_MESSAGES = 10_000;'],
   ['        sessions.add(session);\n', `        sessions.add(session);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.connected(session);\n`],
+  // The fake answers a usync query for devices only (each user named by its jid); the library's "is this number on
+  // WhatsApp" (a contact lookup, each user named by a phone number) made it throw. WhatsApp answers it: see contactLookup.
+  [
+    '                    content: requestedUsers.map((user) => this.#createUSyncUser(requireAttr(user, "jid"))),',
+    '                    content: requestedUsers.map((user) => globalThis[Symbol.for("messaging-gateway.tests.whatsapp-contact-lookup")]?.(user) ?? this.#createUSyncUser(requireAttr(user, "jid"))),',
+  ],
+];
+/**
+ * The fake's decoder knows only the tokens of the nodes it handles and closes the connection (1002, "Unsupported
+ * WhatsApp single-byte token") on any other, such as `interactive`, the context of the library's contact lookup.
+ * WhatsApp reads its whole dictionary: the fake falls back to it (the library's copy, see loadWhatsAppDictionary).
+ */
+const decoderReplacements: [string, string][] = [
+  ['        const token = SINGLE_BYTE_TOKENS[tag];', '        const token = SINGLE_BYTE_TOKENS[tag] ?? globalThis[Symbol.for("messaging-gateway.tests.whatsapp-dictionary")]?.single[tag];'],
+  [
+    '        const value = DOUBLE_BYTE_TOKENS[dictionary]?.[index];',
+    '        const value = DOUBLE_BYTE_TOKENS[dictionary]?.[index] ?? globalThis[Symbol.for("messaging-gateway.tests.whatsapp-dictionary")]?.double[dictionary]?.[index];',
+  ],
 ];
 
 let installed = false;
@@ -67,16 +84,38 @@ export function installServerSeam(): void {
   registerHooks({
     load(url, context, nextLoad) {
       const loaded = nextLoad(url, context);
-      if (!url.endsWith(MODULE_SUFFIX)) return loaded;
+      const replacements = url.endsWith(MODULE_SUFFIX) ? serverReplacements : url.endsWith(DECODER_SUFFIX) ? decoderReplacements : null;
+      if (!replacements) return loaded;
       let source = String(loaded.source);
       for (const [from, to] of replacements) {
         if (!source.includes(from)) throw new Error(`the fake WhatsApp server's module changed: cannot add the test seam (${from.split('\n')[0]!.trim()})`);
         source = source.replace(from, to);
       }
-      source += `\nglobalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-patched")] = true;\n`;
+      if (replacements === serverReplacements) source += `\nglobalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-patched")] = true;\n`;
       return { ...loaded, source };
     },
   });
+}
+
+/** WhatsApp's token dictionary (the library's copy), which the fake's decoder falls back to. */
+export async function loadWhatsAppDictionary(): Promise<void> {
+  const { SINGLE_BYTE_TOKENS, DOUBLE_BYTE_TOKENS } = await import('baileys/lib/WABinary/constants.js');
+  (globalThis as Record<symbol, unknown>)[DICTIONARY] = { single: SINGLE_BYTE_TOKENS, double: DOUBLE_BYTE_TOKENS };
+  (globalThis as Record<symbol, unknown>)[CONTACT_LOOKUP] = contactLookup;
+}
+
+/**
+ * WhatsApp's answer to a contact lookup's user (`<user><contact>+15551234567</contact></user>`): the account of that
+ * number (`<user jid="15551234567@s.whatsapp.net"><contact type="in"/></user>`). Every number has one on the fake.
+ * Undefined for a user named otherwise (by jid: a device lookup, which the fake answers itself).
+ */
+export function contactLookup(user: WaNode): WaNode | undefined {
+  const contact = Array.isArray(user.content) ? user.content.find((c) => c.tag === 'contact') : undefined;
+  if (!contact || user.attrs.jid || contact.content === undefined || Array.isArray(contact.content)) return undefined;
+  const phone = typeof contact.content === 'string' ? contact.content : Buffer.from(contact.content).toString('utf8');
+  const digits = phone.replace(/\D/g, '');
+  if (!digits) return undefined;
+  return { tag: 'user', attrs: { jid: `${digits}@s.whatsapp.net` }, content: [{ tag: 'contact', attrs: { type: 'in' } }] };
 }
 
 /** Throws when the server's module was loaded without the seam (imported before `installServerSeam`). */
@@ -91,11 +130,4 @@ export function setServerHook(hook: ServerHook | null): void {
   if (hook && global[SERVER_HOOK]) throw new Error('one fault-injecting WhatsApp server per process');
   if (hook) global[SERVER_HOOK] = hook;
   else delete global[SERVER_HOOK];
-}
-
-/** The bound on a client's frames waiting to be read, for connections made from now on (null: the fake's own, 32). */
-export function setMaxPendingFrames(bound: number | null): void {
-  const key = Symbol.for('messaging-gateway.tests.whatsapp-max-pending');
-  if (bound === null) delete (globalThis as Record<symbol, unknown>)[key];
-  else (globalThis as Record<symbol, unknown>)[key] = bound;
 }
