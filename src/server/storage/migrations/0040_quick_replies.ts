@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create table quick_replies (
+    create table if not exists quick_replies (
       id uuid primary key default gen_random_uuid(),
       account_id uuid not null references accounts(id) on delete cascade,
       shortcut text not null,
@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null
     )
   `.execute(db);
-  await sql`create unique index quick_replies_shortcut_idx on quick_replies (account_id, lower(shortcut))`.execute(db);
+  await sql`create unique index if not exists quick_replies_shortcut_idx on quick_replies (account_id, lower(shortcut))`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

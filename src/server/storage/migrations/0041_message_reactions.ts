@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    create table message_reactions (
+    create table if not exists message_reactions (
       message_id uuid not null references messages(id) on delete cascade,
       reactor text not null,
       emoji text not null,
