@@ -226,7 +226,8 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
         {notice && !editingId && !disabledReason && <p className="mb-1.5 border-l-[3px] border-accent pl-2 text-xs">{notice}</p>}
         {tooLong && <p className="mb-1.5 text-xs text-danger">{w.tooLong(text.length, limit)}</p>}
         {quick.open && <QuickReplyMenu {...quick.menu} />}
-        <div className="flex items-end gap-2">
+        {/* Narrower than 30rem the box takes its own row above the buttons: beside five of them it would be a sliver. */}
+        <div className="flex flex-wrap items-end gap-2">
           {offerMore && (
             <>
               <Button className="flex-none px-2.5" aria-label={w.attach} title={w.attach} onClick={() => picker.current?.click()}>
@@ -250,7 +251,7 @@ export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplate
           )}
           <textarea
             ref={box}
-            className={`${inputClass} max-h-[140px] resize-none`}
+            className={`${inputClass} min-w-0 flex-1 max-h-[140px] resize-none max-xs:order-first max-xs:basis-full`}
             aria-label={editingId ? w.editedLabel : file ? w.captionLabel : w.label}
             aria-describedby={error ? errorId : undefined}
             aria-invalid={tooLong || undefined}
