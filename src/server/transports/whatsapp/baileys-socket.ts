@@ -102,7 +102,7 @@ export function baileysLibrary(options: { browser?: [string, string, string] } =
         qrTimeout: 19_000,
         // Messages the gateway sent are found again by WhatsApp's retries through the store of the chat history.
         getMessage: async () => undefined,
-        // A keepalive every 10 s: the session's watchdog takes a connection that heard nothing for 25 s as dead.
+        // A keepalive every 10 s: the session's watchdog takes a connection that heard nothing for 20 s as dead.
         keepAliveIntervalMs: WA_KEEPALIVE_MS,
         connectTimeoutMs: WA_CONNECT_TIMEOUT_MS,
       });
