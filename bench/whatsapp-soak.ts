@@ -63,7 +63,8 @@ const { t } = await startLiveGateway(
 const db = t.gateway.database.db;
 const { token, accountId } = await t.newAccount();
 const channelId = crypto.randomUUID();
-await seedLinkedWhatsAppChannel(db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY });
+// Customers' messages come Signal-encrypted to the linked device, as phones write them; a retry receipt is answered.
+server.encryptInbound(await seedLinkedWhatsAppChannel(db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY }));
 await t.gateway.sessions!.tick();
 
 /** Sends accepted, by text: their request ids. */

@@ -49,7 +49,8 @@ describe.runIf(databaseKind() === 'postgres')('a personal WhatsApp session kille
     relay = await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) });
     database = await createTestDatabase();
     await processes.open('Kill windows');
-    await seedLinkedWhatsAppChannel(processes.direct.db, { channelId, accountId: processes.accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY });
+    // Customers' messages come Signal-encrypted to the linked device, as phones write them.
+    server.encryptInbound(await seedLinkedWhatsAppChannel(processes.direct.db, { channelId, accountId: processes.accountId, selfJid: server.server.manifest.selfJid, secretKey: SECRET_KEY }));
     await eventually(async () => (server.logins() > 0 ? true : undefined), 30_000);
     await server.inject('hello before anything happens');
     await eventually(async () => ((await recordedTexts(processes.direct.db, 'inbound', ['hello before anything happens']))['hello before anything happens'] === 1 ? true : undefined), 20_000);

@@ -27,7 +27,8 @@ export interface WhatsAppFaultRig {
   close(): Promise<void>;
 }
 
-export async function startWhatsAppFaultRig(options: { secretKey: string; relay?: boolean; liveness?: Liveness }): Promise<WhatsAppFaultRig> {
+/** `encrypted` (unless false): customers' messages come Signal-encrypted, as phones write them, not as the fake's plaintext. */
+export async function startWhatsAppFaultRig(options: { secretKey: string; relay?: boolean; liveness?: Liveness; encrypted?: boolean }): Promise<WhatsAppFaultRig> {
   const server = await startFaultServer();
   const relay = options.relay ? await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) }) : null;
   const database = await createTestDatabase();
@@ -35,7 +36,8 @@ export async function startWhatsAppFaultRig(options: { secretKey: string; relay?
   const { t } = await startLiveGateway({ SECRET_KEY: options.secretKey, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: wsUrl }, { database, ...(options.liveness ? { whatsapp: { liveness: options.liveness } } : {}) });
   const { token, accountId } = await t.newAccount();
   const channelId = crypto.randomUUID();
-  await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: options.secretKey });
+  const device = await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: options.secretKey });
+  if (options.encrypted !== false) server.encryptInbound(device);
   await t.gateway.sessions!.tick();
   await eventually(async () => (server.logins() > 0 ? true : undefined), 20_000);
   await server.inject('hello from the phone');

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StartedWhatsAppServer } from '@openclaw/crabline';
 import { quietLibsignal } from '../transports/whatsapp/libsignal-console.ts';
+import { encryptedAsPhone, type DeviceBundle } from './whatsapp-customer-device.ts';
 import { assertSeam, installServerSeam, loadWhatsAppDictionary, setServerHook, type ServerConnection, type WaNode } from './whatsapp-server-hooks.ts';
 import { loginFailures, streamErrors, type LoginFailureKind, type StreamErrorKind } from './whatsapp-stream-errors.ts';
 
@@ -40,6 +41,13 @@ export interface FaultServer {
   offlineQueue(): number;
   /** How the server's connections closed since the start (WebSocket close code and reason), and how often. */
   closes(): Map<string, number>;
+  /**
+   * From now on customers' messages reach the account encrypted with Signal to this device (its key bundle), as a
+   * phone writes them, and a retry receipt is answered with the message encrypted again; before, they come as plaintext.
+   */
+  encryptInbound(device: DeviceBundle): void;
+  /** Customers' messages written encrypted, by kind (a new session's, an established one's), and written again after a retry receipt. */
+  encryption(): { pkmsg: number; msg: number; retried: number };
   /** A customer's text, as WhatsApp would deliver it to the account. */
   inject(text: string, from?: string): Promise<void>;
   deliveredCount(text: string): number;
@@ -84,6 +92,23 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
   const closes = new Map<string, number>();
   /** Customers' messages written to a client and not acked by it yet, by id: written again on the next login. */
   const unconfirmed = new Map<string, WaNode>();
+  let device: DeviceBundle | null = null;
+  /** Customers' messages as the fake made them, before the phone encrypted them: what a retry encrypts again. */
+  const plainById = new Map<string, WaNode>();
+  /** Ids asked again by the client and being written again: its nack that follows does not drop them from the queue. */
+  const retrying = new Set<string>();
+  const encryption = { pkmsg: 0, msg: 0, retried: 0 };
+  /** The phone writes a message again, encrypted from a fresh session, on the first open connection. */
+  const answerRetry = async (id: string) => {
+    const plain = plainById.get(id);
+    const target = live()[0];
+    if (!plain || !device || !target) return retrying.delete(id);
+    const node = await encryptedAsPhone(target.connection, plain, device, { fresh: true });
+    unconfirmed.set(id, node);
+    retrying.delete(id);
+    encryption.retried++;
+    await target.connection.writeNode(node).catch(() => {});
+  };
 
   const endConnection = (t: Tracked) => {
     t.ended = true;
@@ -133,6 +158,15 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
         void redeliver(connection, t, [...unconfirmed.values()]);
         return;
       }
+      if (node.tag === 'message' && device) {
+        const plain = node;
+        node = await encryptedAsPhone(connection, node, device);
+        const kind = node === plain ? null : (node.content as WaNode[]).find((c) => c.tag === 'enc')?.attrs.type;
+        if (kind === 'pkmsg' || kind === 'msg') {
+          plainById.set(node.attrs.id!, plain);
+          encryption[kind]++;
+        }
+      }
       if (node.tag === 'message') unconfirmed.set(node.attrs.id!, node);
       if (node.tag === 'ack' && node.attrs.class === 'message') {
         const mode = ackMode;
@@ -166,8 +200,12 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
         | undefined;
       // The client's receipt of a customer's message (what the library answers a message with; an ack only for a
       // message it could not take): WhatsApp drops it from the offline queue.
-      if ((body?.tag === 'receipt' || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
-        for (const id of receiptIds(body)) unconfirmed.delete(id);
+      if (body?.tag === 'receipt' && body.attrs?.type === 'retry' && body.attrs.id) {
+        // The account could not decrypt it and asks the phone to write it again: WhatsApp passes the ask on.
+        retrying.add(body.attrs.id);
+        void answerRetry(body.attrs.id);
+      } else if ((body?.tag === 'receipt' || (body?.tag === 'ack' && body.attrs?.class === 'message')) && body.attrs) {
+        for (const id of receiptIds(body)) if (!retrying.has(id)) unconfirmed.delete(id);
       }
       if (!(event as { accepted?: boolean }).accepted || !body?.key?.fromMe || !body.message?.conversation) return;
       delivered.push({ id: body.key.id, text: body.message.conversation, at: Date.now() });
@@ -207,6 +245,10 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     failLogins(kind, count = 1) {
       for (let i = 0; i < count; i++) loginFailuresDue.push(kind);
     },
+    encryptInbound(bundle) {
+      device = bundle;
+    },
+    encryption: () => ({ ...encryption }),
     openConnections: () => live().length,
     logins: () => logins,
     offlineQueue: () => unconfirmed.size,

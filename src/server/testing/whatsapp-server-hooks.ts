@@ -1,4 +1,5 @@
 import { registerHooks } from 'node:module';
+import { signalSeamReplacements } from './whatsapp-customer-device.ts';
 
 /**
  * The fake WhatsApp server (crabline) keeps each connection's Noise transport to itself: nothing outside can write a
@@ -54,6 +55,8 @@ const serverReplacements: [string, string][] = [
   // to its recorder file. WhatsApp reads its stream as it comes: a client answering a queue of offline messages (an
   // ack and a receipt each) writes far more than 32 frames at once. The fake's bound on the bytes waiting stays.
   ['const MAX_PENDING_WEBSOCKET_MESSAGES = 32;', 'const MAX_PENDING_WEBSOCKET_MESSAGES = 10_000;'],
+  // The customer's phone encrypts what it writes with the fake's own Signal session (whatsapp-customer-device.ts).
+  ...signalSeamReplacements,
   ['        sessions.add(session);\n', `        sessions.add(session);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.connected(session);\n`],
   // The fake answers a usync query for devices only (each user named by its jid); the library's "is this number on
   // WhatsApp" (a contact lookup, each user named by a phone number) made it throw. WhatsApp answers it: see contactLookup.
