@@ -1,6 +1,7 @@
 import type { WAMessage } from 'baileys';
 import type { ChatType } from '../../../contract/channels.ts';
 import { chatOf } from './addresses.ts';
+import { numberOf } from './inbound.ts';
 import type { WaEvents, WaSocket } from './wa-socket.ts';
 
 /**
@@ -22,10 +23,18 @@ export function subscribePresence(socket: WaSocket, jid: string): void {
   socket.presenceSubscribe(jid).catch(() => jids.delete(jid));
 }
 
-/** The private chats whose customer just wrote (WhatsApp's live delivery, `notify`): their presence is asked for. */
-export function writersOf(upsert: WaEvents['messages.upsert']): string[] {
+/** How recent a customer's message must be for their presence to be asked for. */
+export const RECENT_WRITER_MS = 5 * 60_000;
+
+/**
+ * The private chats whose customer just wrote (WhatsApp's live delivery, `notify`, of a message of the last five
+ * minutes): their presence is asked for. The backlog WhatsApp delivers on a reconnect asks for none: one subscription
+ * per customer who wrote while the session was away would be a burst no WhatsApp Web client makes.
+ */
+export function writersOf(upsert: WaEvents['messages.upsert'], nowMs: number): string[] {
   if (upsert.type !== 'notify') return [];
-  const writers = (upsert.messages as WAMessage[]).filter((m) => !m.key?.fromMe && m.key?.remoteJid?.endsWith('@s.whatsapp.net') && m.message);
+  const recent = (m: WAMessage) => (numberOf(m.messageTimestamp) ?? 0) * 1000 >= nowMs - RECENT_WRITER_MS;
+  const writers = (upsert.messages as WAMessage[]).filter((m) => !m.key?.fromMe && m.key?.remoteJid?.endsWith('@s.whatsapp.net') && m.message && recent(m));
   return [...new Set(writers.map((m) => m.key.remoteJid!))];
 }
 

@@ -253,7 +253,7 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
         fresh.on('messages.upsert', (upsert) => {
           void record(async () => remember(await reportsOfMessages(upsert.messages, keep))).catch(reportsFailed);
           // A customer who writes is likely to write again: their typing is asked for (told to the frames only).
-          for (const jid of writersOf(upsert)) subscribePresence(fresh, jid);
+          for (const jid of writersOf(upsert, deps.channels.clock.now().getTime())) subscribePresence(fresh, jid);
         });
         fresh.on('presence.update', (update) => {
           const chat = typingOf(update);
