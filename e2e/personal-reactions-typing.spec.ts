@@ -68,6 +68,9 @@ test('a personal Telegram customer’s reaction and typing show in the agent’s
   await expect(frame.getByText('Anna Kravets · typing…')).toBeVisible();
   await axe(page, 'a personal Telegram chat with the customer’s reaction while they type');
   await paintedScreenshot(page, `${SHOTS}/tgapi-reaction-typing.png`);
+  // They stop without sending: "typing…" goes at once, well before it would lapse (6 s).
+  await phone.act('/telegram/customer/typing', { user_id: ANNA.id, stopped: true });
+  await expect(frame.getByText('Anna Kravets · typing…')).toBeHidden({ timeout: 2_000 });
 
   // Taken back in Telegram: the chip goes.
   await phone.act('/telegram/customer/reacts', { user_id: ANNA.id, message_id: asked, emoji: null });

@@ -93,17 +93,20 @@ describe(`a personal Telegram account hears the customer’s reactions and typin
     expect(shown.reactions).toEqual(expect.arrayContaining([{ emoji: '🙏', by: 'agent', reactor: 'agent' }, { emoji: '❤️', by: 'customer', reactor: String(anna.id) }]));
   });
 
-  it('tells the frame the customer is typing or recording a voice note; a cancel tells nothing', async () => {
+  it('tells the frame the customer is typing or recording a voice note, and when they stop', async () => {
     const chat = await chatOfAnna();
     fake.customerTyping(anna.id);
     await frame.until(() => typing.length >= 1, 'the customer typing');
     expect(typing[0]).toMatchObject({ chat_ref: chat.chat_ref, chat_type: 'telegram', chat_id: String(anna.id) });
+    expect(typing[0]!.stopped).toBeUndefined();
     fake.customerTyping(anna.id, 'sendMessageCancelAction');
+    await frame.until(() => typing.length >= 2, 'the customer stopping');
     fake.customerTyping(anna.id, 'sendMessageRecordAudioAction');
-    await frame.until(() => typing.length >= 2, 'the customer recording');
-    fake.customerTyping(anna.id);
-    await frame.until(() => typing.length >= 3, 'the customer typing again');
-    // The frame's indicator lapses by itself (contract: about 5 s unless told again); a cancel adds no "typing".
-    expect(typing).toHaveLength(3);
+    await frame.until(() => typing.length >= 3, 'the customer recording');
+    expect(typing.map((shown) => [shown.chat_ref, shown.stopped ?? false])).toEqual([
+      [chat.chat_ref, false],
+      [chat.chat_ref, true],
+      [chat.chat_ref, false],
+    ]);
   });
 });

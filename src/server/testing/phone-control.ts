@@ -16,7 +16,7 @@ import type { FakeWaLibrary } from './whatsapp-personal-fake.ts';
  * - `POST /telegram/scan`: the account's phone scans the QR
  * - `POST /telegram/customer/writes` `{ user, text }`: a customer (`FakeUser`) writes to the account; answers `{ message_id }`
  * - `POST /telegram/customer/reacts` `{ user_id, message_id, emoji }`: they react to a message (`emoji` null: take it back)
- * - `POST /telegram/customer/typing` `{ user_id }`: they type in their chat with the account
+ * - `POST /telegram/customer/typing` `{ user_id, stopped }`: they type in their chat with the account (or stop)
  */
 export function phoneControlRoutes(whatsapp: FakeWaLibrary, telegram: TelegramAccountFake): RequestListener {
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
@@ -38,7 +38,7 @@ export function phoneControlRoutes(whatsapp: FakeWaLibrary, telegram: TelegramAc
       return { message_id: telegram.customerWrites((user as FakeUser).id, String(text)) };
     },
     'POST /telegram/customer/reacts': ({ user_id, message_id, emoji }) => telegram.customerReacts(Number(user_id), Number(message_id), typeof emoji === 'string' ? emoji : null),
-    'POST /telegram/customer/typing': ({ user_id }) => telegram.customerTyping(Number(user_id)),
+    'POST /telegram/customer/typing': ({ user_id, stopped }) => telegram.customerTyping(Number(user_id), stopped ? 'sendMessageCancelAction' : 'sendMessageTypingAction'),
   };
   return (req, res) => {
     void (async () => {

@@ -18,7 +18,7 @@ export interface TgapiHost {
   /** What the account heard, recorded; false when the channel cannot take it yet (it is still being connected). */
   reports(channelId: string, reports: PlatformReport[]): Promise<boolean>;
   /** A customer is typing in a chat of the channel (told to the frames only). */
-  typing(channelId: string, chat: { chatType: ChatType; chatId: string }): void;
+  typing(channelId: string, chat: { chatType: ChatType; chatId: string; stopped?: true }): void;
   members(channelId: string, group: { chatId: string; name: string | null; members: GroupMember[] }): Promise<void>;
   fileLink(channelId: string, chatId: string, messageId: number): string;
   warn(err: unknown, message: string): void;

@@ -10,8 +10,8 @@ import { privateReactionReport } from './heard-reactions.ts';
 /** Where what a session hears goes: the channel's chats (messages, edits, deletes, reads, reactions) and its groups' members. */
 export interface InboundSink {
   reports(reports: PlatformReport[]): Promise<void>;
-  /** A customer is typing (or recording a voice note) in their private chat: the frames are told, nothing is stored. */
-  typing(chat: { chatType: ChatType; chatId: string }): void;
+  /** A customer is typing (or recording a voice note) in their private chat, or `stopped`: the frames are told, nothing is stored. */
+  typing(chat: { chatType: ChatType; chatId: string; stopped?: true }): void;
   members(group: { chatId: string; name: string | null; members: GroupMember[] }): Promise<void>;
   /** The gateway's link to a message's file, opened through the session later. */
   fileLink(chatId: string, messageId: number): string;
@@ -147,10 +147,12 @@ export function listenForUpdates(client: TelegramClient, sink: InboundSink, trac
     const reaction = privateReactionReport(update.peer.userId, update.msgId, update.reactions);
     if (reaction) inOrder(() => sink.reports([reaction]));
   });
-  // A customer typing (or recording a voice note) in their private chat; a cancel lets the frame's indicator lapse.
+  // A customer typing (or recording a voice note) in their private chat; a cancel (they stopped) ends it at once.
   client.onUserTyping.add((update: UserTypingUpdate) => {
-    if (update.chatType !== 'user' || !TYPING.has(update.status)) return;
-    sink.typing({ chatType: 'telegram', chatId: String(update.chatId) });
+    if (update.chatType !== 'user') return;
+    const chat = { chatType: 'telegram' as const, chatId: String(update.chatId) };
+    if (TYPING.has(update.status)) sink.typing(chat);
+    else if (update.status === 'cancel') sink.typing({ ...chat, stopped: true });
   });
   client.onHistoryRead.add((update: HistoryReadUpdate) =>
     inOrder(async () => {

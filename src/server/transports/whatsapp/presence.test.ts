@@ -17,12 +17,12 @@ describe('a customer’s presence on personal WhatsApp', () => {
     expect(writersOf({ type: 'append', messages: [fresh] }, now)).toEqual([]);
   });
 
-  it('takes writing and recording in a private chat for typing; a pause, being online or a group for nothing', () => {
+  it('takes writing and recording in a private chat for typing, a pause or coming online for its stop, and a group for nothing', () => {
     const update = (lastKnownPresence: 'composing' | 'recording' | 'paused' | 'available', id = jid) => ({ id, presences: { [id]: { lastKnownPresence } } });
     expect(typingOf(update('composing'))).toEqual({ chatType: 'whatsapp', chatId: '15550001111' });
     expect(typingOf(update('recording'))).toEqual({ chatType: 'whatsapp', chatId: '15550001111' });
-    expect(typingOf(update('paused'))).toBeNull();
-    expect(typingOf(update('available'))).toBeNull();
+    expect(typingOf(update('paused'))).toEqual({ chatType: 'whatsapp', chatId: '15550001111', stopped: true });
+    expect(typingOf(update('available'))).toEqual({ chatType: 'whatsapp', chatId: '15550001111', stopped: true });
     expect(typingOf(update('composing', '120363000000000001@g.us'))).toBeNull();
   });
 });

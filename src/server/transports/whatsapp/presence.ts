@@ -41,9 +41,12 @@ export function writersOf(upsert: WaEvents['messages.upsert'], nowMs: number): s
 /** What WhatsApp's presence update shows as "typing…": writing, or recording a voice note. */
 const TYPING = new Set(['composing', 'recording']);
 
-/** The private chat whose customer is typing, from a presence update; null for anything else (online, paused, a group). */
-export function typingOf(update: WaEvents['presence.update']): { chatType: ChatType; chatId: string } | null {
+/**
+ * The private chat whose customer is typing, or stopped (`paused`, which the library reports as `available`, as it
+ * does their coming online: either way they are not typing now), from a presence update; null for a group.
+ */
+export function typingOf(update: WaEvents['presence.update']): { chatType: ChatType; chatId: string; stopped?: true } | null {
   const chat = chatOf(update.id);
   if (chat?.chatType !== 'whatsapp') return null;
-  return Object.values(update.presences).some((p) => TYPING.has(p.lastKnownPresence)) ? chat : null;
+  return Object.values(update.presences).some((p) => TYPING.has(p.lastKnownPresence)) ? chat : { ...chat, stopped: true };
 }
