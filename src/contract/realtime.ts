@@ -181,13 +181,17 @@ export interface MessageRefused {
 }
 export const maxRefusedMessages = 10;
 
-/** A customer is typing in a chat (lasts about 5 s unless told again); never stored, never caught up. */
+/**
+ * A customer is typing in a chat (lasts about 5 s unless told again), or, `stopped`, stopped without sending; never
+ * stored, never caught up.
+ */
 export interface ChatTyping {
   channel_id: string;
   chat_ref: string;
   chat_type: ChatType;
   chat_id: string | null;
   at: string;
+  stopped?: true;
 }
 
 export interface ServerToClientEvents {

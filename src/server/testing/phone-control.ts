@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
-import type { TelegramAccountFake } from './telegram-account-fake.ts';
+import type { FakeUser, TelegramAccountFake } from './telegram-account-fake.ts';
 import type { FakeWaLibrary } from './whatsapp-personal-fake.ts';
 
 /**
@@ -14,6 +14,9 @@ import type { FakeWaLibrary } from './whatsapp-personal-fake.ts';
  * - `POST /whatsapp/synced`: WhatsApp finished sending what it held
  * - `POST /telegram/password` `{ password }`: the account's two-factor password (null: none)
  * - `POST /telegram/scan`: the account's phone scans the QR
+ * - `POST /telegram/customer/writes` `{ user, text }`: a customer (`FakeUser`) writes to the account; answers `{ message_id }`
+ * - `POST /telegram/customer/reacts` `{ user_id, message_id, emoji }`: they react to a message (`emoji` null: take it back)
+ * - `POST /telegram/customer/typing` `{ user_id, stopped }`: they type in their chat with the account (or stop)
  */
 export function phoneControlRoutes(whatsapp: FakeWaLibrary, telegram: TelegramAccountFake): RequestListener {
   const routes: Record<string, (body: Record<string, unknown>) => unknown> = {
@@ -30,6 +33,12 @@ export function phoneControlRoutes(whatsapp: FakeWaLibrary, telegram: TelegramAc
     'POST /whatsapp/synced': () => whatsapp.last().emit('connection.update', { receivedPendingNotifications: true }),
     'POST /telegram/password': ({ password }) => telegram.setPassword(typeof password === 'string' ? password : null),
     'POST /telegram/scan': () => telegram.scan(),
+    'POST /telegram/customer/writes': ({ user, text }) => {
+      telegram.addUser(user as FakeUser);
+      return { message_id: telegram.customerWrites((user as FakeUser).id, String(text)) };
+    },
+    'POST /telegram/customer/reacts': ({ user_id, message_id, emoji }) => telegram.customerReacts(Number(user_id), Number(message_id), typeof emoji === 'string' ? emoji : null),
+    'POST /telegram/customer/typing': ({ user_id, stopped }) => telegram.customerTyping(Number(user_id), stopped ? 'sendMessageCancelAction' : 'sendMessageTypingAction'),
   };
   return (req, res) => {
     void (async () => {

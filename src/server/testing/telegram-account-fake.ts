@@ -1,50 +1,19 @@
-import { createHash } from 'node:crypto';
-import { Long, tl } from '@mtcute/core';
-import { TelegramClient } from '@mtcute/core/client.js';
-import { StubTelegramClient } from '@mtcute/test';
-import { nodeRuntime, type TgapiClient, type TgapiClientFactory } from '../transports/tgapi/mtcute-client.ts';
+import { Long } from '@mtcute/core';
+import { telegramConnections } from './telegram-account-connections.ts';
 import { srpVerifier } from './telegram-account-srp.ts';
+import { rpcError, seeded, setReaction, tlChat, tlMessage as tlMessageOf, tlUser as tlUserOf, type FakeGroup, type FakeUser, type Obj, type StoredMessage } from './telegram-account-tl.ts';
+
+export type { FakeUser } from './telegram-account-tl.ts';
 
 /**
  * Telegram as one personal account's clients see it, for tests: the real client library (mtcute) runs with no server
  * (`StubTelegramClient`), and every API call it makes is answered here, from a small model of Telegram's state:
- * users, a login-token state, the account's password (checked by SRP), a message store, and the account's update log
- * numbered by pts, from which `updates.getDifference` answers what a client missed. What it cannot show: the
- * connection itself (key exchange, reconnects, data-centre moves) and files beyond a small upload.
+ * users, a login-token state, the account's password (checked by SRP), a message store with reactions, and the
+ * account's update log numbered by pts, from which `updates.getDifference` answers what a client missed; customers
+ * write, react and type as Telegram tells an account. What it cannot show: the connection itself (key exchange,
+ * reconnects, data-centre moves) and files beyond a small upload. The TL shapes are in telegram-account-tl.ts, the
+ * clients and their network faults in telegram-account-connections.ts.
  */
-
-type Obj = Record<string, unknown> & { _: string };
-export interface FakeUser {
-  id: number;
-  firstName: string;
-  lastName?: string;
-  username?: string;
-  phone?: string;
-}
-
-interface StoredMessage {
-  id: number;
-  peer: Obj;
-  fromId?: number;
-  out: boolean;
-  text: string;
-  date: number;
-  replyTo?: number;
-  media?: Obj;
-  editDate?: number;
-  deleted?: boolean;
-  action?: Obj;
-}
-
-/** Telegram's refusal as the library makes it of the wire's `rpc_error` (FLOOD_WAIT_3 becomes FLOOD_WAIT_%d with its seconds). */
-const { RpcError } = tl as unknown as { RpcError: { fromTl(obj: unknown): Error } };
-const rpcError = (code: number, text: string) => RpcError.fromTl({ _: 'rpc_error', errorCode: code, errorMessage: text });
-
-/** A seeded source of bytes (tokens, salts, secrets), so that runs repeat. */
-function seeded(seed: string) {
-  let counter = 0;
-  return () => createHash('sha256').update(`${seed}/${counter++}`).digest();
-}
 
 /**
  * After `after` wrong two-factor passwords in a row, Telegram answers `auth.checkPassword` with FLOOD_WAIT_`seconds`
@@ -58,7 +27,7 @@ export interface PasswordFlood {
 export function telegramAccountFake(options: { self: FakeUser; password?: string; seed?: string; passwordFlood?: PasswordFlood }) {
   const bytes = seeded(options.seed ?? 'telegram-account-fake');
   const users = new Map<number, FakeUser>([[options.self.id, options.self]]);
-  const chats = new Map<number, { id: number; title: string; members: number[] }>();
+  const chats = new Map<number, FakeGroup>();
   const messages = new Map<number, StoredMessage>();
   /** The reactions the account set (`messages.sendReaction`) and the peers it was shown typing to, in order. */
   const reactions: { id: number; reaction: Obj[] }[] = [];
@@ -72,35 +41,11 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
   const wrongPasswords = { inARow: 0, floodUntil: 0 };
   const calls: Obj[] = [];
   const failures = new Map<string, string[]>();
-  let client: StubTelegramClient | null = null;
+  const connections = telegramConnections((query) => answer(query));
 
   const now = () => Math.floor(Date.now() / 1000);
-  const tlUser = (u: FakeUser): Obj => ({
-    _: 'user',
-    id: u.id,
-    accessHash: Long.fromNumber(u.id * 7),
-    firstName: u.firstName,
-    ...(u.lastName ? { lastName: u.lastName } : {}),
-    ...(u.username ? { username: u.username } : {}),
-    ...(u.phone ? { phone: u.phone } : {}),
-    ...(u.id === options.self.id ? { self: true } : {}),
-  });
-  const tlChat = (c: { id: number; title: string; members: number[] }): Obj => ({ _: 'chat', id: c.id, title: c.title, photo: { _: 'chatPhotoEmpty' }, participantsCount: c.members.length, date: 0, version: 1 });
-  const tlMessage = (m: StoredMessage): Obj =>
-    m.action
-      ? { _: 'messageService', id: m.id, peerId: m.peer, fromId: { _: 'peerUser', userId: m.fromId }, out: m.out, date: m.date, action: m.action }
-      : {
-          _: 'message',
-          id: m.id,
-          peerId: m.peer,
-          ...(m.fromId !== undefined && m.peer._ === 'peerChat' ? { fromId: { _: 'peerUser', userId: m.fromId } } : {}),
-          out: m.out,
-          date: m.date,
-          message: m.text,
-          ...(m.replyTo ? { replyTo: { _: 'messageReplyHeader', replyToMsgId: m.replyTo } } : {}),
-          ...(m.media ? { media: m.media } : {}),
-          ...(m.editDate ? { editDate: m.editDate } : {}),
-        };
+  const tlUser = (u: FakeUser) => tlUserOf(u, options.self.id);
+  const tlMessage = (m: StoredMessage) => tlMessageOf(m, options.self.id);
   const everyone = () => ({ users: [...users.values()].map(tlUser), chats: [...chats.values()].map(tlChat) });
 
   /** Appends to the update log and, with a client connected, pushes it as Telegram does. */
@@ -110,7 +55,13 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     return entry;
   };
   const push = (updates: Obj[]) => {
+    const client = connections.current();
     if (client && login.authorized && !login.ended) client.onServerUpdate.emit({ _: 'updates', updates, ...everyone(), date: now(), seq: 0 } as never);
+  };
+  /** An update with no place in the log (no pts), as Telegram sends one alone: `updateShort`. */
+  const pushShort = (update: Obj) => {
+    const client = connections.current();
+    if (client && login.authorized && !login.ended) client.onServerUpdate.emit({ _: 'updateShort', update, date: now() } as never);
   };
   const newMessage = (m: Omit<StoredMessage, 'id' | 'date'>): { message: StoredMessage; update: Obj } => {
     const message = { ...m, id: ++lastMessageId, date: now() };
@@ -237,8 +188,10 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     'messages.sendReaction': (q) => {
       const message = messages.get(Number(q.msgId));
       if (!message || message.deleted) throw rpcError(400, 'MESSAGE_ID_INVALID');
-      reactions.push({ id: Number(q.msgId), reaction: q.reaction as Obj[] });
-      const update = record({ _: 'updateEditMessage', message: tlMessage(message) });
+      const reaction = (q.reaction as Obj[] | undefined) ?? [];
+      reactions.push({ id: Number(q.msgId), reaction });
+      setReaction(message, options.self.id, reaction[0]?._ === 'reactionEmoji' ? String(reaction[0].emoticon) : null, now());
+      const update = record({ _: 'updateEditMessage', message: { ...tlMessage(message), editHide: true } });
       return { _: 'updates', updates: [update], ...everyone(), date: now(), seq: 0 };
     },
     'messages.setTyping': (q) => {
@@ -266,103 +219,28 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     return method(query);
   }
 
-  /** Processes (by label) whose connections are gone: their clients' calls fail as a dropped connection's would. */
-  const severed = new Set<string>();
-  /** Clients not closed yet, by process; and the processes refused for using the session while another had it open. */
-  const openClients = new Map<string, number>();
-  const duplicated: string[] = [];
-  /** Which process made each call that reached Telegram, in order. */
-  const callers: { label: string; method: string }[] = [];
-  let clientLabel = '';
-  const crashes = new Map<string, { label: string; crash: () => Promise<void> }>();
-  /** Methods whose next answer is lost on the way back (Telegram did it; the connection dropped before the answer). */
-  const lostAnswers = new Set<string>();
-  /** While Telegram cannot be reached (a network that drops every packet), calls wait, as unanswered requests do. */
-  let network: { reachable: Promise<void>; restore: () => void } | null = null;
-  const sever = (label: string) => {
-    severed.add(label);
-    if (clientLabel === label) client = null;
-  };
-  const connectionLost = () => Object.assign(new Error('the connection to Telegram was lost'), { code: 'ECONNRESET' });
-
-  /** Clients as one process (`label`) makes them; `sever(label)` takes that process off the network. */
-  const clientsOf =
-    (label: string): TgapiClientFactory =>
-    async (): Promise<TgapiClient> => {
-      const stub = new StubTelegramClient({ ...(await nodeRuntime()), disableUpdates: false, updates: { catchUp: true } } as never);
-      // As the library's own `call` does after the network: errors thrown, and the peers of every answer remembered.
-      stub.call = (async (query: Obj) => {
-        if (severed.has(label)) throw connectionLost();
-        if (network) await network.reachable;
-        if (severed.has(label)) throw connectionLost();
-        // One session used from two places at once: Telegram refuses both (the product must never let it happen).
-        if ([...openClients].some(([other, n]) => other !== label && n > 0 && !severed.has(other))) {
-          duplicated.push(label);
-          throw rpcError(406, 'AUTH_KEY_DUPLICATED');
-        }
-        callers.push({ label, method: query._ });
-        const result = answer(query);
-        if (lostAnswers.delete(query._)) throw connectionLost();
-        const crash = crashes.get(query._);
-        if (crash?.label === label) {
-          // Telegram did what was asked; the process dies before it hears the answer.
-          crashes.delete(query._);
-          sever(label);
-          await crash.crash();
-          throw connectionLost();
-        }
-        await stub.storage.peers.updatePeersFrom(result as never);
-        return result;
-      }) as never;
-      if (!severed.has(label)) {
-        client = stub;
-        clientLabel = label;
-      }
-      const opened = new TelegramClient({ client: stub });
-      openClients.set(label, (openClients.get(label) ?? 0) + 1);
-      const destroy = opened.destroy.bind(opened);
-      let destroyed = false;
-      opened.destroy = async () => {
-        if (!destroyed) openClients.set(label, openClients.get(label)! - 1);
-        destroyed = true;
-        await destroy();
-      };
-      return { client: opened, storage: stub.mt.storage.provider as never };
-    };
-  const clients = clientsOf('');
+  const clients = connections.clientsOf('');
 
   return {
     clients,
-    clientsOf,
+    clientsOf: connections.clientsOf,
     reactions,
     typing,
     /** The process `label` is gone (killed): its clients' calls fail, and nothing is pushed to them any more. */
-    sever,
+    sever: connections.sever,
     /** The next `method` from process `label` is done by Telegram, then the process dies (`crash`) before the answer. */
-    crashAfter(method: string, label: string, crash: () => Promise<void>) {
-      crashes.set(method, { label, crash });
-    },
+    crashAfter: connections.crashAfter,
     /** The next `method` is done by Telegram, and its answer lost on the way (the process lives on). */
-    loseAnswerOf(method: string) {
-      lostAnswers.add(method);
-    },
+    loseAnswerOf: connections.loseAnswerOf,
     /** Telegram's network drops everything: calls made meanwhile wait until `reachable()` (then they go through). */
-    unreachable() {
-      if (network) return;
-      let restore = () => {};
-      const reachable = new Promise<void>((resolve) => (restore = resolve));
-      network = { reachable, restore };
-    },
-    reachable() {
-      network?.restore();
-      network = null;
-    },
+    unreachable: connections.unreachable,
+    reachable: connections.reachable,
     /** Clients made and not closed yet. */
     get openClients() {
-      return [...openClients.values()].reduce((sum, n) => sum + n, 0);
+      return connections.openClients();
     },
-    callers,
-    duplicated,
+    callers: connections.callers,
+    duplicated: connections.duplicated,
     calls,
     messages,
     addUser(user: FakeUser) {
@@ -374,7 +252,7 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     /** The account's phone scans the QR: Telegram tells the client its token was used. */
     scan(userId = options.self.id) {
       login.scannedBy = userId;
-      client?.onServerUpdate.emit({ _: 'updateShort', update: { _: 'updateLoginToken' }, date: now() } as never);
+      connections.current()?.onServerUpdate.emit({ _: 'updateShort', update: { _: 'updateLoginToken' }, date: now() } as never);
     },
     setPassword(next: string | null) {
       password = next ? srpVerifier(next, bytes) : null;
@@ -417,6 +295,26 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     read(userId: number, maxId: number) {
       push([record({ _: 'updateReadHistoryOutbox', peer: { _: 'peerUser', userId }, maxId })]);
     },
+    /**
+     * A customer reacts to a message of their private chat with the account (null takes the reaction back). Telegram
+     * tells the account as the message edited without an edit mark (`updateEditMessage`, `edit_hide`), its reactions
+     * as they are now; or, `via: 'updateMessageReactions'`, by that update (no pts), which it sends in other cases.
+     */
+    customerReacts(userId: number, id: number, emoticon: string | null, via: 'updateEditMessage' | 'updateMessageReactions' = 'updateEditMessage') {
+      const message = messages.get(id)!;
+      if (!setReaction(message, userId, emoticon, now())) return;
+      const { reactions: shown } = tlMessage(message);
+      if (via === 'updateMessageReactions') push([{ _: 'updateMessageReactions', peer: { _: 'peerUser', userId }, msgId: id, reactions: shown ?? { _: 'messageReactions', results: [], canSeeList: true, recentReactions: [] } }]);
+      else push([record({ _: 'updateEditMessage', message: { ...tlMessage(message), editHide: true } })]);
+    },
+    /**
+     * A customer's typing status in their private chat (`updateUserTyping`): `sendMessageTypingAction` while they
+     * type (their app repeats it every few seconds), `sendMessageRecordAudioAction` while recording a voice note,
+     * `sendMessageCancelAction` when they stop.
+     */
+    customerTyping(userId: number, action: 'sendMessageTypingAction' | 'sendMessageRecordAudioAction' | 'sendMessageCancelAction' = 'sendMessageTypingAction') {
+      pushShort({ _: 'updateUserTyping', userId, action: { _: action } });
+    },
     /** The next calls of `method` are refused with these errors (`FLOOD_WAIT_3`, `PRIVACY_PREMIUM_REQUIRED`…). */
     failNext(method: string, ...errors: string[]) {
       failures.set(method, [...(failures.get(method) ?? []), ...errors]);
@@ -424,12 +322,10 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     /** The session is terminated from the phone: every call is refused, and the client is told to catch up. */
     endSession() {
       login.ended = true;
-      client?.onServerUpdate.emit({ _: 'updatesTooLong' } as never);
+      connections.current()?.onServerUpdate.emit({ _: 'updatesTooLong' } as never);
     },
     /** The client in use goes away (the gateway stopped): what happens meanwhile waits in the log. */
-    disconnect() {
-      client = null;
-    },
+    disconnect: connections.disconnect,
     get pts() {
       return log.length;
     },

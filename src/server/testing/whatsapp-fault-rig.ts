@@ -20,6 +20,8 @@ export interface WhatsAppFaultRig {
   relay: FaultRelay | null;
   database: TestDatabase;
   t: TestGateway;
+  /** The gateway's address (its PUBLIC_URL), for frames' realtime clients. */
+  base: string;
   token: string;
   channelId: string;
   /** Sends a text to the customer; answers its request id. */
@@ -33,7 +35,7 @@ export async function startWhatsAppFaultRig(options: { secretKey: string; relay?
   const relay = options.relay ? await startFaultRelay({ host: '127.0.0.1', port: Number(new URL(server.wsUrl).port) }) : null;
   const database = await createTestDatabase();
   const wsUrl = relay ? relay.url(server.wsUrl) : server.wsUrl;
-  const { t } = await startLiveGateway({ SECRET_KEY: options.secretKey, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: wsUrl }, { database, ...(options.liveness ? { whatsapp: { liveness: options.liveness } } : {}) });
+  const { t, base } = await startLiveGateway({ SECRET_KEY: options.secretKey, WHATSAPP_PERSONAL: 'on', WHATSAPP_WS_URL: wsUrl }, { database, ...(options.liveness ? { whatsapp: { liveness: options.liveness } } : {}) });
   const { token, accountId } = await t.newAccount();
   const channelId = crypto.randomUUID();
   const device = await seedLinkedWhatsAppChannel(t.gateway.database.db, { channelId, accountId, selfJid: server.server.manifest.selfJid, secretKey: options.secretKey });
@@ -47,6 +49,7 @@ export async function startWhatsAppFaultRig(options: { secretKey: string; relay?
     relay,
     database,
     t,
+    base,
     token,
     channelId,
     async send(text) {

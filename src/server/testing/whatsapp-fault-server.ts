@@ -48,6 +48,14 @@ export interface FaultServer {
   encryptInbound(device: DeviceBundle): void;
   /** Customers' messages written encrypted, by kind (a new session's, an established one's), and written again after a retry receipt. */
   encryption(): { pkmsg: number; msg: number; retried: number };
+  /**
+   * A customer's typing state, as WhatsApp tells it (`<chatstate from=…><composing/></chatstate>`; a voice note being
+   * recorded is `<composing media="audio"/>`), written only to the connections that subscribed to the customer's
+   * presence (`<presence type="subscribe" to=…/>`). Answers how many got it.
+   */
+  customerTyping(state: 'composing' | 'recording' | 'paused', from?: string): Promise<number>;
+  /** The people whose presence each open connection subscribed to. */
+  presenceSubscriptions(): string[][];
   /** A customer's text, as WhatsApp would deliver it to the account. */
   inject(text: string, from?: string): Promise<void>;
   deliveredCount(text: string): number;
@@ -59,6 +67,8 @@ interface Tracked {
   loggedIn: boolean;
   /** Ended by the fake (a stream error, a failed login, replaced): nothing more is written to it. */
   ended: boolean;
+  /** The people whose presence the client subscribed to on this connection. */
+  presence: Set<string>;
 }
 
 const OPEN = 1;
@@ -126,12 +136,15 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
 
   setServerHook({
     connected(connection) {
-      tracked.set(connection, { connection, loggedIn: false, ended: false });
+      tracked.set(connection, { connection, loggedIn: false, ended: false, presence: new Set() });
       connection.socket.once('close', (code, reason) => {
         tracked.delete(connection);
         const why = `${code} ${String(reason)}`.trim();
         closes.set(why, (closes.get(why) ?? 0) + 1);
       });
+    },
+    received(connection, node) {
+      if (node.tag === 'presence' && node.attrs.type === 'subscribe' && node.attrs.to) tracked.get(connection)?.presence.add(node.attrs.to);
     },
     async send(connection, node) {
       const t = tracked.get(connection);
@@ -253,6 +266,14 @@ export async function startFaultServer(options: { replaceOlder?: boolean } = {})
     logins: () => logins,
     offlineQueue: () => unconfirmed.size,
     closes: () => closes,
+    async customerTyping(state, from = '15551234567') {
+      const jid = `${from}@s.whatsapp.net`;
+      const child: WaNode = state === 'recording' ? { tag: 'composing', attrs: { media: 'audio' } } : { tag: state, attrs: {} };
+      const targets = live().filter((t) => t.presence.has(jid));
+      for (const t of targets) await t.connection.writeNode({ tag: 'chatstate', attrs: { from: jid }, content: [child] });
+      return targets.length;
+    },
+    presenceSubscriptions: () => live().map((t) => [...t.presence]),
     async inject(text, from = '15551234567') {
       const res = await fetch(server.manifest.endpoints.adminInboundUrl, {
         method: 'POST',

@@ -98,6 +98,11 @@ export class FakeWaSocket implements WaSocket {
   async sendPresenceUpdate(type: 'composing' | 'paused', jid: string): Promise<void> {
     this.presences.push({ type, jid });
   }
+  /** The people whose presence the driver asked for, in order. */
+  readonly presenceSubscriptions: string[] = [];
+  async presenceSubscribe(jid: string): Promise<void> {
+    this.presenceSubscriptions.push(jid);
+  }
   async requestPairingCode(phone: string): Promise<string> {
     this.pairingCodes.push(phone);
     return 'K7QW3PZX';

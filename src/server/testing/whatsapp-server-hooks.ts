@@ -28,6 +28,8 @@ export interface ServerHook {
   connected(connection: ServerConnection): void;
   /** Called for each node the server writes; the hook writes it (or not) through `connection.writeNode`. */
   send(connection: ServerConnection, node: WaNode): Promise<void>;
+  /** Called for each node a client wrote, once the server recorded it (the server then handles it as shipped). */
+  received?(connection: ServerConnection, node: WaNode): void;
 }
 
 const MODULE_SUFFIX = '/@openclaw/crabline/dist/src/servers/whatsapp-baileys-websocket.js';
@@ -57,6 +59,11 @@ const serverReplacements: [string, string][] = [
   ['const MAX_PENDING_WEBSOCKET_MESSAGES = 32;', 'const MAX_PENDING_WEBSOCKET_MESSAGES = 10_000;'],
   // The customer's phone encrypts what it writes with the fake's own Signal session (whatsapp-customer-device.ts).
   ...signalSeamReplacements,
+  // What a client writes is shown to the hook by connection (a presence subscription is the connection's).
+  [
+    '        await awaitWithAbort(this.#recordNode(node), this.#acceptanceAbort.signal);\n',
+    `        await awaitWithAbort(this.#recordNode(node), this.#acceptanceAbort.signal);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.received?.(this, node);\n`,
+  ],
   ['        sessions.add(session);\n', `        sessions.add(session);\n        globalThis[Symbol.for("messaging-gateway.tests.whatsapp-server-hook")]?.connected(session);\n`],
   // The fake answers a usync query for devices only (each user named by its jid); the library's "is this number on
   // WhatsApp" (a contact lookup, each user named by a phone number) made it throw. WhatsApp answers it: see contactLookup.

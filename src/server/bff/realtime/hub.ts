@@ -233,7 +233,14 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       const channel = await deps.store.channels.getById(report.channelId);
       const chat = channel && (await deps.store.chats.findByMessengerId(channel.id, report.chatType, report.chatId));
       if (!channel || !chat) return;
-      const shown: ChatTyping = { channel_id: channel.id, chat_ref: chat.id, chat_type: chat.chatType, chat_id: chat.chatId, at: deps.clock.now().toISOString() };
+      const shown: ChatTyping = {
+        channel_id: channel.id,
+        chat_ref: chat.id,
+        chat_type: chat.chatType,
+        chat_id: chat.chatId,
+        at: deps.clock.now().toISOString(),
+        ...(report.stopped ? { stopped: true as const } : {}),
+      };
       const event = { accountId: channel.accountId, name: 'chat.typing', payload: shown };
       const identity = { chat_type: chat.chatType, chat_id: chat.chatId, username: chat.username, phone: chat.phone };
       io.to(eventAudiences(event, identity)).emit('typing', shown);

@@ -21,6 +21,8 @@ export interface ReportedTyping {
   channelId: string;
   chatType: ChatType;
   chatId: string;
+  /** The customer stopped without sending (Telegram's cancel, WhatsApp's pause): the frames end "typing…" at once. */
+  stopped?: true;
 }
 
 /** Where drivers tell that a customer is typing; the frames of the account hear it (the realtime hub). */

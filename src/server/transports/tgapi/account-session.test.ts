@@ -12,6 +12,7 @@ function listener() {
   const seen = { scans: [] as unknown[], reports: [] as PlatformReport[], snapshots: [] as string[], ended: 0 };
   const sink: InboundSink = {
     reports: async (r) => void seen.reports.push(...r),
+    typing: () => {},
     members: async () => {},
     fileLink: (chatId, id) => `http://127.0.0.1/files/${chatId}/${id}`,
   };

@@ -17,6 +17,8 @@ export interface TgapiHost {
   ended(channelId: string): Promise<void>;
   /** What the account heard, recorded; false when the channel cannot take it yet (it is still being connected). */
   reports(channelId: string, reports: PlatformReport[]): Promise<boolean>;
+  /** A customer is typing in a chat of the channel (told to the frames only). */
+  typing(channelId: string, chat: { chatType: ChatType; chatId: string; stopped?: true }): void;
   members(channelId: string, group: { chatId: string; name: string | null; members: GroupMember[] }): Promise<void>;
   fileLink(channelId: string, chatId: string, messageId: number): string;
   warn(err: unknown, message: string): void;
@@ -96,6 +98,7 @@ export function tgapiSessions(clients: TgapiClientFactory, host: () => TgapiHost
           client,
           {
             reports: (reports) => report(channelId, reports),
+            typing: (chat) => host().typing(channelId, chat),
             members: (group) => host().members(channelId, group),
             fileLink: (chatId, messageId) => host().fileLink(channelId, chatId, messageId),
           },

@@ -85,6 +85,9 @@ function host(deps: TgapiTransportDeps, messages: () => MessageDeps): TgapiHost 
     async reports(channelId, reports) {
       return (await platformReports(messages(), channelId, reports)) !== 'not_yet';
     },
+    typing(channelId, chat) {
+      messages().typingHeard?.({ channelId, ...chat });
+    },
     async members(channelId, group) {
       const channel = await channelOf(deps, channelId);
       await groupReported(messages(), channel.accountId, channelId, { chatType: 'telegroup', chatId: group.chatId, name: group.name, members: group.members });

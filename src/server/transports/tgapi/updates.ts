@@ -1,14 +1,17 @@
 import type { TelegramClient } from '@mtcute/core/client.js';
-import type { DeleteMessageUpdate, HistoryReadUpdate, Message } from '@mtcute/core';
+import type { DeleteMessageUpdate, HistoryReadUpdate, Message, RawUpdateInfo, UserTypingUpdate } from '@mtcute/core';
 import type { ChatType } from '../../../contract/channels.ts';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { GroupMember } from '../../core/groups/ports.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { PlatformReport } from '../../core/messages/platform-reports.ts';
+import { privateReactionReport } from './heard-reactions.ts';
 
-/** Where what a session hears goes: the channel's chats (messages, edits, deletes, reads) and its groups' members. */
+/** Where what a session hears goes: the channel's chats (messages, edits, deletes, reads, reactions) and its groups' members. */
 export interface InboundSink {
   reports(reports: PlatformReport[]): Promise<void>;
+  /** A customer is typing (or recording a voice note) in their private chat, or `stopped`: the frames are told, nothing is stored. */
+  typing(chat: { chatType: ChatType; chatId: string; stopped?: true }): void;
   members(group: { chatId: string; name: string | null; members: GroupMember[] }): Promise<void>;
   /** The gateway's link to a message's file, opened through the session later. */
   fileLink(chatId: string, messageId: number): string;
@@ -67,6 +70,9 @@ export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage
   ];
 }
 
+/** What a customer does that the frame shows as "typing…": writing, or recording a voice or video note. */
+const TYPING: ReadonlySet<UserTypingUpdate['status']> = new Set(['typing', 'record_voice', 'record_round']);
+
 /** Members that joined or left a group, from its service messages. */
 function membersOf(message: Message): GroupMember[] {
   const action = message.action;
@@ -119,7 +125,10 @@ export function listenForUpdates(client: TelegramClient, sink: InboundSink, trac
             { kind: 'edit', edit: { ...where, messengerMessageId: captionIdOf(message.id), text: caption?.text ?? '', ...(caption ? { added: { partOf: where.messengerMessageId, arriving: caption } } : {}) } },
           ]
         : [{ kind: 'edit', edit: { ...where, text: first.text ?? '' } }];
-      await sink.reports(reports);
+      // In a private chat Telegram tells a reaction as the message edited without a mark (`edit_hide`), carrying its
+      // reactions now: the customer's is recorded as it stands (an edit of the words carries them too, unchanged).
+      const reaction = message.chat.type === 'user' ? privateReactionReport(message.chat.id, message.id, message.reactions?.raw) : null;
+      await sink.reports(reaction ? [...reports, reaction] : reports);
     }),
   );
   client.onDeleteMessage.add((update: DeleteMessageUpdate) =>
@@ -132,6 +141,19 @@ export function listenForUpdates(client: TelegramClient, sink: InboundSink, trac
       if (reports.length > 0) await sink.reports(reports);
     }),
   );
+  // The same, as `updateMessageReactions` (the library leaves it raw): the message's reactions now, by its chat.
+  client.onRawUpdate.add(({ update }: RawUpdateInfo) => {
+    if (update._ !== 'updateMessageReactions' || update.peer._ !== 'peerUser') return;
+    const reaction = privateReactionReport(update.peer.userId, update.msgId, update.reactions);
+    if (reaction) inOrder(() => sink.reports([reaction]));
+  });
+  // A customer typing (or recording a voice note) in their private chat; a cancel (they stopped) ends it at once.
+  client.onUserTyping.add((update: UserTypingUpdate) => {
+    if (update.chatType !== 'user') return;
+    const chat = { chatType: 'telegram' as const, chatId: String(update.chatId) };
+    if (TYPING.has(update.status)) sink.typing(chat);
+    else if (update.status === 'cancel') sink.typing({ ...chat, stopped: true });
+  });
   client.onHistoryRead.add((update: HistoryReadUpdate) =>
     inOrder(async () => {
       if (!update.isOutbox) return;

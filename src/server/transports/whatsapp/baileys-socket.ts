@@ -123,6 +123,7 @@ export function baileysLibrary(options: { browser?: [string, string, string] } =
         onHeard: (handler) => sock.ws.on('frame', (frame: unknown) => answersTheAccount(frame) && handler()),
         sendMessage: (jid, content, opts) => sock.sendMessage(jid, content, opts),
         sendPresenceUpdate: (type, jid) => sock.sendPresenceUpdate(type, jid),
+        presenceSubscribe: (jid) => sock.presenceSubscribe(jid),
         requestPairingCode: (phone) => sock.requestPairingCode(phone),
         onWhatsApp: (...phones) => sock.onWhatsApp(...phones) as Promise<{ exists: boolean; jid: string }[] | undefined>,
         downloadMedia: (message) => baileys.downloadMediaMessage(message, 'buffer', {}, { logger: quiet as never, reuploadRequest: sock.updateMediaMessage }),

@@ -9,6 +9,7 @@ import { ACK_WAIT_MS, type SendAcks } from './acks.ts';
 import { SEND_TURN_HOLD_MS, SEND_TURN_WAIT_MS, SendSlots } from './send-slots.ts';
 import { realTimers } from './timers.ts';
 import type { LiveSockets } from './session.ts';
+import { subscribePresence } from './presence.ts';
 import { showTyping } from './typing.ts';
 import { phoneLookups } from '../../core/pacing/lookups.ts';
 
@@ -126,8 +127,11 @@ export function whatsappMessaging(
       await socketOf(sockets, ref.channelId).sendMessage(jid, { react: { text: ref.emoji ?? '', key } }).catch(transient);
     },
     // "composing" lasts until WhatsApp's own timeout (about 25 s) or the next message: sent again while the agent types.
+    // The agent in the chat is also when the customer's own typing is worth hearing: it is asked for (once a connection).
     async sendTyping(chat) {
-      await socketOf(sockets, chat.channelId).sendPresenceUpdate('composing', jidOf(chat.chatId)).catch(transient);
+      const socket = socketOf(sockets, chat.channelId);
+      subscribePresence(socket, jidOf(chat.chatId));
+      await socket.sendPresenceUpdate('composing', jidOf(chat.chatId)).catch(transient);
     },
   };
 }

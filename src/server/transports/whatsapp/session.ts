@@ -5,6 +5,7 @@ import { sessionEnded, sessionLinked, sessionQrIssued, sessionReports, sessionSy
 import { userOf } from './addresses.ts';
 import type { GroupReport } from '../../core/groups/group-changes.ts';
 import { groupOfParticipants, groupsOfUpdates, numberOf, reportsOfMessages, reportsOfUpdates, type KeepFile } from './inbound.ts';
+import { subscribePresence, typingOf, writersOf } from './presence.ts';
 import { disconnectCode, WaDisconnect, type WaEvents, type WaLibrary, type WaSocket } from './wa-socket.ts';
 import { sessionRestored, sessionUnreachable } from '../../core/channels/session-reachability.ts';
 import { SendAcks } from './acks.ts';
@@ -255,7 +256,15 @@ export function whatsappSessionDriver(deps: WhatsAppSessionDeps, sockets: LiveSo
           updating = updating.then(() => onUpdate(fresh, update)).catch((err: unknown) => deps.log(err, 'a WhatsApp connection update failed'));
         });
         const keep = deps.files?.(channelId, fresh) ?? null;
-        fresh.on('messages.upsert', ({ messages }) => void record(async () => remember(await reportsOfMessages(messages, keep))).catch(reportsFailed));
+        fresh.on('messages.upsert', (upsert) => {
+          void record(async () => remember(await reportsOfMessages(upsert.messages, keep))).catch(reportsFailed);
+          // A customer who writes is likely to write again: their typing is asked for (told to the frames only).
+          for (const jid of writersOf(upsert, deps.channels.clock.now().getTime())) subscribePresence(fresh, jid);
+        });
+        fresh.on('presence.update', (update) => {
+          const chat = typingOf(update);
+          if (chat) deps.messages()?.typingHeard?.({ channelId, ...chat });
+        });
         fresh.on('messages.update', (updates) => void record(reportsOfUpdates(updates)).catch(reportsFailed));
         fresh.on('messaging-history.set', ({ messages, isLatest, progress }) => {
           void record(() => reportsOfMessages(messages, keep && recentFilesOnly(keep, deps.channels.clock.now()))).catch(reportsFailed);

@@ -10,7 +10,7 @@ import type { WaAck } from './acks.ts';
  */
 export type WaEvents = Pick<
   BaileysEventMap,
-  'connection.update' | 'creds.update' | 'messages.upsert' | 'messages.update' | 'messaging-history.set' | 'groups.update' | 'group-participants.update'
+  'connection.update' | 'creds.update' | 'messages.upsert' | 'messages.update' | 'messaging-history.set' | 'groups.update' | 'group-participants.update' | 'presence.update'
 >;
 
 export interface WaSocket {
@@ -31,6 +31,8 @@ export interface WaSocket {
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
   /** Shows the account typing (`composing`) in a chat, or no longer (`paused`). */
   sendPresenceUpdate(type: 'composing' | 'paused', jid: string): Promise<void>;
+  /** Asks WhatsApp for a person's presence on this connection: their typing then comes as `presence.update`. */
+  presenceSubscribe(jid: string): Promise<void>;
   /** WhatsApp's 8-character code for linking by phone number instead of the QR (only while the QR is shown). */
   requestPairingCode(phone: string): Promise<string>;
   onWhatsApp(...phones: string[]): Promise<{ exists: boolean; jid: string }[] | undefined>;

@@ -29,9 +29,11 @@ export function useCustomerTyping(chatRef: string | null): boolean {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const off = ctx.onTyping((t) => {
       if (t.chat_ref !== chatRef) return;
-      setTyping(true);
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => setTyping(false), TYPING_SHOWN_MS);
+      timer = null;
+      // The customer stopped without sending: no need to wait for the lapse.
+      setTyping(!t.stopped);
+      if (!t.stopped) timer = setTimeout(() => setTyping(false), TYPING_SHOWN_MS);
     });
     // A message from the customer ends their typing at once.
     const offEvents = ctx.onEvent((e) => {
