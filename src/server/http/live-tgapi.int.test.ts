@@ -140,7 +140,7 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     // A voice note a browser recorded as WebM goes as Telegram's voice note: Opus in Ogg.
     const voice = await send({ recipient: { chat_type: 'telegram', chat_id: String(anna.id) }, attachment: { url: `${filesUrl}/voice-1.webm`, name: 'voice-1.webm' } });
     expect((await settled(t, voice.request_id, ['sent', 'failed'])).status).toBe('sent');
-    const note = lastSent().media as { document: { mimeType: string }; sentAttributes: { _: string; voice?: boolean }[]; sentBytes: Buffer };
+    const note = lastSent().media as unknown as { document: { mimeType: string }; sentAttributes: { _: string; voice?: boolean }[]; sentBytes: Buffer };
     expect(note.document.mimeType).toBe('audio/ogg');
     expect(note.sentAttributes).toContainEqual(expect.objectContaining({ _: 'documentAttributeAudio', voice: true }));
     expect(note.sentBytes.subarray(0, 4).toString('latin1')).toBe('OggS');
