@@ -3,13 +3,7 @@ import type { TransportRules } from '../channels/transport-rules.ts';
 import { acceptMessage, acceptMessageWithId } from './accept-message.ts';
 import type { MessageDeps } from './ports.ts';
 
-/**
- * A file with its caption, as the chat frame sends it. The interface's messages carry text or an attachment (/v2 and
- * /v3 refuse both), but a messenger that shows words under a file takes them in the same message, as its own clients
- * do: there the two go as one message, with the words as the file's caption. Where the messenger has no caption, or
- * none for this kind of file, or the words are longer than a caption may be, or buttons come with them (they go with
- * the words), the file goes first and the words after it, as two messages.
- */
+/** The answer to the frame's send (FrameSendResult). */
 export type CaptionedResult = SendMessageResult & {
   /** The request id of the words, when they went as a message of their own after the file. */
   caption_request_id?: string;
@@ -22,6 +16,13 @@ export function captionFits(rule: TransportRules['caption'], mimetype: string | 
   return rule.sounds || (mimetype !== undefined && !mimetype.startsWith('audio/') && mimetype !== 'video/webm');
 }
 
+/**
+ * A file with its caption, as the chat frame sends it. The interface's messages carry text or an attachment (/v2 and
+ * /v3 refuse both), but a messenger that shows words under a file takes them in the same message, as its own clients
+ * do: there the two go as one message, with the words as the file's caption. Where the messenger has no caption, or
+ * none for this kind of file, or the words are longer than a caption may be, or buttons come with them (they go with
+ * the words), the file goes first and the words after it, as two messages.
+ */
 export async function acceptCaptioned(deps: MessageDeps, accountId: string, body: SendMessageBody): Promise<CaptionedResult> {
   const { text, attachment, keyboard } = body;
   if (text === undefined || attachment === undefined || body.template !== undefined) return acceptMessage(deps, accountId, body);
