@@ -79,7 +79,9 @@ function messageItem(m) {
   const item = document.createElement('li');
   item.className = m.direction === 'inbound' ? 'mine' : 'theirs';
   const words = document.createElement('p');
-  words.textContent = m.text ?? (m.attachment ? `📎 ${m.attachment.name ?? m.attachment.url}` : m.template ? `Template ${m.template.id}` : '');
+  // A file with its caption is one message: the file's name, then the words.
+  const file = m.attachment ? `📎 ${m.attachment.name ?? m.attachment.url}` : null;
+  words.textContent = file && m.text ? `${file}\n${m.text}` : (m.text ?? file ?? (m.template ? `Template ${m.template.id}` : ''));
   if (m.deleted) words.classList.add('deleted');
   const meta = document.createElement('small');
   // The customer's own messages are theirs to edit and delete; the business's show how far they got.

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { transports } from './channels.ts';
-import { Attachment, ChatTypeSchema, Keyboard, messageStatuses, SentTemplate } from './messages.ts';
+import { Attachment, ChatTypeSchema, Keyboard, messageStatuses, SendMessageResult, SentTemplate } from './messages.ts';
 
 /**
  * The chat frame's reading side (/bff/chats): the chat list and a chat's history. A chat is named by
@@ -129,6 +129,12 @@ export const BffMessage = Type.Object({
   edited_at: nullable(Timestamp),
   deleted_at: nullable(Timestamp),
   deleted: Type.Boolean({ description: 'Deleted messages keep their content, marked as deleted.' }),
+  caption_of: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description: 'The file message (in the same page) these words are the caption of: the same message at the messenger, recorded as two (`<id>` and `<id>:caption`). The frame draws them as one.',
+    }),
+  ),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'Emoji reactions, one per reactor; absent when there are none.' })),
   held: Type.Optional(
     nullable(
@@ -152,3 +158,13 @@ export const MessagePage = Type.Object({
   newer_cursor: nullable(Type.String()),
 });
 export type MessagePage = Static<typeof MessagePage>;
+
+/**
+ * The answer to the frame's send. A file sent with words (`text` and `attachment`) goes as one message where the
+ * messenger shows a caption; else the words follow as a message of their own, whose request id this names.
+ */
+export const FrameSendResult = Type.Object({
+  ...SendMessageResult.properties,
+  caption_request_id: Type.Optional(Type.String({ format: 'uuid', description: 'The request id of the words, sent after the file as a message of their own.' })),
+});
+export type FrameSendResult = Static<typeof FrameSendResult>;

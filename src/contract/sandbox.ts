@@ -53,7 +53,11 @@ export const InboundBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, description: 'One of chat_id, username, phone; one of text, attachment.' },
+  {
+    additionalProperties: false,
+    description:
+      'One of chat_id, username, phone; text, an attachment, or both: a file with its caption, recorded as the live drivers record one (the file, then its words as a message of their own).',
+  },
 );
 export type InboundBody = Static<typeof InboundBody>;
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channelClient } from '../testing/channel-client.ts';
+import { chromiumVoiceNote } from '../testing/voice-fixture.ts';
 import { eventStream } from '../testing/event-stream.ts';
 import { openFrame } from '../testing/frames.ts';
 import { eventually } from '../testing/eventually.ts';
@@ -44,7 +45,10 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     database = await lastingDatabase('tgapi-');
-    files = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG));
+    files = createServer((req, res) => {
+      if (req.url === '/voice-1.webm') return void res.writeHead(200, { 'content-type': 'audio/webm' }).end(chromiumVoiceNote());
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG);
+    });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     ({ t } = await startLiveAt(database, ENV, { clock }, { tgapiClients: fake.clients }));
@@ -132,6 +136,15 @@ describe(`personal Telegram accounts: connecting (${databaseKind()})`, () => {
     const photo = await send({ recipient: { chat_type: 'telegram', chat_id: String(anna.id) }, attachment: { url: `${filesUrl}/receipt.png`, name: 'receipt.png' } });
     expect((await settled(t, photo.request_id, ['sent', 'failed'])).status).toBe('sent');
     expect(lastSent().media).toMatchObject({ sentAs: 'inputMediaUploadedPhoto' });
+
+    // A voice note a browser recorded as WebM goes as Telegram's voice note: Opus in Ogg.
+    const voice = await send({ recipient: { chat_type: 'telegram', chat_id: String(anna.id) }, attachment: { url: `${filesUrl}/voice-1.webm`, name: 'voice-1.webm' } });
+    expect((await settled(t, voice.request_id, ['sent', 'failed'])).status).toBe('sent');
+    const note = lastSent().media as unknown as { document: { mimeType: string }; sentAttributes: { _: string; voice?: boolean }[]; sentBytes: Buffer };
+    expect(note.document.mimeType).toBe('audio/ogg');
+    expect(note.sentAttributes).toContainEqual(expect.objectContaining({ _: 'documentAttributeAudio', voice: true }));
+    expect(note.sentBytes.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(note.sentBytes.subarray(28, 36).toString('latin1')).toBe('OpusHead');
 
     const edit = await t.call('PATCH', `/v2/messages/${sent.id}`, { token, body: { text: 'Уже в пути, будет завтра' } });
     expect(edit.statusCode, edit.body).toBe(200);

@@ -7,6 +7,7 @@ import { eventually } from '../testing/eventually.ts';
 import { startLiveGateway, type TestGateway } from '../testing/harness.ts';
 import { settled } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
+import { chromiumVoiceNote } from '../testing/voice-fixture.ts';
 import { customerMessage, FakeWaLibrary, mediaContent, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 
 const PHOTO = Buffer.from('\xff\xd8\xff\xe0 a photo', 'latin1');
@@ -24,6 +25,8 @@ const crmFiles: Record<string, { type: string; bytes: Buffer }> = {
   '/song.mp3': { type: 'audio/mpeg', bytes: SONG },
   '/invoice.pdf': { type: 'application/pdf', bytes: PDF },
 };
+/** A voice note the chat frame recorded in Chromium, as its upload serves it (kept apart: the sends above are counted). */
+const recorded = { type: 'audio/webm', bytes: chromiumVoiceNote() };
 
 describe(`live personal WhatsApp accounts' files and groups (${databaseKind()})`, () => {
   const library = new FakeWaLibrary();
@@ -37,7 +40,7 @@ describe(`live personal WhatsApp accounts' files and groups (${databaseKind()})`
 
   beforeAll(async () => {
     crm = createServer((req, res) => {
-      const file = crmFiles[req.url ?? ''];
+      const file = req.url === '/voice-1.webm' ? recorded : crmFiles[req.url ?? ''];
       if (!file) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length }).end(file.bytes);
     });
@@ -179,6 +182,17 @@ describe(`live personal WhatsApp accounts' files and groups (${databaseKind()})`
     expect(socket.downloads.slice(downloaded)).toEqual([]);
     const copies = await t.gateway.database.db.selectFrom('messages').select('id').where('messenger_message_id', 'like', '3EB0%').where('attachment', 'is not', null).execute();
     expect(copies.length).toBe(5 + 1);
+  });
+
+  it('sends a voice note recorded in a browser as WebM as WhatsApp’s voice note: its Opus in Ogg', async () => {
+    const body = { channel_id: channelId, recipient: { chat_type: 'whatsapp', chat_id: '15557654321' }, attachment: { url: `${crmUrl}/voice-1.webm`, mimetype: 'audio/webm', name: 'voice-1.webm' } };
+    const res = await t.call('POST', '/v2/messages', { token, body });
+    expect(res.statusCode, res.body).toBe(201);
+    await settled(t, res.json().data.request_id, ['sent']);
+    const content = socket.sent.at(-1)!.content as { audio: Buffer; mimetype: string; ptt: boolean };
+    expect([content.mimetype, content.ptt]).toEqual(['audio/ogg; codecs=opus', true]);
+    expect(content.audio.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(content.audio.subarray(28, 36).toString('latin1')).toBe('OpusHead');
   });
 
   it('reports a group’s members joining and leaving, and its new subject, and records what is written in it', async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { text as bodyText } from 'node:stream/consumers';
+import { buffer as bodyBytes } from 'node:stream/consumers';
 
 /**
  * What Meta's Graph API emulators (Instagram's, WhatsApp's) share: a call as they record it, an error as Meta
@@ -18,6 +18,8 @@ export interface GraphCall {
   version: string;
   query: Record<string, string>;
   body: Record<string, unknown>;
+  /** The files of a form (multipart/form-data) by their fields; its other fields are in `body`. */
+  files?: Record<string, { name: string; type: string; bytes: Buffer }>;
 }
 
 export interface GraphAnswer {
@@ -36,15 +38,28 @@ export const graphError = (status: number, code: number, message: string, subcod
 /** The `appsecret_proof` a call with `token` carries. */
 export const appSecretProof = (appSecret: string, token: string): string => createHmac('sha256', appSecret).update(token).digest('hex');
 
+/** A form's fields and files, as Meta reads an upload (`POST /{phone_number_id}/media`). */
+async function formOf(raw: Buffer, contentType: string): Promise<Pick<GraphCall, 'body' | 'files'>> {
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+  const body: Record<string, unknown> = {};
+  const files: NonNullable<GraphCall['files']> = {};
+  for (const [field, value] of form) {
+    if (typeof value === 'string') body[field] = value;
+    else files[field] = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+  }
+  return { body, files };
+}
+
 /** A request to `/<version>/<path>` as a call, with the proof it carried; null for any other address. */
-export function graphCallOf(req: IncomingMessage, raw: string): { call: GraphCall; proof: string | undefined } | null {
+export async function graphCallOf(req: IncomingMessage, raw: Buffer): Promise<{ call: GraphCall; proof: string | undefined } | null> {
   const url = new URL(req.url ?? '/', 'http://emulator');
   const versioned = /^\/(v\d+\.\d+)(\/.*)$/.exec(url.pathname);
   if (!versioned) return null;
   const { appsecret_proof: proof, ...query } = Object.fromEntries(url.searchParams);
   const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
-  const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-  return { call: { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, body }, proof };
+  const type = String(req.headers['content-type'] ?? '');
+  const content = type.startsWith('multipart/form-data') ? await formOf(raw, type) : { body: raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {} };
+  return { call: { token, method: req.method ?? 'GET', path: versioned[2]!, version: versioned[1]!, query, ...content }, proof };
 }
 
 /**
@@ -58,9 +73,9 @@ export async function serveGraphCalls(
   other?: (req: IncomingMessage, res: ServerResponse) => boolean,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
-    void bodyText(req).then(async (raw) => {
+    void bodyBytes(req).then(async (raw) => {
       if (other?.(req, res)) return;
-      const read = graphCallOf(req, raw);
+      const read = await graphCallOf(req, raw);
       if (!read) return void res.writeHead(404).end();
       calls.push(read.call);
       const result = await answer(read.call, read.proof);

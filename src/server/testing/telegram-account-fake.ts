@@ -97,7 +97,8 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
     if (!user) throw rpcError(400, 'USERNAME_NOT_OCCUPIED');
     return { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: user.id }, users: [tlUser(user)], chats: [] };
   };
-  const uploads = new Map<string, number>();
+  /** The bytes of each file uploaded so far, by its id. */
+  const uploads = new Map<string, Buffer>();
 
   const methods: Record<string, (q: Obj) => Obj | Obj[] | boolean> = {
     'auth.exportLoginToken': () => {
@@ -159,14 +160,14 @@ export function telegramAccountFake(options: { self: FakeUser; password?: string
         return newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message), ...(replyTo ? { replyTo } : {}) });
       }),
     'upload.saveFilePart': (q) => {
-      uploads.set(String(q.fileId), (uploads.get(String(q.fileId)) ?? 0) + (q.bytes as Uint8Array).length);
+      uploads.set(String(q.fileId), Buffer.concat([uploads.get(String(q.fileId)) ?? Buffer.alloc(0), q.bytes as Uint8Array]));
       return true;
     },
     'messages.sendMedia': (q) => {
       const media = q.media as Obj;
       const file = media.file as Obj;
       if (!uploads.has(String(file.id))) throw rpcError(400, 'FILE_PART_0_MISSING');
-      const stored: Obj = { _: 'messageMediaDocument', document: { _: 'document', id: Long.fromNumber(++lastMessageId * 11), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: String(media.mimeType ?? 'image/jpeg'), size: Long.fromNumber(uploads.get(String(file.id))!), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: String(file.name) }] }, sentAs: media._ };
+      const stored: Obj = { _: 'messageMediaDocument', document: { _: 'document', id: Long.fromNumber(++lastMessageId * 11), accessHash: Long.ZERO, fileReference: new Uint8Array(), date: now(), mimeType: String(media.mimeType ?? 'image/jpeg'), size: Long.fromNumber(uploads.get(String(file.id))!.length), dcId: 2, attributes: [{ _: 'documentAttributeFilename', fileName: String(file.name) }] }, sentAs: media._, sentAttributes: media.attributes ?? [], sentBytes: uploads.get(String(file.id)) };
       return once(q.randomId, () => newMessage({ peer: peerOf(q.peer as Obj), fromId: options.self.id, out: true, text: String(q.message ?? ''), media: stored }));
     },
     'messages.getHistory': (q) => {

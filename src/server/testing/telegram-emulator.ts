@@ -119,7 +119,18 @@ async function readParams(req: IncomingMessage): Promise<{ params: Record<string
 const GET_ME_ABILITIES = { can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false, can_connect_to_business: false, has_main_web_app: false, has_topics_enabled: false, allows_users_to_create_topics: false, can_manage_bots: false, supports_join_request_queries: false };
 
 /** Which parameter of a send holds its file. */
-const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendDocument: 'document' };
+const fileFields: Record<string, string> = { sendPhoto: 'photo', sendVideo: 'video', sendAudio: 'audio', sendVoice: 'voice', sendDocument: 'document' };
+
+/**
+ * Whether an uploaded voice note is one Telegram plays as such: "audio must be in an .OGG file encoded with OPUS, or
+ * in .MP3 format, or in .M4A format … Other formats may be sent as Audio or Document" (sendVoice). Ogg is told by its
+ * pages (`OggS`) and its first packet (`OpusHead`), MP3 by its ID3 tag or frame sync, M4A by its `ftyp` box.
+ */
+const isVoiceFile = (bytes: Buffer): boolean =>
+  (bytes.subarray(0, 4).toString('latin1') === 'OggS' && bytes.subarray(28, 36).toString('latin1') === 'OpusHead') ||
+  bytes.subarray(0, 3).toString('latin1') === 'ID3' ||
+  (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) ||
+  bytes.subarray(4, 8).toString('latin1') === 'ftyp';
 
 export async function startTelegramEmulator(): Promise<TelegramEmulator> {
   const bots = new Map<string, EmulatedBot>();
@@ -202,6 +213,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       case 'sendPhoto':
       case 'sendVideo':
       case 'sendAudio':
+      case 'sendVoice':
       case 'sendDocument': {
         if (blocked.has(chatId)) return refuse(403, 'Forbidden: bot was blocked by the user');
         if (upgraded.has(chatId)) return refuse(400, 'Bad Request: group chat was upgraded to a supergroup chat', { parameters: { migrate_to_chat_id: upgraded.get(chatId) } });
@@ -211,9 +223,10 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
           return ok(sent({ text: params.text }));
         }
         // The file is uploaded in the form, or named (a file id, a URL) by the parameter of its kind.
-        const kind = fileFields[method]!;
-        const uploaded = uploads[kind];
-        if (!uploaded && typeof params[kind] !== 'string') return refuse(400, `Bad Request: there is no ${kind} in the request`);
+        const field = fileFields[method]!;
+        const uploaded = uploads[field];
+        if (!uploaded && typeof params[field] !== 'string') return refuse(400, `Bad Request: there is no ${field} in the request`);
+        const kind = field === 'voice' && uploaded && !isVoiceFile(uploaded.bytes) ? 'document' : field;
         return ok(sent({ ...fileOf(kind, uploaded), ...(params.caption ? { caption: params.caption } : {}) }));
       }
       case 'editMessageMedia': {

@@ -54,6 +54,8 @@ export interface WhatsAppEmulator {
   hostFile(name: string): string;
   /** A customer's media, behind the token: its id. */
   addMedia(bytes: Buffer, mimeType: string): string;
+  /** The media a number uploaded (`POST /{phone_number_id}/media`), by the id Meta answered. */
+  uploads: Map<string, { phoneNumberId: string; bytes: Buffer; mimeType: string; name: string }>;
   /** The next `times` calls of `METHOD /path` are refused so. */
   failNext(route: string, times: number, error: MetaError): void;
   /** The messages the endpoint took, by wamid, with the WhatsApp id of the customer they went to. */
@@ -102,6 +104,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
   const closed = new Set<string>();
   const files = new Set<string>();
   const media = new Map<string, { bytes: Buffer; mimeType: string }>();
+  const uploads: WhatsAppEmulator['uploads'] = new Map();
   const failures = new Map<string, { times: number; error: MetaError }>();
   const calls: WhatsAppCall[] = [];
   const sent = new Map<string, { phoneNumberId: string; body: Record<string, unknown>; waId: string }>();
@@ -126,6 +129,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     calls,
     webhooks,
     sent,
+    uploads,
     addAccount: (wabaId, numbers, templates = []) => void accounts.set(wabaId, { numbers, templates }),
     setTemplates: (wabaId, templates) => void (accounts.get(wabaId)!.templates = templates),
     templates: (wabaId) => accounts.get(wabaId)!.templates,
@@ -232,11 +236,28 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
       return { status: 200, body: { success: true } };
     }
     if (numberAccount && edge === 'messages' && method === 'POST') return send(first, body);
+    if (numberAccount && edge === 'media' && method === 'POST') return upload(first, call);
     if (media.has(first) && method === 'GET' && segments.length === 1) {
       const found = media.get(first)!;
       return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, file_size: String(found.bytes.length), id: first } };
     }
     return err(400, 100, `Unsupported ${method} request`);
+  }
+
+  /**
+   * An upload of media as Meta documents it ("Upload Media"): a form with `messaging_product: whatsapp`, the file's
+   * `type` and the `file`, answered with its `id`. Audio is taken as AAC, AMR, MP3, M4A, or Ogg with Opus only: an
+   * Ogg is told by its pages (`OggS`) and its first packet (`OpusHead`).
+   */
+  function upload(phoneNumberId: string, call: WhatsAppCall): Answer {
+    const file = call.files?.file;
+    if (call.body.messaging_product !== 'whatsapp') return err(400, 100, '(#100) The parameter messaging_product is required.');
+    if (!file || typeof call.body.type !== 'string') return err(400, 100, '(#100) The parameter file is required.');
+    const opus = file.bytes.subarray(0, 4).toString('latin1') === 'OggS' && file.bytes.subarray(28, 36).toString('latin1') === 'OpusHead';
+    if (call.body.type === 'audio/ogg' && !opus) return err(400, 131053, '(#131053) Media upload error');
+    const id = String(900000000000 + next++);
+    uploads.set(id, { phoneNumberId, bytes: file.bytes, mimeType: call.body.type, name: file.name });
+    return { status: 200, body: { id } };
   }
 
   function send(phoneNumberId: string, body: Record<string, unknown>): Answer {
@@ -245,6 +266,8 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     if (!/^\d{7,15}$/.test(to)) return err(400, 131009, '(#131009) Parameter value is not valid');
     const waId = waIdOf(to);
     if (closed.has(waId) && body.type !== 'template') return err(400, 131047, 'Re-engagement message', undefined);
+    const uploaded = (body[String(body.type)] as { id?: string } | undefined)?.id;
+    if (uploaded !== undefined && uploads.get(uploaded)?.phoneNumberId !== phoneNumberId) return err(400, 131053, '(#131053) Media upload error');
     const link = (body[String(body.type)] as { link?: string } | undefined)?.link;
     if (link !== undefined) {
       const { pathname } = new URL(link);

@@ -91,7 +91,13 @@ export function liveDrivers(options: LiveDriverOptions): LiveDrivers {
   }
   if (options.whatsapp) {
     const { store, ...app } = options.whatsapp;
-    const deps: WhatsAppDeps = { ...app, ...authorized(store), stateKey: keyFor('wapi-signup-state/v1'), linkKey: keyFor('wapi-file-links/v1') };
+    const deps: WhatsAppDeps = {
+      ...app,
+      ...authorized(store),
+      stateKey: keyFor('wapi-signup-state/v1'),
+      linkKey: keyFor('wapi-file-links/v1'),
+      sendFiles: { agent: filesAgent, allowLoopback: options.allowLoopbackFiles ?? false },
+    };
     table.wapi = whatsappTransport(deps, pacerOf('wapi', whatsappLimits, () => false));
   }
   if (options.vk) {

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Envelope } from '../../../contract/envelope.ts';
-import { EditMessageBody, MessageIdParams, MessageRef, ReactionBody, SendMessageBody, SendMessageResult } from '../../../contract/messages.ts';
+import { FrameSendResult } from '../../../contract/bff-chats.ts';
+import { EditMessageBody, MessageIdParams, MessageRef, ReactionBody, SendMessageBody } from '../../../contract/messages.ts';
 import type { EmbedSessionRecord } from '../../core/embedding/ports.ts';
 import { chatInScope } from '../../core/embedding/scope.ts';
 import { AppError } from '../../core/errors.ts';
-import { acceptMessage } from '../../core/messages/accept-message.ts';
+import { acceptCaptioned } from '../../core/messages/captioned-send.ts';
 import { deleteMessage, editMessage } from '../../core/messages/edit-delete.ts';
 import { reactToMessage } from '../../core/messages/reactions.ts';
 import type { BffDeps } from '../deps.ts';
@@ -19,8 +20,8 @@ const FrameSendBody = Type.Omit(SendMessageBody, ['crm_user_id'], { additionalPr
 const FrameEditBody = Type.Omit(EditMessageBody, ['crm_user_id'], { additionalProperties: false });
 
 /**
- * Sending (with a quote), editing and deleting from the chat frame: the same use-cases as /v2/messages, within
- * the session's chats. A message of a chat outside a card session is reported as not found.
+ * Sending (with a quote, or a file with its caption), editing and deleting from the chat frame: the same use-cases as
+ * /v2/messages, within the session's chats. A message of a chat outside a card session is reported as not found.
  */
 export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, deps) => {
   const tags = ['bff'];
@@ -43,8 +44,10 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       schema: {
         tags,
         summary: 'Send a message (optionally quoting one) as the session user',
+        description:
+          'As POST /v2/messages, but `text` may come with `attachment`: a file and its caption. Where the messenger shows a caption under such a file they go as one message; else the file, then the words as a message of their own (`caption_request_id`).',
         body: FrameSendBody,
-        response: { 201: Envelope(SendMessageResult), ...sessionErrors },
+        response: { 201: Envelope(FrameSendResult), ...sessionErrors },
       },
     },
     async (request, reply) => {
@@ -62,7 +65,7 @@ export const messageRoutes: FastifyPluginAsyncTypebox<BffDeps> = async (app, dep
       assertChatInScope(session, await routedChat(deps.store.chats, session.accountId, channelId, recipient));
       if (request.body.quoted_message_id) await assertMessageInScope(session, request.body.quoted_message_id);
       const body = { ...request.body, recipient, ...(session.user ? { crm_user_id: session.user.id } : {}) };
-      const accepted = await acceptMessage(deps.messages, session.accountId, body);
+      const accepted = await acceptCaptioned(deps.messages, session.accountId, body);
       return reply.code(201).send(ok(deps.clock, hidden ? { ...accepted, chat_id: hiddenChatId(hidden.id) } : accepted));
     },
   );

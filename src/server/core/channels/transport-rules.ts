@@ -12,6 +12,12 @@ export interface TransportRules {
   qrPlatform: QrPlatform | null;
   /** False for transports connected only through the channels iframe (VK). */
   creatableByApi: boolean;
+  /**
+   * Where the messenger shows words under a file in the same message, and the most it takes: the chat frame sends a
+   * file with its caption as one message where they fit, else as the file and then the words (see captioned-send.ts).
+   * `sounds`: whether a sound or voice note takes a caption too. Absent: a file never carries words.
+   */
+  caption?: { chars: number; sounds: boolean };
 }
 
 export type TransportRulesRegistry = Readonly<Record<Transport, TransportRules>>;

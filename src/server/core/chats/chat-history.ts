@@ -5,6 +5,21 @@ import { messageCursor, parseMessageCursor } from './cursor.ts';
 import type { HistoryRow } from './ports.ts';
 import { toBffMessage } from './views.ts';
 
+/** The suffix of a file's words recorded as a message of their own: `<messenger id>:caption` (the drivers' convention). */
+const CAPTION_SUFFIX = ':caption';
+
+/** Which rows of a page are the captions of which file rows of the same page: caption id → file id. */
+function captionsOf(rows: HistoryRow[]): Map<string, string> {
+  const byMessengerId = new Map(rows.flatMap((r) => (r.messengerMessageId && r.attachment ? [[r.messengerMessageId, r.id] as const] : [])));
+  const captions = new Map<string, string>();
+  for (const row of rows) {
+    if (!row.messengerMessageId?.endsWith(CAPTION_SUFFIX)) continue;
+    const file = byMessengerId.get(row.messengerMessageId.slice(0, -CAPTION_SUFFIX.length));
+    if (file) captions.set(row.id, file);
+  }
+  return captions;
+}
+
 interface Window {
   /** Oldest first. */
   rows: HistoryRow[];
@@ -55,11 +70,13 @@ export async function chatHistory({ store }: { store: Store }, accountId: string
   const first = window.rows[0];
   const last = window.rows.at(-1);
   const reactions = await store.reactions.ofMessages(window.rows.map((r) => r.id));
+  const captions = captionsOf(window.rows);
   return {
     messages: window.rows.map((row) => {
       const shown = toBffMessage(row);
       const of = reactions.get(row.id);
-      return of ? { ...shown, reactions: of } : shown;
+      const captionOf = captions.get(row.id);
+      return { ...shown, ...(of ? { reactions: of } : {}), ...(captionOf ? { caption_of: captionOf } : {}) };
     }),
     older_cursor: window.hasOlder && first ? messageCursor(first.seq) : null,
     newer_cursor: window.hasNewer && last ? messageCursor(last.seq) : null,

@@ -14,10 +14,14 @@ import { whatsappChatIdOf } from './whatsapp-numbers.ts';
 
 const CONTENT_FIELDS = ['text', 'attachment', 'template'] as const;
 
-/** Exactly one of text, attachment, template; the interface's own words when there are more. */
-function assertOneContent(body: SendMessageBody): void {
+/**
+ * Exactly one of text, attachment, template; the interface's own words when there are more. A file with its caption
+ * (text and attachment) passes only where the caller allows it (the chat frame, see captioned-send.ts).
+ */
+function assertOneContent(body: SendMessageBody, caption: boolean): void {
   const present = CONTENT_FIELDS.filter((f) => body[f] !== undefined);
   if (present.length === 1) return;
+  if (caption && present.length === 2 && body.template === undefined) return;
   if (present.length === 0) throw validationError([{ field: 'text', message: 'one of text, attachment or template is required' }]);
   throw validationError(
     present.map((field): FieldError => ({ field, message: 'only one of text, attachment or template may be given' })),
@@ -54,8 +58,8 @@ export async function acceptMessage(deps: MessageDeps, accountId: string, body: 
 }
 
 /** As acceptMessage, answering the message's id too (the v3 face's synchronous `messageId`). */
-export async function acceptMessageWithId(deps: MessageDeps, accountId: string, body: SendMessageBody, check?: SendCheck): Promise<AcceptedMessage> {
-  assertOneContent(body);
+export async function acceptMessageWithId(deps: MessageDeps, accountId: string, body: SendMessageBody, check?: SendCheck, caption = false): Promise<AcceptedMessage> {
+  assertOneContent(body, caption);
   const channel = await deps.store.channels.get(accountId, body.channel_id);
   if (!channel) throw channelNotFound(body.channel_id);
   const capabilities = deps.rules[channel.transport].capabilities;

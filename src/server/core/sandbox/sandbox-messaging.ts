@@ -39,24 +39,25 @@ export async function sandboxInbound(
   body: InboundBody,
   direction: 'inbound' | 'outbound' = 'inbound',
 ): Promise<{ message_id: string; chat_id: string }> {
-  if ((body.text === undefined) === (body.attachment === undefined)) {
-    throw validationError([{ field: 'text', message: 'exactly one of text or attachment is required' }]);
-  }
+  if (body.text === undefined && body.attachment === undefined) throw validationError([{ field: 'text', message: 'text or an attachment is required' }]);
   const { chatId } = await counterpart(deps, accountId, channelId, body);
   const quotedMessengerId = body.reply_to === undefined ? undefined : await quotedOnPhone(deps, accountId, channelId, body.reply_to);
   if (direction === 'inbound') await deps.store.sandbox.setCustomer(channelId, body.chat_type, chatId, { wroteFirst: true, lastInboundAt: deps.clock.now() });
-  return messageArrived(deps, accountId, channelId, {
+  const messengerMessageId = `sbx-${randomUUID()}`;
+  const arriving = {
     chatType: body.chat_type,
     chatId,
     username: body.username ?? null,
     phone: body.phone ?? null,
     name: body.name ?? null,
-    text: body.text ?? null,
-    attachment: body.attachment ?? null,
     direction,
-    messengerMessageId: `sbx-${randomUUID()}`,
     ...(quotedMessengerId === undefined ? {} : { quotedMessengerId }),
-  });
+  };
+  if (!body.attachment) return messageArrived(deps, accountId, channelId, { ...arriving, text: body.text ?? null, attachment: null, messengerMessageId });
+  const file = await messageArrived(deps, accountId, channelId, { ...arriving, text: null, attachment: body.attachment, messengerMessageId });
+  // A file's caption is a message of its own, as the live drivers record it: `<id>:caption`.
+  if (body.text !== undefined) await messageArrived(deps, accountId, channelId, { ...arriving, text: body.text, attachment: null, messengerMessageId: `${messengerMessageId}:caption` });
+  return file;
 }
 
 /** `POST /v2/sandbox/channels/{id}/customers`: a customer blocks the channel, or turns out not to exist. */

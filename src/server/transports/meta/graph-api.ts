@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { undici } from '../lazy-undici.ts';
 
 /**
@@ -57,6 +57,8 @@ export type GraphMethod = 'GET' | 'POST' | 'DELETE';
 export interface GraphCallOptions {
   query?: Record<string, string>;
   body?: unknown;
+  /** A form instead of JSON (an upload of media): its text fields and one file, held in memory. */
+  form?: { fields: Record<string, string>; file: { field: string; name: string; contentType: string; bytes: Buffer } };
   timeoutMs?: number;
   /** Ends the call where it stands (a send's deadline): it fails as GraphApiUnreachable. */
   signal?: AbortSignal;
@@ -114,6 +116,17 @@ function errorOf(answer: unknown): { message: string; code: number; subcode: num
   };
 }
 
+/** A form of text fields and one file as multipart/form-data, with its boundary in its content type. */
+function formBody(form: NonNullable<GraphCallOptions['form']>): { body: Buffer; headers: Record<string, string> } {
+  const boundary = `----gateway-graph-${randomBytes(12).toString('hex')}`;
+  const safe = (value: string) => value.replace(/["\r\n\\]/g, '_');
+  const parts = Object.entries(form.fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${safe(name)}"\r\n\r\n${value}\r\n`);
+  const { file } = form;
+  const head = `${parts.join('')}--${boundary}\r\nContent-Disposition: form-data; name="${safe(file.field)}"; filename="${safe(file.name)}"\r\nContent-Type: ${safe(file.contentType)}\r\n\r\n`;
+  const body = Buffer.concat([Buffer.from(head), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(body.length) } };
+}
+
 /** The proof that a call with `token` is the app's: HMAC-SHA256 of the token under the app secret, in hex (Meta's definition). */
 export const appSecretProof = (token: string, appSecret: string): string => createHmac('sha256', appSecret).update(token).digest('hex');
 
@@ -132,11 +145,15 @@ export function graphApi(baseUrl: string, token: string | null, appSecret: strin
       let status: number;
       let headers: Record<string, string | string[] | undefined>;
       let answer: unknown;
+      const form = options.form ? formBody(options.form) : null;
       try {
         const res = await undici().request(`${base}${path}?${query}`, {
           method,
-          headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+          headers: {
+            ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+            ...(form ? form.headers : options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(form ? { body: form.body } : options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
           headersTimeout: limit,
           bodyTimeout: limit,
           ...(options.signal ? { signal: options.signal } : {}),

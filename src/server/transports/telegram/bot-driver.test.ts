@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors.ts';
 import { TransientSendError, type OutboundMessage } from '../../core/messages/ports.ts';
 import { TELEGRAM_TOKEN } from '../../testing/messaging.ts';
+import { chromiumVoiceNote } from '../../testing/voice-fixture.ts';
 import { startTelegramEmulator, type TelegramEmulator } from '../../testing/telegram-emulator.ts';
 import { BotApiError } from './bot-api.ts';
 import { failureOf, telegramBotMessaging, telegramMessageId, type TelegramBotDeps } from './bot-driver.ts';
@@ -69,6 +70,7 @@ describe('the telegram-bot driver’s files, against a local Bot API', () => {
         const timer = setInterval(() => res.write('x'), 100);
         return void res.on('close', () => clearInterval(timer));
       }
+      if (req.url === '/voice-1.webm') return void res.writeHead(200, { 'content-type': 'audio/webm' }).end(chromiumVoiceNote());
       // Its length untold (sent in parts): known only as its bytes come.
       res.writeHead(200, { 'content-type': req.url?.endsWith('.jpg') ? 'image/jpeg' : 'application/pdf' });
       res.write(Buffer.alloc(600, 1));
@@ -113,6 +115,18 @@ describe('the telegram-bot driver’s files, against a local Bot API', () => {
     expect(sent).toMatchObject({ kind: 'sent' });
     expect(telegram.calls.at(-1)).toMatchObject({ method: 'sendDocument', params: { chat_id: '4242', caption: 'Ваша оферта' } });
     expect(telegram.calls.at(-1)!.files?.document?.bytes.length).toBe(1200);
+  });
+
+  it('sends a voice note a browser recorded as WebM with sendVoice, its Opus moved into Ogg, the words its caption', async () => {
+    const driver = telegramBotMessaging(live());
+    const sent = await driver.send(to({ attachment: { url: `${url}/voice-1.webm`, name: 'voice-1.webm' }, text: 'послушайте' }));
+    expect(sent).toMatchObject({ kind: 'sent' });
+    const call = telegram.calls.at(-1)!;
+    expect(call).toMatchObject({ method: 'sendVoice', params: { chat_id: '4242', caption: 'послушайте' } });
+    const voice = call.files!.voice!;
+    expect([voice.name, voice.type]).toEqual(['voice-1.ogg', 'audio/ogg']);
+    expect(voice.bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(voice.bytes.subarray(28, 36).toString('latin1')).toBe('OpusHead');
   });
 
   it('refuses a file on loopback where the gateway may not fetch from it, and does not ask Telegram', async () => {

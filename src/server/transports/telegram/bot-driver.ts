@@ -124,7 +124,7 @@ function isPhotoRefused(err: unknown): boolean {
   return err instanceof BotApiError && err.errorCode === 400 && /photo_invalid_dimensions|image_process_failed|photo_save_file_invalid/i.test(err.message);
 }
 
-const sendMethods = { photo: 'sendPhoto', video: 'sendVideo', audio: 'sendAudio', document: 'sendDocument' } as const;
+const sendMethods = { photo: 'sendPhoto', video: 'sendVideo', audio: 'sendAudio', voice: 'sendVoice', document: 'sendDocument' } as const;
 
 /** What every send gives besides its content: the chat, the quote as `reply_parameters`, the keyboard as `reply_markup`. */
 function sendParams(m: OutboundMessage): Record<string, unknown> {
@@ -144,10 +144,13 @@ const sendFileCall =
   (m: OutboundMessage): FileCall =>
   (kind) => ({ method: sendMethods[kind], field: kind, params: { ...sendParams(m), ...(m.text ? { caption: m.text } : {}) } });
 
-/** An edit that replaces the file: `editMessageMedia`, whose media names the uploaded file (`attach://file`). */
+/**
+ * An edit that replaces the file: `editMessageMedia`, whose media names the uploaded file (`attach://file`). It has
+ * no voice notes: one goes as a sound.
+ */
 const editFileCall =
   (target: Record<string, unknown>, text: string | null): FileCall =>
-  (kind) => ({ method: 'editMessageMedia', field: 'file', params: { ...target, media: { type: kind, media: 'attach://file', ...(text ? { caption: text } : {}) } } });
+  (kind) => ({ method: 'editMessageMedia', field: 'file', params: { ...target, media: { type: kind === 'voice' ? 'audio' : kind, media: 'attach://file', ...(text ? { caption: text } : {}) } } });
 
 /** What a refused edit or delete tells the caller. */
 function changeRefused(err: unknown, what: 'edited' | 'deleted' | 'reacted to'): AppError {

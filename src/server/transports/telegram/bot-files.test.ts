@@ -9,7 +9,7 @@ import { fileKindOf, formFields, telegramFiles } from './bot-files.ts';
 describe('files a bot sends', () => {
   it('go as a photo, video or sound by their type, anything else as a document', () => {
     const kinds = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'video/mp4', 'video/quicktime', 'audio/mpeg', 'audio/mp4', 'audio/ogg', 'application/pdf', null];
-    expect(kinds.map(fileKindOf)).toEqual(['photo', 'photo', 'photo', 'document', 'video', 'document', 'audio', 'audio', 'document', 'document', 'document']);
+    expect(kinds.map(fileKindOf)).toEqual(['photo', 'photo', 'photo', 'document', 'video', 'document', 'audio', 'audio', 'voice', 'document', 'document']);
   });
 
   it('carry their call’s parameters as form fields: objects JSON-serialized, as Telegram reads them', () => {

@@ -7,6 +7,7 @@ import { botKeyOf, fileLinks, tokenFrom, typeByName } from '../bot-common.ts';
 import { forwardedRange } from '../byte-ranges.ts';
 import { downloadFromPlatform } from '../platform-download.ts';
 import { FileTooLarge, discard, fetchSource, multipart, sourceTypeOf, uploadNameOf, type SourceOptions } from '../file-source.ts';
+import { oggNameOf, voiceNoteSource } from '../voice-note.ts';
 import { BotApiError, botApi, fileDownloadUrl, type BotApi, type BotFile, type BotMessage } from './bot-api.ts';
 import { resolvedAddresses } from '../resolved-addresses.ts';
 
@@ -131,14 +132,21 @@ export interface UploadLimits {
   file: number;
 }
 
-/** How Telegram shows a file: its kind is the field it goes in (`photo`, …) and the InputMedia type of an edit. */
-export type FileKind = 'photo' | 'video' | 'audio' | 'document';
+/**
+ * How Telegram shows a file: its kind is the field it goes in (`photo`, …) and, but for a voice note (which an edit
+ * cannot make), the InputMedia type of an edit.
+ */
+export type FileKind = 'photo' | 'video' | 'audio' | 'voice' | 'document';
 
-/** The kind a file goes as, by its type: photos, MP4 video and MP3 or M4A sound as their kind, anything else a document. */
+/**
+ * The kind a file goes as, by its type: photos, MP4 video and MP3 or M4A sound as their kind, Opus in Ogg as a voice
+ * note (`sendVoice` takes it so), anything else a document.
+ */
 export function fileKindOf(mimetype: string | null | undefined): FileKind {
   if (mimetype && /^image\/(jpeg|png|webp)$/.test(mimetype)) return 'photo';
   if (mimetype === 'video/mp4') return 'video';
   if (mimetype === 'audio/mpeg' || mimetype === 'audio/mp4') return 'audio';
+  if (mimetype === 'audio/ogg' || mimetype === 'audio/opus') return 'voice';
   return 'document';
 }
 
@@ -168,19 +176,27 @@ export type FileCall = (kind: FileKind) => { method: string; params: Record<stri
 /**
  * Sends the file at the CRM's address to Telegram as an upload: fetched through the guarded agent and streamed into
  * the call `call` makes for its kind. A photo larger than Telegram takes as a photo (by the length its server
- * gives) goes as a document; a file over the limit for its kind fails as FileTooLarge, before Telegram is called
- * where its length is told. The source is closed however the call ends.
+ * gives) goes as a document; a voice note a browser recorded as WebM goes as one, its Opus moved into Ogg; a file
+ * over the limit for its kind fails as FileTooLarge, before Telegram is called where its length is told. The source
+ * is closed however the call ends.
  */
 export async function uploadFile<T>(api: BotApi, file: { url: string; name?: string; mimetype?: string }, call: FileCall, options: UploadOptions): Promise<T> {
   const limits = options.limits ?? UPLOAD_LIMITS;
-  const source = await fetchSource(file.url, options, limits.file, 'Telegram');
+  const fetched = await fetchSource(file.url, options, limits.file, 'Telegram');
+  let source = fetched;
   try {
-    const contentType = sourceTypeOf(file, source);
+    let contentType = sourceTypeOf(file, fetched);
+    let name = uploadNameOf(file);
+    if (!options.asDocument) {
+      const remuxed = await voiceNoteSource(fetched, contentType, limits.file, 'Telegram');
+      source = remuxed.source;
+      if (remuxed.voice) [contentType, name] = [source.contentType, oggNameOf(name)];
+    }
     let kind: FileKind = options.asDocument ? 'document' : fileKindOf(contentType);
     if (kind === 'photo' && source.length !== null && source.length > limits.photo) kind = 'document';
     const limit = kind === 'photo' ? limits.photo : limits.file;
     const { method, params, field } = call(kind);
-    const form = multipart(formFields(params), { field, name: uploadNameOf(file), contentType: contentType ?? 'application/octet-stream', source }, limit, 'Telegram');
+    const form = multipart(formFields(params), { field, name, contentType: contentType ?? 'application/octet-stream', source }, limit, 'Telegram');
     try {
       return await api.upload<T>(method, form, options.signal);
     } catch (err) {
@@ -188,6 +204,7 @@ export async function uploadFile<T>(api: BotApi, file: { url: string; name?: str
       throw err;
     }
   } finally {
+    discard(fetched.body);
     discard(source.body);
   }
 }

@@ -4,6 +4,8 @@ import { EDIT_WINDOW_SECONDS, type TransportRules } from '../../core/channels/tr
 export const telegramRules: TransportRules = {
   qrPlatform: null,
   creatableByApi: true,
+  // The Bot API's `caption`, 0-1024 characters, on photos, videos, sounds, voice notes and documents.
+  caption: { chars: 1024, sounds: true },
   capabilities: {
     transport: 'telegram',
     connect: 'bot_token',

@@ -10,6 +10,7 @@ import { FileTooLarge, fetchSource, SourceRefused, sourceTypeOf, TransferFailed,
 import type { AccountSession } from './account-session.ts';
 import { errorText, floodWaitSeconds, refusalOf, SESSION_ENDED } from './refusals.ts';
 import { phoneLookups, type PhoneLookups } from '../../core/pacing/lookups.ts';
+import { isWebmSound, oggNameOf, oggOpusOf, OGG_OPUS } from '../voice-note.ts';
 
 /** A personal account's pace: Telegram answers faster sends with FLOOD_WAIT; a chat takes about one message a second. */
 export const tgapiLimits: CallLimits = { bot: { limit: 20, interval: 1_000 }, chat: { limit: 1, interval: 1_000 } };
@@ -102,10 +103,13 @@ async function fileOf(deps: TgapiMessagingDeps, attachment: Attachment) {
   return { bytes: new Uint8Array(Buffer.concat(chunks)), type: sourceTypeOf(attachment, source) ?? 'application/octet-stream', name: uploadNameOf(attachment) };
 }
 
-/** The file as the kind of message Telegram shows it as: a photo, a video, a voice note, a song, or a document. */
+/** The file as the kind of message Telegram shows it as: a photo, a video, a voice note (Opus in Ogg), a song, or a document. */
 async function mediaOf(deps: TgapiMessagingDeps, attachment: Attachment, caption: string | null) {
   const { InputMedia } = await import('@mtcute/core');
-  const file = await fileOf(deps, attachment);
+  const fetchedFile = await fileOf(deps, attachment);
+  // A voice note a browser recorded (Opus in WebM) goes as Telegram's voice note: its Opus moved into Ogg.
+  const voice = isWebmSound(fetchedFile.type) ? await oggOpusOf(fetchedFile.bytes) : null;
+  const file = voice ? { bytes: voice, type: OGG_OPUS, name: oggNameOf(fetchedFile.name) } : fetchedFile;
   const params = { fileName: file.name, fileMime: file.type, ...(caption ? { caption } : {}) };
   if (/^image\/(jpeg|png|webp)$/.test(file.type)) return InputMedia.photo(file.bytes, params);
   if (file.type.startsWith('video/')) return InputMedia.video(file.bytes, params);

@@ -4,6 +4,8 @@ import { EDIT_WINDOW_SECONDS, type TransportRules } from '../../core/channels/tr
 export const tgapiRules: TransportRules = {
   qrPlatform: 'telegram_api',
   creatableByApi: true,
+  // A media message's text: 1024 characters for an account without Premium, on any kind of file.
+  caption: { chars: 1024, sounds: true },
   capabilities: {
     transport: 'tgapi',
     connect: 'qr',

@@ -34,6 +34,11 @@ export interface WhatsAppDeps {
   revoked?(channelId: string, sealed: string | null): Promise<void>;
   /** The guarded agent the files of customers and sends are fetched through (undici's own where unset, in unit tests). */
   filesAgent?: Dispatcher;
+  /**
+   * How the gateway itself fetches a file a send names (a voice note recorded as WebM, moved into Ogg before Meta
+   * gets it): the guarded agent of the CRM's files, and whether loopback is allowed. Unset: such files go by link.
+   */
+  sendFiles?: { agent: Dispatcher; allowLoopback: boolean };
   timeoutMs?: number;
   /** How long a send may take in all (SEND_BUDGET_MS unless a test says). */
   sendBudgetMs?: number;

@@ -89,6 +89,13 @@ describe('what a send asks of Meta', () => {
     expect(contentOf({ text: null, attachment: { url: 'https://x.example/f?id=1', name: 'Счёт.xlsx' }, keyboard: null, template: null })).toEqual({ type: 'document', document: { link: 'https://x.example/f?id=1', filename: 'Счёт.xlsx' } });
   });
 
+  it('gives a file’s words as its caption, but for a sound, which Meta shows without one', () => {
+    const photo = { url: 'https://x.example/sofa.jpg', mimetype: 'image/jpeg' };
+    expect(contentOf({ text: 'our sofa', attachment: photo, keyboard: null, template: null })).toEqual({ type: 'image', image: { link: photo.url, caption: 'our sofa' } });
+    const note = { url: 'https://x.example/n.ogg', mimetype: 'audio/ogg' };
+    expect(contentOf({ text: 'listen', attachment: note, keyboard: null, template: null })).toEqual({ type: 'audio', audio: { link: note.url } });
+  });
+
   it('sends up to 3 buttons as reply buttons, more as a list, a button without text by its payload', () => {
     expect(interactiveOf('Hi', { buttons: [{ payload: 'yes' }] })).toEqual({ type: 'button', body: { text: 'Hi' }, action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'yes' } }] } });
     const list = interactiveOf('Hi', { buttons: Array.from({ length: 4 }, (_, i) => ({ text: `Option ${i}`, payload: `p${i}` })) }) as { type: string; action: { sections: { rows: unknown[] }[] } };

@@ -7,8 +7,18 @@ import { failureOf, isTokenRefused, waitAsked } from './cloud-failures.ts';
 
 import { rememberWaId } from './customers.ts';
 import { contentOf, INTERACTIVE_BODY_CHARS, type TemplateToSend } from './outbound.ts';
+import { voiceNoteMediaId } from './voice-upload.ts';
+import { FileTooLarge, SourceRefused, TransferFailed } from '../file-source.ts';
 
 const refusals = { failureOf, waitAsked, isTokenRefused };
+
+/** What became of a send whose file the gateway could not fetch (a voice note it moves into Ogg); null for other errors. */
+function fetchFailure(err: unknown): SendOutcome | null {
+  if (err instanceof SourceRefused) return { kind: 'failed', reason: 'can_not_get_content' };
+  if (err instanceof FileTooLarge) return { kind: 'failed', reason: 'bad_content' };
+  if (err instanceof TransferFailed) throw new TransientSendError('the file could not be fetched; tried again later');
+  return null;
+}
 
 /** Meta's answer to a send: the message's id, and the customer's WhatsApp id for the number given (`input`). */
 type SendAnswer = { messages?: { id?: unknown }[]; contacts?: { input?: unknown; wa_id?: unknown }[] };
@@ -21,7 +31,8 @@ const wamidOf = (messengerMessageId: string): string => messengerMessageId.split
 
 /**
  * Sending through the number (`POST /{phone_number_id}/messages`, with the business token): a text, a file by its
- * URL (Meta fetches it itself: it must be reachable from the internet), a template by the interface's id (its name
+ * URL (Meta fetches it itself: it must be reachable from the internet; a voice note recorded as WebM is fetched by the
+ * gateway, moved into Ogg and uploaded instead), a template by the interface's id (its name
  * and language as stored), a text with buttons as an interactive message, a quote as `context.message_id`. A send
  * ends `sent` with Meta's message id (a wamid), the customer's WhatsApp id remembered where it is not the chat's
  * (customers.ts); Meta's later reports (`statuses[]`) move it on. Meta's refusals
@@ -49,16 +60,19 @@ export function whatsappMessaging(deps: WhatsAppDeps, pacer: CallPacer): Messagi
       // A template deleted since the send was accepted (the account's templates read again without it).
       if (m.template && !template) return { kind: 'failed', reason: 'bad_required_parameter' };
       if (m.text === null && m.attachment === null && template === null) return { kind: 'failed', reason: 'message_empty' };
-      const body = {
-        messaging_product: 'whatsapp',
-        recipient_type: 'individual',
-        to: m.chatId,
-        ...(m.quotedMessengerId ? { context: { message_id: wamidOf(m.quotedMessengerId) } } : {}),
-        ...contentOf({ text: m.text, attachment: m.attachment, keyboard: m.keyboard, template }),
-      };
       const deadline = AbortSignal.timeout(budgetMs);
+      const api = pacedNumber(deps, pacer, number, deadline);
       try {
-        const sent = await pacedNumber(deps, pacer, number, deadline).call<SendAnswer>('POST', `/${number.phone_number_id}/messages`, { body });
+        // A voice note recorded as WebM goes as Ogg, uploaded first (voice-upload.ts); any other file by its link.
+        const voice = m.attachment && !template ? await voiceNoteMediaId(deps, api, number.phone_number_id, m.attachment, deadline) : null;
+        const body = {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: m.chatId,
+          ...(m.quotedMessengerId ? { context: { message_id: wamidOf(m.quotedMessengerId) } } : {}),
+          ...(voice ? { type: 'audio', audio: { id: voice } } : contentOf({ text: m.text, attachment: m.attachment, keyboard: m.keyboard, template })),
+        };
+        const sent = await api.call<SendAnswer>('POST', `/${number.phone_number_id}/messages`, { body });
         const wamid = Array.isArray(sent?.messages) ? sent.messages[0]?.id : undefined;
         if (typeof wamid !== 'string' || wamid.length === 0) throw new TransientSendError('Meta answered the send without the message’s id');
         const waId = Array.isArray(sent.contacts) ? sent.contacts[0]?.wa_id : undefined;
@@ -66,6 +80,8 @@ export function whatsappMessaging(deps: WhatsAppDeps, pacer: CallPacer): Messagi
         if (typeof waId === 'string' && /^\d{5,20}$/.test(waId)) await rememberWaId(deps, m.channelId, m.chatId, waId).catch(() => {});
         return { kind: 'sent', messengerMessageId: wamid, chatId: m.chatId, delivered: false };
       } catch (err) {
+        const fileFailure = fetchFailure(err);
+        if (fileFailure) return fileFailure;
         return graphSendFailure(err, { deadline, budgetMs, refusals, revoke: () => deps.revoked?.(m.channelId, m.sealedCredentials) });
       }
     },

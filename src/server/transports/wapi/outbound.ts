@@ -6,7 +6,8 @@ import { typeByName } from '../bot-common.ts';
 /**
  * The body of `POST /{phone_number_id}/messages` for one send, as the Cloud API documents it ("Messages"):
  * `messaging_product: whatsapp`, the customer's number in `to`, a quote as `context.message_id`, and one of a `text`
- * (its `body`), a file by its `link` (`image`, `video`, `audio`, `document` with a `filename`), a `template` (its
+ * (its `body`), a file by its `link` (`image`, `video`, `audio`, `document` with a `filename`; but for audio, with the
+ * send's words as its `caption`), a `template` (its
  * `name`, `language.code`, and `components` with the `parameters` of its header and body, and a `button` component
  * per quick-reply button bound to a payload: `sub_type: quick_reply`, `index`, a `payload` parameter), or an
  * `interactive` message with reply buttons or a list.
@@ -125,7 +126,9 @@ export function contentOf(send: { text: string | null; attachment: Attachment | 
   if (send.attachment) {
     const kind = mediaKindOf(send.attachment);
     const name = send.attachment.name ?? lastSegment(send.attachment.url);
-    return { type: kind, [kind]: { link: send.attachment.url, ...(kind === 'document' && name ? { filename: name } : {}) } };
+    // The words of a file are its caption, which Meta shows under an image, a video or a document (audio has none).
+    const caption = send.text && kind !== 'audio' ? { caption: send.text } : {};
+    return { type: kind, [kind]: { link: send.attachment.url, ...(kind === 'document' && name ? { filename: name } : {}), ...caption } };
   }
   const text = send.text ?? '';
   if (send.keyboard && send.keyboard.buttons.length > 0) return { type: 'interactive', interactive: interactiveOf(text, send.keyboard) };

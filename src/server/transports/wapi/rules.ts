@@ -7,6 +7,8 @@ import type { TransportRules } from '../../core/channels/transport-rules.ts';
 export const wapiRules: TransportRules = {
   qrPlatform: null,
   creatableByApi: true,
+  // The Cloud API's `caption` (at most 1024 characters) of an image, a video or a document; audio has none.
+  caption: { chars: 1024, sounds: false },
   capabilities: {
     transport: 'wapi',
     connect: 'redirect_url',

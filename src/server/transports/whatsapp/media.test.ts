@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAgent } from '../file-source.ts';
+import { chromiumVoiceNote } from '../../testing/voice-fixture.ts';
 import { outboundContent, ownFileSends } from './media.ts';
 
 const files: Record<string, { type: string; bytes: Buffer }> = {
   '/photo.png': { type: 'image/png', bytes: Buffer.from('\x89PNG a photo', 'latin1') },
   '/clip.mp4': { type: 'video/mp4', bytes: Buffer.from('....ftypisom a clip') },
   '/note.ogg': { type: 'audio/ogg', bytes: Buffer.from('OggS a voice note') },
+  '/recorded.webm': { type: 'audio/webm', bytes: chromiumVoiceNote() },
   '/song.mp3': { type: 'audio/mpeg', bytes: Buffer.from('ID3 a song') },
   '/invoice.pdf': { type: 'application/pdf', bytes: Buffer.from('%PDF-1.7 an invoice') },
 };
@@ -45,8 +47,17 @@ describe('files sent as WhatsApp’s messages, through the real library', () => 
       ['imageMessage', 'image/png', 'our sofa', null, null],
       ['videoMessage', 'video/mp4', null, null, null],
       ['audioMessage', 'audio/ogg; codecs=opus', null, true, null],
+      ['audioMessage', 'audio/ogg; codecs=opus', null, true, null],
       ['audioMessage', 'audio/mpeg', null, null, null],
       ['documentMessage', 'application/pdf', null, null, 'invoice.pdf'],
     ]);
+  });
+
+  it('sends a browser’s WebM recording as a voice note, its Opus moved into Ogg', async () => {
+    const deps = { filesAgent: sourceAgent(true), allowLoopbackFiles: true, ownSends: ownFileSends() };
+    const content = (await outboundContent(deps, { url: `${base}/recorded.webm`, mimetype: 'audio/webm', name: 'voice-1.webm' }, null)) as { audio: Buffer; mimetype: string; ptt: boolean };
+    expect([content.mimetype, content.ptt]).toEqual(['audio/ogg; codecs=opus', true]);
+    expect(content.audio.subarray(0, 4).toString('latin1')).toBe('OggS');
+    expect(content.audio.includes('OpusHead')).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import type { Store } from '../../core/ports.ts';
 import { keepReceivedFile, type UploadDeps } from '../../core/uploads/uploads.ts';
 import { fetchSource, FileTooLarge, sourceTypeOf, uploadNameOf } from '../file-source.ts';
 import type { KeepFile } from './inbound.ts';
+import { isWebmSound, oggOpusOf } from '../voice-note.ts';
 import type { WaSocket } from './wa-socket.ts';
 
 /**
@@ -83,11 +84,14 @@ async function fetched(deps: OutboundFileDeps, attachment: Attachment) {
 
 /**
  * The file as the kind of message WhatsApp shows it as: a photo, a video, a voice note (Opus in Ogg, as WhatsApp
- * records them), a song, or a document; with the message's words as its caption where WhatsApp shows one.
+ * records them; Opus in WebM, as browsers record, is moved into Ogg), a song, or a document; with the message's
+ * words as its caption where WhatsApp shows one.
  */
 export async function outboundContent(deps: OutboundFileDeps, attachment: Attachment, caption: string | null): Promise<AnyMessageContent> {
   const file = await fetched(deps, attachment);
   const words = caption ? { caption } : {};
+  const voice = isWebmSound(file.type) ? await oggOpusOf(file.bytes) : null;
+  if (voice) return { audio: Buffer.from(voice), mimetype: 'audio/ogg; codecs=opus', ptt: true };
   if (/^image\/(jpeg|png)$/.test(file.type)) return { image: file.bytes, mimetype: file.type, ...words };
   if (file.type.startsWith('video/')) return { video: file.bytes, mimetype: file.type, ...words };
   if (file.type === 'audio/ogg' || file.type === 'audio/opus') return { audio: file.bytes, mimetype: 'audio/ogg; codecs=opus', ptt: true };

@@ -4,6 +4,8 @@ import { EDIT_WINDOW_SECONDS, type TransportRules } from '../../core/channels/tr
 export const whatsappRules: TransportRules = {
   qrPlatform: 'whatsapp',
   creatableByApi: true,
+  // WhatsApp shows a caption under a photo, a video or a document, not under a sound or a voice note.
+  caption: { chars: 1024, sounds: false },
   capabilities: {
     transport: 'whatsapp',
     connect: 'qr',

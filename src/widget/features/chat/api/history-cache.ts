@@ -1,5 +1,6 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { applyPatch, laterStatus, mergePatches, type ChatMessage, type MessagePatch } from '../store/message.ts';
+import { foldCaptions } from '../store/captions.ts';
 import { loadResent, wasResent } from '../store/resent.ts';
 
 /** One page of a chat's history as the cache keeps it: oldest first, as the chat shows them. */
@@ -17,7 +18,10 @@ export interface History {
   olderCursor: string | null;
 }
 
-/** The pages as one list (a message an older page repeats, having moved while read, is shown once). */
+/**
+ * The pages as one list (a message an older page repeats, having moved while read, is shown once), a file and its
+ * caption as one message.
+ */
 export function historyOf(data: HistoryData): History {
   loadResent();
   const seen = new Set<string>();
@@ -32,7 +36,7 @@ export function historyOf(data: HistoryData): History {
       messages.push(m);
     }
   }
-  return { messages, olderCursor: data.pages.at(-1)?.older_cursor ?? null };
+  return { messages: foldCaptions(messages), olderCursor: data.pages.at(-1)?.older_cursor ?? null };
 }
 
 /** The keys a message is named by in events: its id, and (a send of this frame) the request's id. */

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChatType } from '../../../../contract/channels.ts';
-import type { Attachment, Keyboard, Recipient, SendMessageBody, SendMessageResult, TemplateRef } from '../../../../contract/messages.ts';
+import type { FrameSendResult } from '../../../../contract/bff-chats.ts';
+import type { Attachment, Keyboard, Recipient, SendMessageBody, TemplateRef } from '../../../../contract/messages.ts';
 import { uploadLimits } from '../../../../contract/upload-limits.ts';
 import type { BffClient } from '@/lib/bff-client.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
@@ -13,9 +14,9 @@ import { historyKeys } from './get-messages.ts';
 import { appendMessage, keysOf, pendingPatches, removeMessage, updateMessages, type HistoryData } from './history-cache.ts';
 import { uploadFile } from './upload-file.ts';
 
-/** POST /bff/messages: sends as the session's user (the server sets the author). */
-export const sendMessage = (client: BffClient, body: Omit<SendMessageBody, 'crm_user_id'>): Promise<SendMessageResult> =>
-  client.request<SendMessageResult>('POST', '/messages', body);
+/** POST /bff/messages: sends as the session's user (the server sets the author); a file may come with its caption. */
+export const sendMessage = (client: BffClient, body: Omit<SendMessageBody, 'crm_user_id'>): Promise<FrameSendResult> =>
+  client.request<FrameSendResult>('POST', '/messages', body);
 
 /** The chat a send goes to: its history in the cache, and how the messenger names the recipient. */
 export interface SendTarget extends NamedChat {
@@ -27,11 +28,12 @@ export interface SendTarget extends NamedChat {
 }
 
 /**
- * What the agent sends: words, a template with the words it fills in, a file to upload first (a message carries
- * text or a file, not both: a caption goes as the text message after it), or a file uploaded before (sending a failed
- * message again); maybe quoting another message, maybe with buttons (a keyboard in the dialect of the channel).
+ * What the agent sends: words, a template with the words it fills in, a file to upload first, or a file uploaded
+ * before (sending a failed message again), either file maybe with its caption (one message where the messenger shows
+ * a caption under the file, else the gateway sends the words after it); maybe quoting another message, maybe with
+ * buttons (a keyboard in the dialect of the channel).
  */
-export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string } | { attachment: Attachment }) & {
+export type Outgoing = ({ text: string } | { template: TemplateRef; preview: string } | { file: File; caption?: string } | { attachment: Attachment; caption?: string }) & {
   quote?: ChatMessage['quoted_message'];
   keyboard?: Keyboard;
 };
@@ -78,10 +80,11 @@ export function useSendMessage(target: SendTarget) {
       };
       if ('text' in content) return { result: await sendMessage(client, { ...base, text: content.text }) };
       if ('template' in content) return { result: await sendMessage(client, { ...base, template: content.template }) };
-      if ('attachment' in content) return { result: await sendMessage(client, { ...base, attachment: content.attachment }) };
+      const text = content.caption?.trim() || undefined;
+      if ('attachment' in content) return { result: await sendMessage(client, { ...base, attachment: content.attachment, text }) };
       if (content.file.size > uploadLimits.maxBytes) throw new FileTooLarge(content.file);
       const attachment: Attachment = await uploadFile(client, content.file);
-      return { result: await sendMessage(client, { ...base, attachment }), attachment };
+      return { result: await sendMessage(client, { ...base, attachment, text }), attachment };
     },
     // No read of the history is cancelled for this: a first read still on its way would be left without data, and
     // a newest page read meanwhile keeps this frame's unsent messages (keepUnsent).
@@ -90,8 +93,8 @@ export function useSendMessage(target: SendTarget) {
       let shown: ChatMessage;
       if ('text' in content) shown = sending(content.key, content.text, now);
       else if ('template' in content) shown = sending(content.key, null, now, { ...content.template, text: content.preview });
-      else if ('attachment' in content) shown = sending(content.key, null, now, null, content.attachment);
-      else shown = sending(content.key, null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
+      else if ('attachment' in content) shown = sending(content.key, content.caption?.trim() || null, now, null, content.attachment);
+      else shown = sending(content.key, content.caption?.trim() || null, now, null, { url: '', name: content.file.name, size: content.file.size, mimetype: content.file.type || undefined });
       const row = { ...shown, quoted_message: content.quote ?? null, keyboard: content.keyboard ?? null };
       const failed = content.replaces;
       if (!failed) return update((data) => appendMessage(data, row));
@@ -106,14 +109,19 @@ export function useSendMessage(target: SendTarget) {
         // A read of the newest page may have brought the message before the answer to the send did.
         const already = data.pages.some((p) => p.messages.some((m) => m.request_id === result.request_id && m.key !== content.key));
         if (already) return removeMessage(data, content.key);
-        return updateMessages(
+        const shown = data.pages.flatMap((p) => p.messages).find((m) => m.key === content.key);
+        const accepted = (m: ChatMessage): ChatMessage => {
+          const sent: ChatMessage = { ...m, status: 'accepted' };
+          return keysOf(sent).length ? pendingPatches(queryClient).apply(sent) : sent;
+        };
+        const updated = updateMessages(
           data,
           (m) => m.key === content.key,
-          (m) => {
-            const sent: ChatMessage = { ...m, request_id: result.request_id, status: 'accepted', ...(attachment ? { attachment } : {}) };
-            return keysOf(sent).length ? pendingPatches(queryClient).apply(sent) : sent;
-          },
+          (m) => accepted({ ...m, request_id: result.request_id, ...(attachment ? { attachment } : {}), ...(result.caption_request_id ? { text: null, keyboard: null } : {}) }),
         );
+        // The messenger shows no caption under this file: the words went after it, as a message of their own.
+        if (!result.caption_request_id || !shown?.text) return updated;
+        return appendMessage(updated, accepted({ ...sending(`${content.key}:caption`, shown.text, new Date(shown.created_at)), request_id: result.caption_request_id, keyboard: shown.keyboard }));
       });
       // The chat's row showed the failed message as its last: it is read again to show the one sent in its place.
       if (content.replaces) void queryClient.invalidateQueries({ queryKey: chatListKeys.all });

@@ -100,11 +100,6 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const post = useCallback(
     async function post(content: Outgoing, replaces?: ChatMessage): Promise<string | null> {
       if (!target.channel_id) return w.view.noChannelToSend;
-      if ('file' in content && content.caption?.trim()) {
-        // Buttons go with the words, which come last.
-        const { caption, keyboard, ...file } = content;
-        return (await post(file)) ?? post({ text: caption.trim(), keyboard });
-      }
       try {
         await send.mutateAsync({ ...content, key: newSendKey(), replaces });
         return null;
@@ -135,7 +130,11 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
       setRetryError(null);
       const quote = m.quoted_message ?? undefined;
       const keyboard = m.keyboard ?? undefined;
-      const again: Outgoing | null = m.text !== null ? { text: m.text, quote, keyboard } : m.attachment ? { attachment: m.attachment, quote, keyboard } : null;
+      const again: Outgoing | null = m.attachment?.url
+        ? { attachment: m.attachment, ...(m.text !== null ? { caption: m.text } : {}), quote, keyboard }
+        : m.text !== null
+          ? { text: m.text, quote, keyboard }
+          : null;
       if (again) void post(again, m).then(setRetryError);
     },
     [post],

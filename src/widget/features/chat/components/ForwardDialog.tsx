@@ -17,7 +17,10 @@ import { MessengerMark } from './MessengerMark.tsx';
 
 const SEARCH_DELAY_MS = 300;
 
-/** Sends the forward to the chosen chat through the frame's send: the file first, then the words, as the composer does. */
+/**
+ * Sends the forward to the chosen chat through the frame's send, as the composer does: a file with its words as its
+ * caption (one message where the messenger shows one, else the gateway sends the words after it), or the words.
+ */
 function SendTo({ chat, content, onSent }: { chat: BffChat; content: Forwarded; onSent(): void }) {
   const lang = useLang();
   const w = useWords(forwardWords);
@@ -27,8 +30,8 @@ function SendTo({ chat, content, onSent }: { chat: BffChat; content: Forwarded; 
   const forward = async () => {
     setError(null);
     try {
-      if (content.attachment) await send.mutateAsync({ attachment: content.attachment, key: newSendKey() });
-      if (content.text !== null) await send.mutateAsync({ text: content.text, key: newSendKey() });
+      if (content.attachment) await send.mutateAsync({ attachment: content.attachment, ...(content.text !== null ? { caption: content.text } : {}), key: newSendKey() });
+      else if (content.text !== null) await send.mutateAsync({ text: content.text, key: newSendKey() });
       onSent();
     } catch (err) {
       setError(refusalOf(err, {}, lang).message);

@@ -136,7 +136,8 @@ function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry 
   const [marked, setMarked] = useState<string | null>(null);
   const jumpTo = useCallback(
     (messageId: string) => {
-      const i = messages.findIndex((m) => m.message_id === messageId);
+      // The words of a file drawn with it are found at its bubble.
+      const i = messages.findIndex((m) => m.message_id === messageId || m.caption_id === messageId);
       if (i < 0) return false;
       virtualizer.scrollToIndex(i, { align: 'center' });
       setMarked(messageId);
@@ -202,7 +203,7 @@ function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry 
                         <span className="rounded-full bg-panel px-2.5 py-0.5 text-xs text-muted shadow-sm">{dayLabel(m.created_at, lang)}</span>
                       </p>
                     )}
-                    <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && marked === m.message_id ? '*:ring-2 *:ring-accent' : ''}`}>
+                    <div className={`flex ${m.direction === 'outbound' ? 'justify-end' : ''} ${marked !== null && (marked === m.message_id || marked === m.caption_id) ? '*:ring-2 *:ring-accent' : ''}`}>
                       <MessageBubble message={m} actions={withActions ? actionsOf(m) : null} onEdit={onEdit} onDelete={onDelete} onReply={onReply} onRetry={onRetry} onJump={jumpToQuoted} />
                     </div>
                   </li>

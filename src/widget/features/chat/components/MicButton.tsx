@@ -37,7 +37,7 @@ const micWords = catalog(
 
 /**
  * The type a voice note is recorded in: Ogg/Opus where the browser records it (WhatsApp and Telegram take it as a
- * voice message), else WebM/Opus (sent as a sound file).
+ * voice message), else WebM/Opus (Chromium), whose Opus the gateway moves into Ogg as it sends.
  */
 export function voiceType(isSupported: (type: string) => boolean): { recorder: string; file: string; ext: string } | null {
   if (isSupported('audio/ogg;codecs=opus')) return { recorder: 'audio/ogg;codecs=opus', file: 'audio/ogg', ext: 'ogg' };

@@ -9,6 +9,7 @@ import { chatListKeys, type ChatListData } from '../api/get-chats.ts';
 import { getMessages, historyKeys, historyPage, historyPageSizes, type HistoryMeta } from '../api/get-messages.ts';
 import { unansweredKeys } from '../api/get-unanswered.ts';
 import { appendMessage, findMessage, keepUnsent, mergeNewest, patchMessage, pendingPatches, type HistoryData } from '../api/history-cache.ts';
+import { mayBeCaption } from '../store/captions.ts';
 import { fromAddEvent, patchOfEvent } from '../store/message.ts';
 import { sameChat } from '../store/scope.ts';
 
@@ -56,11 +57,17 @@ export function useChatStream(): void {
         for (const query of histories(queryClient)) {
           const chat = (query.meta as HistoryMeta | undefined)?.chat;
           if (!chat || !sameChat(chat, { ...p.recipient, channel_id: p.channel_id })) continue;
+          let captioned = false;
           queryClient.setQueryData<HistoryData>(query.queryKey, (data) => {
             if (!data) return data;
             const quoted = p.quoted_message_id ? findMessage(data, [`m:${p.quoted_message_id}`]) : undefined;
-            return appendMessage(data, pendingPatches(queryClient).apply(fromAddEvent(p, quoted)));
+            const added = pendingPatches(queryClient).apply(fromAddEvent(p, quoted));
+            captioned = mayBeCaption(added, data.pages[0]?.messages.at(-1));
+            return appendMessage(data, added);
           });
+          // Words right after a file may be its caption: the page, which names the caption's file, is read again.
+          const chatRef = query.queryKey[1];
+          if (captioned && typeof chatRef === 'string' && !chatRef.startsWith('new:')) void readNewest(ctx, queryClient, chatRef, 'merge').catch(() => {});
         }
         return;
       }

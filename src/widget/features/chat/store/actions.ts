@@ -22,6 +22,8 @@ export function messageActions(m: ChatMessage, caps: TransportCapabilities | und
   const editable =
     edit !== null &&
     m.text !== null &&
+    // A caption drawn with its file is a message of its own: the bubble is the file's.
+    m.caption_id === undefined &&
     (!edit.text_only || m.attachment === null) &&
     (!edit.not_with_keyboard || m.keyboard === null) &&
     // The window runs from delivery; the creation time is the earliest it can have started.

@@ -14,6 +14,8 @@ export interface ChatMessage extends Omit<BffMessage, 'message_id' | 'status' | 
   message_id: string | null;
   status: ShownStatus;
   quoted_message: BffMessage['quoted_message'] | { message_id: string; direction: null; text: null; attachment_name: null; deleted: false };
+  /** A file drawn with its caption: the id of the message the words were recorded as (store/captions.ts). */
+  caption_id?: string;
 }
 
 /** What an event said about a message that was not loaded yet; applied when a page brings the message. */

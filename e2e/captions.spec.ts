@@ -1,0 +1,112 @@
+import { mkdirSync } from 'node:fs';
+import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
+import { api, whatsappChannel, startCrmPage, type CrmPage } from './crm-page.ts';
+import { axe, paintedScreenshot } from './frame-checks.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * A file and its caption as one message, both ways: a customer's picture with words is one bubble (the words under
+ * it), and the agent's file with a caption goes as one message where WhatsApp shows a caption (a document), and as
+ * the file then the words where it shows none (a sound). English dark 960 px, Russian 320 px, Spanish light.
+ */
+let crm: CrmPage;
+const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+
+type Look = { lang: 'en' | 'ru' | 'es'; theme: 'light' | 'dark'; width: number };
+const names = {
+  en: { list: 'Chat list', messages: 'Messages', caption: 'Caption', send: 'Send' },
+  ru: { list: 'Список чатов', messages: 'Сообщения', caption: 'Подпись', send: 'Отправить' },
+  es: { list: 'Lista de chats', messages: 'Mensajes', caption: 'Leyenda', send: 'Enviar' },
+} as const;
+
+test.beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  crm = await startCrmPage(
+    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
+       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
+  );
+});
+test.afterAll(async () => {
+  await crm.close();
+});
+
+async function openChat(page: Page, request: APIRequestContext, token: string, look: Look, contact: string): Promise<FrameLocator> {
+  await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });
+  crm.embed((await api<{ url: string }>(request, token, 'POST', '/v2/iframe-links/chats', { user: { id: 'agent-1', name: 'Ann' }, scope: 'global', options: { lang: look.lang, theme: look.theme } })).url);
+  await page.setViewportSize({ width: look.width, height: 640 });
+  await page.goto(`${crm.origin}/deal/1`);
+  const frame = page.frameLocator('#widget');
+  await frame.getByRole('list', { name: names[look.lang].list }).getByRole('listitem').filter({ hasText: contact }).getByRole('button').first().click();
+  return frame;
+}
+
+const bubbles = (frame: FrameLocator, look: Look) => frame.getByRole('list', { name: names[look.lang].messages }).getByRole('listitem');
+const shot = (page: Page, name: string) => paintedScreenshot(page, `${SHOTS}/captions-${name}.png`);
+
+/** A customer of the sandbox sends a picture with words: recorded as two messages, as WhatsApp's are. */
+const customerSendsPicture = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, url: string, text: string) =>
+  api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, attachment: { url, name: 'sofa.png', mimetype: 'image/png' }, text });
+
+/** The agent picks a file, writes its caption and sends it. */
+async function sendWithCaption(frame: FrameLocator, look: Look, file: { name: string; mimeType: string; buffer: Buffer }, caption: string) {
+  await frame.locator('input[type=file]').setInputFiles(file);
+  await frame.getByRole('textbox', { name: names[look.lang].caption }).fill(caption);
+  await frame.getByRole('button', { name: names[look.lang].send, exact: true }).click();
+}
+
+const looks: Look[] = [
+  { lang: 'en', theme: 'dark', width: 960 },
+  { lang: 'ru', theme: 'light', width: 320 },
+  { lang: 'es', theme: 'light', width: 960 },
+];
+
+test.describe('a file and its caption in one message', () => {
+  for (const [i, look] of looks.entries()) {
+    test(`both ways (${look.lang}, ${look.theme}, ${look.width} px)`, async ({ page, request, token, gateway }) => {
+      const channelId = await whatsappChannel(request, token);
+      const chatId = `7900123050${i}`;
+      const contact = `Gail Ross ${i}`;
+      await customerSendsPicture(request, token, channelId, chatId, contact, `${gateway.baseURL}/sandbox/phone/sample.png`, 'Is this sofa the blue one?');
+      const frame = await openChat(page, request, token, look, contact);
+
+      // The customer's picture and its words: one bubble, the words under the picture.
+      const inbound = bubbles(frame, look).filter({ has: frame.getByRole('img', { name: 'sofa.png' }) });
+      await expect(inbound).toContainText('Is this sofa the blue one?');
+      await expect(bubbles(frame, look)).toHaveCount(1);
+
+      // The agent's document with a caption: one message.
+      await sendWithCaption(frame, look, { name: 'offer-42.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 offer 42') }, 'Here is the offer.');
+      const offer = bubbles(frame, look).filter({ hasText: 'offer-42.pdf' });
+      await expect(offer).toContainText('Here is the offer.');
+      await expect(offer.getByRole('img', { name: /Delivered|Доставлено|Entregado/ })).toBeVisible();
+      await expect(bubbles(frame, look)).toHaveCount(2);
+
+      // A sound takes no caption on WhatsApp: the words follow as a message of their own.
+      await sendWithCaption(frame, look, { name: 'note.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('ID3 a short note') }, 'Listen to this.');
+      await expect(bubbles(frame, look)).toHaveCount(4);
+      await expect(bubbles(frame, look).last()).toHaveText(/Listen to this\./);
+      await expect(bubbles(frame, look).nth(2)).not.toContainText('Listen to this.');
+      await axe(page, `a file and its caption (${look.lang})`);
+      await shot(page, `${look.lang}-${look.theme}-${look.width}`);
+
+      // Read again from the gateway: the same bubbles.
+      await page.reload();
+      const again = await openChat(page, request, token, look, contact);
+      await expect(bubbles(again, look)).toHaveCount(4);
+      await expect(bubbles(again, look).first()).toContainText('Is this sofa the blue one?');
+      await expect(bubbles(again, look).filter({ hasText: 'offer-42.pdf' })).toContainText('Here is the offer.');
+    });
+  }
+
+  test('a customer’s caption that arrives while the chat is open joins its picture', async ({ page, request, token, gateway }) => {
+    const look: Look = { lang: 'en', theme: 'dark', width: 960 };
+    const channelId = await whatsappChannel(request, token);
+    await api(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: '79001230599', name: 'Hal Park', text: 'Hi' });
+    const frame = await openChat(page, request, token, look, 'Hal Park');
+    await expect(bubbles(frame, look)).toHaveCount(1);
+    await customerSendsPicture(request, token, channelId, '79001230599', 'Hal Park', `${gateway.baseURL}/sandbox/phone/sample.png`, 'This one?');
+    const picture = bubbles(frame, look).filter({ has: frame.getByRole('img', { name: 'sofa.png' }) });
+    await expect(picture).toContainText('This one?');
+    await expect(bubbles(frame, look)).toHaveCount(2);
+  });
+});

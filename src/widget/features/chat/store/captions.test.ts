@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { historyOf, type HistoryData } from '../api/history-cache.ts';
+import { fromBff, type ChatMessage } from './message.ts';
+import { foldCaptions, mayBeCaption } from './captions.ts';
+
+const at = '2026-11-29T08:00:00.000Z';
+const message = (id: string, content: Partial<ChatMessage>): ChatMessage =>
+  fromBff({
+    message_id: id,
+    request_id: null,
+    chat_ref: 'c',
+    channel_id: 'ch',
+    direction: 'inbound',
+    status: 'delivered',
+    reason: null,
+    text: null,
+    attachment: null,
+    template: null,
+    keyboard: null,
+    quoted_message: null,
+    author: null,
+    created_at: at,
+    edited_at: null,
+    deleted_at: null,
+    deleted: false,
+    ...content,
+  } as Parameters<typeof fromBff>[0]);
+const photo = { url: 'https://x/sofa.png', name: 'sofa.png', mimetype: 'image/png' };
+
+describe('a file and its caption, drawn as one message', () => {
+  it('puts the words under the file they are the caption of, named by the words’ id too', () => {
+    const shown = foldCaptions([
+      message('f1', { attachment: photo }),
+      message('w1', { text: 'is it blue?', caption_of: 'f1', edited_at: '2026-11-29T08:01:00.000Z' }),
+      message('t1', { text: 'hello?' }),
+    ]);
+    expect(shown.map((m) => [m.message_id, m.text, m.attachment?.name ?? null, m.caption_id ?? null, m.edited_at])).toEqual([
+      ['f1', 'is it blue?', 'sofa.png', 'w1', '2026-11-29T08:01:00.000Z'],
+      ['t1', 'hello?', null, null, null],
+    ]);
+  });
+
+  it('leaves words apart whose file is not just before them (another page, or another message between)', () => {
+    const messages = [message('f1', { attachment: photo }), message('t1', { text: 'between' }), message('w1', { text: 'late words', caption_of: 'f1' })];
+    expect(foldCaptions(messages).map((m) => m.message_id)).toEqual(['f1', 't1', 'w1']);
+    expect(foldCaptions([message('w2', { text: 'orphan', caption_of: 'f0' })]).map((m) => m.text)).toEqual(['orphan']);
+  });
+
+  it('is what the history shows', () => {
+    const data: HistoryData = { pages: [{ messages: [message('f1', { attachment: photo }), message('w1', { text: 'blue?', caption_of: 'f1' })], older_cursor: null }], pageParams: [null] };
+    expect(historyOf(data).messages.map((m) => [m.message_id, m.text])).toEqual([['f1', 'blue?']]);
+  });
+
+  it('tells live words right after a file of the same side as maybe its caption', () => {
+    const file = message('f1', { attachment: photo });
+    expect(mayBeCaption(message('w1', { text: 'blue?' }), file)).toBe(true);
+    expect(mayBeCaption(message('w1', { text: 'blue?', direction: 'outbound' }), file)).toBe(false);
+    expect(mayBeCaption(message('w1', { text: 'later', created_at: '2026-11-29T08:05:00.000Z' }), file)).toBe(false);
+    expect(mayBeCaption(message('w1', { text: 'blue?' }), message('t0', { text: 'hi' }))).toBe(false);
+  });
+});
