@@ -15,8 +15,9 @@ import { wapiAnswer, wapiRouteOf, wapiSend, wapiWebhook } from './schema-check/w
  * numbers, the accounts' subscriptions of the app, numbers' registration, the messages endpoint (answering the customer's WhatsApp id, waIdOf; refusals on demand,
  * and as Meta refuses outside the 24-hour window), media behind the token, and templates. Its webhook side posts what
  * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's). Each send the
- * driver makes, each answer to a send, a media lookup or a refusal, and each `messages` notification are checked
- * against whatsapp-api-js's types of the Cloud API (schemas/wapi.json); `close()` throws the mismatches.
+ * driver makes, each answer to a send, a media lookup, a read of numbers or a refusal, and each `messages`
+ * notification are checked against whatsapp-api-js's types of the Cloud API (schemas/wapi.json; the numbers as
+ * @great-detail/whatsapp types them, wapi-numbers.json); `close()` throws the mismatches.
  */
 
 /** A call of the gateway's, as the emulator records it. */
@@ -27,7 +28,7 @@ export interface EmulatedNumber {
   display_phone_number: string;
   verified_name: string;
   quality_rating?: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
-  /** The number's status (Meta's WhatsAppPhoneNumberStatus); LINKED when not given. */
+  /** The number's status (Meta's phone number `status`: CONNECTED, PENDING, FLAGGED, …); CONNECTED when not given. */
   status?: string;
   messaging_limit_tier?: string;
   platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
@@ -241,7 +242,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     if (account && edge === 'phone_numbers' && method === 'GET') {
       // As Graph: the fields the call names (and the id), or all of them.
       const fields = query.fields?.split(',');
-      const numbers = account.numbers.map((n): Record<string, unknown> => ({ status: 'LINKED', ...n }));
+      const numbers = account.numbers.map((n): Record<string, unknown> => ({ status: 'CONNECTED', ...n }));
       return { status: 200, body: { data: fields ? numbers.map((n) => Object.fromEntries(Object.entries(n).filter(([k]) => k === 'id' || fields.includes(k)))) : numbers } };
     }
     if (account && edge === 'subscribed_apps') {

@@ -64,6 +64,9 @@ describe('the platforms’ types from their npm packages, as the emulators check
     expect(wapiAnswer('media', 200)!({ messaging_product: 'whatsapp', url: 'https://x/m', mime_type: 'image/jpeg', sha256: 'ab', file_size: '10', id: '900' })).toBe(true);
     expect(wapiAnswer(null, 400)!({ error: { message: 'Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: 'A' } })).toBe(true);
     expect(wapiAnswer(null, 400)!({ error: 'Invalid parameter' })).toBe(false);
+    expect(wapiRouteOf('GET', '/200/phone_numbers', () => false)).toBe('phone_numbers');
+    expect(wapiAnswer('phone_numbers', 200)!({ data: [{ id: '110', display_phone_number: '+1 555-0100', quality_rating: 'GREEN', platform_type: 'CLOUD_API' }] })).toBe(true);
+    expect(wapiAnswer('phone_numbers', 200)!({ data: [{ id: '110', status: 'LINKED' }] })).toBe(false);
     const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100001', phone_number_id: '110' } };
     const change = (v: Record<string, unknown>) => ({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { ...value, ...v } }] }] });
     const message = { from: '15550001111', id: 'wamid.A', timestamp: '1700000000', type: 'text', text: { body: 'hi' } };

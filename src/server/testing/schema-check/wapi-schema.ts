@@ -6,7 +6,8 @@ import { cached, loadFixture, type Definitions } from './fixture.ts';
  * the wapi driver sends, by its `type`; Meta's answer to a send and to a media lookup; Graph's refusal; and the
  * webhook notification of the `messages` field (a customer's message, or a report on a send). Meta publishes no
  * schema of the Cloud API on npm; whatsapp-api-js follows its reference closest, for the Graph version the driver
- * calls (v24.0, the package's default).
+ * calls (v24.0, the package's default). The account's numbers, which it does not type, are checked as
+ * @great-detail/whatsapp types them (schemas/wapi-numbers.json).
  */
 
 /** Walks a schema and what it holds. */
@@ -45,19 +46,31 @@ function metaReference(definitions: Definitions): void {
 
 const fixture = loadFixture('wapi.json', metaReference);
 export const WAPI_SCHEMA_SOURCE = fixture.source;
+
+/** Graph answers the fields a read names (and the id), so of a number only its `id` is always there. */
+function fieldsAsked(definitions: Definitions): void {
+  const list = definitions.WhatsAppNumbers_phone_numbers!.properties!.data as { items: Definitions[string] };
+  list.items.required = ['id'];
+}
+const numbers = loadFixture('wapi-numbers.json', fieldsAsked);
+export const WAPI_NUMBERS_SCHEMA_SOURCE = numbers.source;
 const compiled = cached();
 const validator = (name: string) => compiled(name, () => (fixture.has(name) ? fixture.compile({ $ref: fixture.ref(name) }) : undefined));
 
 /** The message types the driver sends (compiled when the emulator starts). */
 export const WAPI_SENDS = ['text', 'image', 'video', 'audio', 'document', 'template', 'interactive'];
 
+export type WapiRoute = 'messages' | 'media' | 'phone_numbers';
+
 /**
  * A Graph call's route as the checks name it: `POST /{phone_number_id}/messages` → `messages`, `GET /{media_id}` →
- * `media`; null for a call not checked (the driver's other calls: Embedded Signup, numbers, templates, subscriptions).
+ * `media`, `GET /{waba_id}/phone_numbers` → `phone_numbers`; null for a call not checked (the driver's other calls:
+ * Embedded Signup's, registration, templates, subscriptions; no package types them).
  */
-export function wapiRouteOf(method: string, path: string, isMedia: (id: string) => boolean): 'messages' | 'media' | null {
+export function wapiRouteOf(method: string, path: string, isMedia: (id: string) => boolean): WapiRoute | null {
   const segments = path.split('/').filter(Boolean);
   if (method === 'POST' && segments.length === 2 && segments[1] === 'messages') return 'messages';
+  if (method === 'GET' && segments.length === 2 && segments[1] === 'phone_numbers') return 'phone_numbers';
   if (method === 'GET' && segments.length === 1 && isMedia(segments[0]!)) return 'media';
   return null;
 }
@@ -66,6 +79,10 @@ export function wapiRouteOf(method: string, path: string, isMedia: (id: string) 
 export const wapiSend = (body: Record<string, unknown>): ValidateFunction | undefined =>
   fixture.has(`WapiBody_${String(body.type)}`) ? validator(`WapiBody_${String(body.type)}`) : compiled('unknown send', () => fixture.compile({ properties: { type: { enum: WAPI_SENDS } } }));
 /** Meta's answer to a checked route, a refusal (any route) as Graph's error. */
-export const wapiAnswer = (route: 'messages' | 'media' | null, status: number): ValidateFunction | undefined => (status >= 400 ? validator('WapiError') : route ? validator(`WapiAnswer_${route}`) : undefined);
+export function wapiAnswer(route: WapiRoute | null, status: number): ValidateFunction | undefined {
+  if (status >= 400) return validator('WapiError');
+  if (route === 'phone_numbers') return compiled('numbers', () => numbers.compile({ $ref: numbers.ref('WhatsAppNumbers_phone_numbers') }));
+  return route ? validator(`WapiAnswer_${route}`) : undefined;
+}
 /** The notification Meta posts for the `messages` field. */
 export const wapiWebhook = (): ValidateFunction | undefined => validator('WapiWebhook');

@@ -38,7 +38,7 @@ export function warmVk(): void {
 
 export function warmWapi(): void {
   for (const type of WAPI_SENDS) wapiSend({ type });
-  for (const route of ['messages', 'media'] as const) wapiAnswer(route, 200);
+  for (const route of ['messages', 'media', 'phone_numbers'] as const) wapiAnswer(route, 200);
   wapiAnswer(null, 400);
   wapiWebhook();
 }

@@ -9,12 +9,17 @@
  * interface of no fields, filled in when the message is built; they are written out here with the package's classes
  * of that part: an interactive message's `action` (reply buttons or a list), a template's `components`. (The driver
  * sends no reaction, location, contacts, read receipt or typing indicator, and uploads no media: not declared here.)
+ *
+ * whatsapp-api-js types no phone number: a WhatsApp Business Account's numbers (`GET /{waba_id}/phone_numbers`) are
+ * typed as @great-detail/whatsapp declares Meta's phone number node (`WhatsAppNumbers_…`, the `wapi-numbers.json`
+ * fixture).
  */
 import type * as Wapi from '../../../../node_modules/whatsapp-api-js/lib/types.d.ts';
 import type { Text } from '../../../../node_modules/whatsapp-api-js/lib/messages/text.d.ts';
 import type { Audio, Document, Image, Video } from '../../../../node_modules/whatsapp-api-js/lib/messages/media.d.ts';
 import type { BodyComponent, HeaderComponent, PayloadComponent, Template } from '../../../../node_modules/whatsapp-api-js/lib/messages/template.d.ts';
 import type { ActionButtons, ActionList, Body, Footer, Header } from '../../../../node_modules/whatsapp-api-js/lib/messages/interactive.d.ts';
+import type { ListPhoneNumbersPaylod } from '../../../../node_modules/@great-detail/whatsapp/dist/index.d.ts';
 
 /** What every send carries beside its message: `messaging_product`, `to`, `recipient_type`, `context`, … */
 type Envelope = Omit<Extract<Wapi.ClientMessageRequest, { type: 'text' }>, Wapi.ClientMessageNames | 'type'>;
@@ -40,3 +45,5 @@ export type WapiWebhook = {
   object: Wapi.PostData['object'];
   entry: { id: string; changes: { field: 'messages'; value: (MessagesValue & { messages: [Wapi.ServerMessage] }) | (MessagesValue & { statuses: [Wapi.ServerStatusPayload] }) }[] }[];
 };
+
+export type WhatsAppNumbers_phone_numbers = ListPhoneNumbersPaylod;
