@@ -103,7 +103,7 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
     expect(added).toHaveLength(1);
     expect(added[0]!.payload).toMatchObject({ direction: 'inbound', text: 'Здравствуйте!', recipient: { chat_type: 'whatsapp', chat_id: ANNA.waId, name: 'Anna' } });
     // Another number's post (no channel has it) is taken and dropped.
-    expect(await s.meta.postChange(WABA_ID, 'messages', { metadata: { phone_number_id: '999', display_phone_number: '1' }, messages: [{ from: ANNA.waId, id: 'wamid.x', type: 'text', text: { body: 'x' } }] })).toBe(200);
+    expect(await s.meta.postChange(WABA_ID, 'messages', { messaging_product: 'whatsapp', metadata: { phone_number_id: '999', display_phone_number: '1' }, messages: [{ from: ANNA.waId, id: 'wamid.x', timestamp: '1700000000', type: 'text', text: { body: 'x' } }] })).toBe(200);
     expect(await stream.since()).toEqual([]);
   });
 
@@ -198,7 +198,7 @@ describe(`live whatsapp: receiving and sending (${databaseKind()})`, () => {
     expect(await statusTrail(s.t, requestId)).toEqual(['sent', 'delivered', 'read']);
     const other = await send({ text: 'Не дойдёт' });
     await settled(s.t, other.request_id, ['sent', 'failed']);
-    await s.meta.status(WABA_ID, NUMBER.id, (await stored(other.request_id)).wamid, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable' }] });
+    await s.meta.status(WABA_ID, NUMBER.id, (await stored(other.request_id)).wamid, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }] });
     expect(await statusTrail(s.t, other.request_id)).toEqual(['sent', 'failed:waba_message_undeliverable']);
   });
 

@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookPoster, type WebhookPoster } from './graph-webhooks.ts';
 import { serveFile } from './file-server.ts';
 import { appSecretProof, graphError, serveGraphCalls, type GraphCall } from './graph-calls.ts';
 import { templateCalls, type EmulatedTemplate } from './graph-templates.ts';
+import { warmWapi } from './schema-check/warm.ts';
+import { schemaChecks, type SchemaChecks } from './schema-check/schema-checks.ts';
+import { wapiAnswer, wapiRouteOf, wapiSend, wapiWebhook } from './schema-check/wapi-schema.ts';
 
 /**
  * A local stand-in for Meta's Graph API as WhatsApp's Cloud API and Embedded Signup use it, for the live driver's
@@ -11,7 +14,10 @@ import { templateCalls, type EmulatedTemplate } from './graph-templates.ts';
  * (`/oauth/access_token`), what the token was granted (`/debug_token`, with the app's token), accounts and their
  * numbers, the accounts' subscriptions of the app, numbers' registration, the messages endpoint (answering the customer's WhatsApp id, waIdOf; refusals on demand,
  * and as Meta refuses outside the 24-hour window), media behind the token, and templates. Its webhook side posts what
- * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's).
+ * Meta posts to the app's callback, signed with the app secret (shared with the Instagram emulator's). Each send the
+ * driver makes, each answer to a send, a media lookup, a read of numbers or a refusal, and each `messages`
+ * notification are checked against whatsapp-api-js's types of the Cloud API (schemas/wapi.json; the numbers as
+ * @great-detail/whatsapp types them, wapi-numbers.json); `close()` throws the mismatches.
  */
 
 /** A call of the gateway's, as the emulator records it. */
@@ -22,7 +28,7 @@ export interface EmulatedNumber {
   display_phone_number: string;
   verified_name: string;
   quality_rating?: 'GREEN' | 'YELLOW' | 'RED' | 'UNKNOWN';
-  /** The number's status (Meta's WhatsAppPhoneNumberStatus); LINKED when not given. */
+  /** The number's status (Meta's phone number `status`: CONNECTED, PENDING, FLAGGED, …); CONNECTED when not given. */
   status?: string;
   messaging_limit_tier?: string;
   platform_type?: 'CLOUD_API' | 'NOT_APPLICABLE';
@@ -71,6 +77,8 @@ export interface WhatsAppEmulator {
   customerWrites(wabaId: string, phoneNumberId: string, from: { waId: string; name: string }, message: Record<string, unknown>, wamid?: string): Promise<{ status: number; wamid: string }>;
   /** Meta reports on a sent message (`sent`, `delivered`, `read`, `failed` with errors). */
   status(wabaId: string, phoneNumberId: string, wamid: string, status: string, extra?: Record<string, unknown>, options?: { retry?: boolean }): Promise<number>;
+  /** The sends, answers and notifications checked against whatsapp-api-js's types (schemas/wapi.json). */
+  schema: SchemaChecks;
   close(): Promise<void>;
 }
 
@@ -109,17 +117,32 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
   const calls: WhatsAppCall[] = [];
   const sent = new Map<string, { phoneNumberId: string; body: Record<string, unknown>; waId: string }>();
   const webhooks = webhookPoster(appSecret);
+  const schema = schemaChecks('WhatsApp');
+  warmWapi();
   let next = 1;
   let base = '';
   const newWamid = () => `wamid.${Buffer.from(`HBgLMTU1NTAxMDAwMDEVAgARGBI${next++}`).toString('base64')}`;
   const proofOf = (token: string) => appSecretProof(appSecret, token);
   const accountOfNumber = (phoneNumberId: string) => [...accounts.entries()].find(([, a]) => a.numbers.some((n) => n.id === phoneNumberId))?.[0];
 
-  const postChange: WhatsAppEmulator['postChange'] = (wabaId, field, value, { retry = true } = {}) =>
-    webhooks.post({ object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field, value }] }] }, { retry });
+  const postChange: WhatsAppEmulator['postChange'] = (wabaId, field, value, { retry = true } = {}) => {
+    const body = { object: 'whatsapp_business_account', entry: [{ id: wabaId, changes: [{ field, value }] }] };
+    // whatsapp-api-js types the `messages` field only (not templates' or the account's).
+    if (field === 'messages') schema.check('webhook messages', wapiWebhook(), body);
+    return webhooks.post(body, { retry });
+  };
   const metadataOf = (phoneNumberId: string) => {
     const number = [...accounts.values()].flatMap((a) => a.numbers).find((n) => n.id === phoneNumberId);
     return { display_phone_number: number?.display_phone_number.replace(/\D/g, '') ?? '', phone_number_id: phoneNumberId };
+  };
+
+  const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  /** A customer's media the emulator hosts, as Meta posts it: with its file's SHA-256 and its download address. */
+  const withMediaUrl = (message: Record<string, unknown>): Record<string, unknown> => {
+    const kind = String(message.type);
+    const file = message[kind] as { id?: string } | undefined;
+    const found = file?.id === undefined ? undefined : media.get(file.id);
+    return found ? { ...message, [kind]: { sha256: sha256Of(found.bytes), url: `${base}/media/${file!.id}?ext=1`, ...file } } : message;
   };
 
   const emulator: WhatsAppEmulator = {
@@ -165,7 +188,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
         messaging_product: 'whatsapp',
         metadata: metadataOf(phoneNumberId),
         contacts: [{ profile: { name: from.name }, wa_id: from.waId }],
-        messages: [{ from: from.waId, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), ...message }],
+        messages: [{ from: from.waId, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), ...withMediaUrl(message) }],
       });
       return { status, wamid };
     },
@@ -180,7 +203,11 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
         },
         options,
       ),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    schema,
+    async close() {
+      await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+      schema.assertNone();
+    },
   };
 
   type Answer = { status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; type?: string };
@@ -219,7 +246,7 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     if (account && edge === 'phone_numbers' && method === 'GET') {
       // As Graph: the fields the call names (and the id), or all of them.
       const fields = query.fields?.split(',');
-      const numbers = account.numbers.map((n): Record<string, unknown> => ({ status: 'LINKED', ...n }));
+      const numbers = account.numbers.map((n): Record<string, unknown> => ({ status: 'CONNECTED', ...n }));
       return { status: 200, body: { data: fields ? numbers.map((n) => Object.fromEntries(Object.entries(n).filter(([k]) => k === 'id' || fields.includes(k)))) : numbers } };
     }
     if (account && edge === 'subscribed_apps') {
@@ -239,7 +266,8 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     if (numberAccount && edge === 'media' && method === 'POST') return upload(first, call);
     if (media.has(first) && method === 'GET' && segments.length === 1) {
       const found = media.get(first)!;
-      return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, file_size: String(found.bytes.length), id: first } };
+      // As Meta answers: the file's SHA-256 and its size, as text.
+      return { status: 200, body: { messaging_product: 'whatsapp', url: `${base}/media/${first}?ext=1`, mime_type: found.mimeType, sha256: sha256Of(found.bytes), file_size: String(found.bytes.length), id: first } };
     }
     return err(400, 100, `Unsupported ${method} request`);
   }
@@ -291,7 +319,15 @@ export async function startWhatsAppEmulator(options: { appId?: string; appSecret
     else serveFile(req, res, { content: found.bytes, contentType: found.mimeType }, false);
     return true;
   };
-  const { server, url } = await serveGraphCalls(calls, answer, serveMedia);
+  /** Each call answered, the send and the answer checked as they pass. */
+  function checkedAnswer(call: WhatsAppCall, proof: string | undefined): Answer {
+    const route = wapiRouteOf(call.method, call.path, (id) => media.has(id));
+    if (route === 'messages') schema.check(`request POST ${call.path}`, wapiSend(call.body), call.body);
+    const result = answer(call, proof);
+    schema.check(`answer ${call.method} ${call.path} ${result.status}`, wapiAnswer(route, result.status), result.body);
+    return result;
+  }
+  const { server, url } = await serveGraphCalls(calls, checkedAnswer, serveMedia);
   base = url;
   emulator.url = base;
   return emulator;

@@ -3,6 +3,7 @@ import { schemaChecks } from './schema-checks.ts';
 import { maxAnswer, maxRequest, maxUpdate } from './max-schema.ts';
 import { telegramAnswer, telegramRequest, telegramUpdate } from './telegram-schema.ts';
 import { vkAnswer, vkEvent, vkFormParams, vkRequest } from './vk-schema.ts';
+import { wapiAnswer, wapiRouteOf, wapiSend, wapiWebhook } from './wapi-schema.ts';
 
 const keyboard = (button: Record<string, unknown>) => ({ text: 'Заказ готов', attachments: [{ type: 'inline_keyboard', payload: { buttons: [[button]] } }] });
 
@@ -46,5 +47,32 @@ describe('the platforms’ types from their npm packages, as the emulators check
     expect(vkEvent('message_deny')!({ type: 'message_deny', group_id: 1, event_id: 'e', v: '5.199', secret: 's', object: { user_id: 2 } })).toBe(true);
     expect(vkEvent('message_deny')!({ type: 'message_deny', group_id: 1, secret: 's', object: { user_id: 2 } })).toBe(false);
     expect(vkEvent('message_new')!({ type: 'message_new', group_id: 1, event_id: 'e', v: '5.199', secret: 's', object: { client_info: {} } })).toBe(false);
+  });
+
+  it('WhatsApp: a send by its type, Meta’s answers and refusals, a messages notification', () => {
+    const send = { messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550001111' };
+    const template = { ...send, type: 'template', template: { name: 'order_ready', language: { policy: 'deterministic', code: 'ru' }, components: [{ type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'yes' }] }] } };
+    expect(wapiSend(template)!(template)).toBe(true);
+    const numbered = { ...template, template: { ...template.template, components: [{ ...template.template.components[0]!, index: 0 }] } };
+    expect(wapiSend(numbered)!(numbered)).toBe(false);
+    const text = { ...send, type: 'text', text: { body: 'hi', preview_url: false, colour: 'red' } };
+    expect(wapiSend(text)!(text)).toBe(false);
+    expect(wapiSend({ ...send, type: 'sticker' })!({ ...send, type: 'sticker' })).toBe(false);
+    expect(wapiRouteOf('POST', '/110/messages', () => false)).toBe('messages');
+    expect(wapiRouteOf('GET', '/900', (id) => id === '900')).toBe('media');
+    expect(wapiAnswer('media', 200)!({ messaging_product: 'whatsapp', url: 'https://x/m', mime_type: 'image/jpeg', sha256: 'ab', file_size: 10, id: '900' })).toBe(false);
+    expect(wapiAnswer('media', 200)!({ messaging_product: 'whatsapp', url: 'https://x/m', mime_type: 'image/jpeg', sha256: 'ab', file_size: '10', id: '900' })).toBe(true);
+    expect(wapiAnswer(null, 400)!({ error: { message: 'Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: 'A' } })).toBe(true);
+    expect(wapiAnswer(null, 400)!({ error: 'Invalid parameter' })).toBe(false);
+    expect(wapiRouteOf('GET', '/200/phone_numbers', () => false)).toBe('phone_numbers');
+    expect(wapiAnswer('phone_numbers', 200)!({ data: [{ id: '110', display_phone_number: '+1 555-0100', quality_rating: 'GREEN', platform_type: 'CLOUD_API' }] })).toBe(true);
+    expect(wapiAnswer('phone_numbers', 200)!({ data: [{ id: '110', status: 'LINKED' }] })).toBe(false);
+    const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100001', phone_number_id: '110' } };
+    const change = (v: Record<string, unknown>) => ({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { ...value, ...v } }] }] });
+    const message = { from: '15550001111', id: 'wamid.A', timestamp: '1700000000', type: 'text', text: { body: 'hi' } };
+    expect(wapiWebhook()!(change({ contacts: [{ profile: { name: 'Anna' }, wa_id: '15550001111' }], messages: [message] }))).toBe(true);
+    expect(wapiWebhook()!(change({ messages: [{ ...message, timestamp: 1700000000 }] }))).toBe(false);
+    expect(wapiWebhook()!(change({ statuses: [{ id: 'wamid.A', status: 'delivered', timestamp: '1700000000', recipient_id: '15550001111' }] }))).toBe(true);
+    expect(wapiWebhook()!(change({ statuses: [{ id: 'wamid.A', status: 'seen', timestamp: '1700000000', recipient_id: '15550001111' }] }))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { maxAnswer, maxRequest, maxUpdate } from './max-schema.ts';
 import { telegramAnswer, telegramRequest, telegramUpdate } from './telegram-schema.ts';
+import { wapiAnswer, wapiSend, wapiWebhook, WAPI_SENDS } from './wapi-schema.ts';
 import { vkAnswer, vkEvent, vkRequest, VK_METHODS_CHECKED, VK_EVENTS_CHECKED } from './vk-schema.ts';
 
 /**
@@ -33,4 +34,11 @@ export function warmVk(): void {
     vkAnswer(name);
   }
   for (const type of VK_EVENTS_CHECKED) vkEvent(type);
+}
+
+export function warmWapi(): void {
+  for (const type of WAPI_SENDS) wapiSend({ type });
+  for (const route of ['messages', 'media', 'phone_numbers'] as const) wapiAnswer(route, 200);
+  wapiAnswer(null, 400);
+  wapiWebhook();
 }

@@ -1,5 +1,5 @@
 /**
- * Makes the JSON Schema fixtures the emulators check against (telegram.json, max.json, vk.json) from the platforms'
+ * Makes the JSON Schema fixtures the emulators check against (telegram.json, max.json, vk.json, wapi.json, wapi-numbers.json) from the platforms'
  * types as npm packages publish them, by ts-json-schema-generator: the aliases in `sources.ts` and what they refer
  * to, no prose. Run by hand after updating a package (see the README): `npx node src/server/testing/schemas/generate.ts`.
  * The tests read the committed JSON; they never run this.
@@ -50,6 +50,8 @@ const FIXTURES = [
   { file: 'telegram.json', prefix: 'Telegram', pkg: '@grammyjs/types', path: TELEGRAM_FILE },
   { file: 'max.json', prefix: 'Max', pkg: '@maxhub/max-bot-api', path: here('./sources.ts') },
   { file: 'vk.json', prefix: 'Vk', pkg: 'vk-io', path: here('./sources.ts') },
+  { file: 'wapi.json', prefix: 'Wapi', pkg: 'whatsapp-api-js', path: here('./wapi-sources.ts') },
+  { file: 'wapi-numbers.json', prefix: 'WhatsAppNumbers', pkg: '@great-detail/whatsapp', path: here('./wapi-sources.ts') },
 ];
 
 const generatorOf = (path: string) =>
