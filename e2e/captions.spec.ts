@@ -134,5 +134,12 @@ test.describe('a file and its caption in one message', () => {
     const picture = bubbles(frame, look).filter({ has: frame.getByRole('img', { name: 'sofa.png' }) });
     await expect(picture).toContainText('This one?');
     await expect(bubbles(frame, look)).toHaveCount(2);
+
+    // Another customer's picture with words, while this chat is open: one unread message in their row, and in the title.
+    await customerSendsPicture(request, token, channelId, '79001230597', 'Ivy Moss', `${gateway.baseURL}/sandbox/phone/sample.png`, 'And this one?');
+    const ivy = frame.getByRole('list', { name: names.en.list }).getByRole('listitem').filter({ hasText: 'Ivy Moss' });
+    await expect(ivy.getByLabel('1 unread message')).toBeVisible();
+    await customerSendsPicture(request, token, channelId, '79001230597', 'Ivy Moss', `${gateway.baseURL}/sandbox/phone/sample.png`, 'Or this?');
+    await expect(ivy.getByLabel('2 unread messages')).toBeVisible();
   });
 });
