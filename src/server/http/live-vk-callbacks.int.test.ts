@@ -103,6 +103,15 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     expect(await s.vk.edits(SHOP.id, ANNA.id, id, 'Во сколько открываетесь?')).toEqual([{ status: 200, text: 'ok' }]);
     const edited = (await events.since()).filter((e) => e.name === 'message.edit').map((e) => e.payload);
     expect(edited).toEqual([expect.objectContaining({ text: 'Во сколько открываетесь?' })]);
+
+    // The words of a photo are its caption's message: an edit changes them there, and the photo stays as it was.
+    const photo = await s.vk.customerWrites(SHOP.id, { from: ANNA.id, text: 'Этот?', attachments: [PHOTO] });
+    const [file, caption] = await added(events);
+    expect(await s.vk.edits(SHOP.id, ANNA.id, photo.id, 'Этот, синий?')).toEqual([{ status: 200, text: 'ok' }]);
+    expect((await events.since()).map((e) => [e.name, e.payload])).toEqual([
+      ['message.edit', expect.objectContaining({ message_id: (caption as { message_id: string }).message_id, text: 'Этот, синий?', old_text: 'Этот?' })],
+    ]);
+    expect(file).toMatchObject({ attachment: { url: 'https://sun9-1.userapi.com/impg/w.jpg' } });
   });
 
   it('takes a customer’s refusal of messages, after which sends to them fail as blocked', async () => {
