@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { api, whatsappChannel, startCrmPage, type CrmPage } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
@@ -98,6 +99,31 @@ test.describe('a file and its caption in one message', () => {
     });
   }
 
+  test('the sandbox phone shows a file and its caption as one message, the customer’s and the agent’s', async ({ page, context, request, token, gateway, baseURL }) => {
+    const look: Look = { lang: 'en', theme: 'dark', width: 960 };
+    const channelId = await whatsappChannel(request, token);
+    await customerSendsPicture(request, token, channelId, '79001230598', 'Ida Roe', `${gateway.baseURL}/sandbox/phone/sample.png`, 'Which one?');
+    const frame = await openChat(page, request, token, look, 'Ida Roe');
+    await sendWithCaption(frame, look, { name: 'offer-43.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 offer 43') }, 'The offer, as promised.');
+    await expect(bubbles(frame, look).filter({ hasText: 'offer-43.pdf' })).toContainText('The offer, as promised.');
+
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 420, height: 900 });
+    await phone.goto(`${baseURL}/sandbox/phone/?customer=79001230598#token=${token}`);
+    await phone.getByLabel('The channel this phone talks to').selectOption(channelId);
+    const onPhone = phone.getByRole('list', { name: 'Messages' }).getByRole('listitem');
+    // The agent's document went as one message with its caption.
+    const offer = onPhone.filter({ hasText: 'offer-43.pdf' });
+    await expect(offer).toContainText('The offer, as promised.');
+    // The customer's picture and its words, recorded as two messages, are drawn as one.
+    await expect(onPhone.filter({ hasText: 'sofa.png' })).toContainText('Which one?');
+    await expect(onPhone).toHaveCount(2);
+    const phoneAxe = await new AxeBuilder({ page: phone }).include('#phone').analyze();
+    expect(phoneAxe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await onPhone.last().scrollIntoViewIfNeeded();
+    await paintedScreenshot(phone, `${SHOTS}/captions-phone.png`);
+  });
+
   test('a customer’s caption that arrives while the chat is open joins its picture', async ({ page, request, token, gateway }) => {
     const look: Look = { lang: 'en', theme: 'dark', width: 960 };
     const channelId = await whatsappChannel(request, token);
@@ -108,5 +134,12 @@ test.describe('a file and its caption in one message', () => {
     const picture = bubbles(frame, look).filter({ has: frame.getByRole('img', { name: 'sofa.png' }) });
     await expect(picture).toContainText('This one?');
     await expect(bubbles(frame, look)).toHaveCount(2);
+
+    // Another customer's picture with words, while this chat is open: one unread message in their row, and in the title.
+    await customerSendsPicture(request, token, channelId, '79001230597', 'Ivy Moss', `${gateway.baseURL}/sandbox/phone/sample.png`, 'And this one?');
+    const ivy = frame.getByRole('list', { name: names.en.list }).getByRole('listitem').filter({ hasText: 'Ivy Moss' });
+    await expect(ivy.getByLabel('1 unread message')).toBeVisible();
+    await customerSendsPicture(request, token, channelId, '79001230597', 'Ivy Moss', `${gateway.baseURL}/sandbox/phone/sample.png`, 'Or this?');
+    await expect(ivy.getByLabel('2 unread messages')).toBeVisible();
   });
 });

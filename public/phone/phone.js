@@ -75,6 +75,23 @@ function showChannel() {
   }
 }
 
+/**
+ * A file and its caption, which the gateway records as two messages (the words name the file: `caption_of`), drawn
+ * as one, as the messenger shows them. The words stay theirs to edit (`caption_id`); a delete takes both.
+ */
+function folded(messages) {
+  const shown = [];
+  for (const m of messages) {
+    const file = shown.at(-1);
+    if (m.caption_of && file && file.message_id === m.caption_of && file.attachment && file.text === null) {
+      shown[shown.length - 1] = { ...file, text: m.text, caption_id: m.message_id, edited_at: m.edited_at ?? file.edited_at, deleted: file.deleted || m.deleted };
+      continue;
+    }
+    shown.push(m);
+  }
+  return shown;
+}
+
 function messageItem(m) {
   const item = document.createElement('li');
   item.className = m.direction === 'inbound' ? 'mine' : 'theirs';
@@ -128,9 +145,12 @@ function messageItem(m) {
   if (m.direction === 'inbound') {
     button('Edit', () => {
       const text = prompt('The message now says', m.text ?? '');
-      if (text) act('Edit', () => call('POST', `/sandbox/messages/${m.message_id}/edit`, { text }));
+      if (text) act('Edit', () => call('POST', `/sandbox/messages/${m.caption_id ?? m.message_id}/edit`, { text }));
     });
-    button('Delete', () => act('Delete', () => call('POST', `/sandbox/messages/${m.message_id}/delete`)));
+    button('Delete', () => act('Delete', async () => {
+      await call('POST', `/sandbox/messages/${m.message_id}/delete`);
+      if (m.caption_id) await call('POST', `/sandbox/messages/${m.caption_id}/delete`);
+    }));
   } else if (m.status !== 'read' && m.status !== 'failed') {
     button('Mark read', () => act('Read', () => call('POST', `/sandbox/messages/${m.message_id}/status`, { status: 'read' })));
   }
@@ -188,7 +208,7 @@ async function showMessages() {
   const drawn = JSON.stringify([c.channel_id, c.capabilities.reactions, chat_type, key, messages]);
   if (drawn === lastDrawn) return;
   lastDrawn = drawn;
-  $('#messages').replaceChildren(...messages.map(messageItem));
+  $('#messages').replaceChildren(...folded(messages).map(messageItem));
 }
 let lastDrawn = null;
 

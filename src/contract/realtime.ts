@@ -76,6 +76,12 @@ export interface StreamEventPayloads {
     text?: string;
     attachment?: AttachmentPayload;
     template?: { id: string; values?: string[]; buttons?: { text: string; payload: string }[] };
+    /**
+     * Frames only (never a webhook): words that are the caption of the file added just before them (the same
+     * message at the messenger, recorded as two), by the file's message id. The frame draws the two as one bubble
+     * and counts them as one unread message.
+     */
+    caption_of?: string;
   };
   'message.status_update': ChatOfEvent & {
     message_id: string | null;

@@ -15,20 +15,20 @@ describe(`files with captions in the chat frame (${databaseKind()})`, () => {
   let token: string;
   let frame: string;
   let whatsapp: string;
-  let maxbot: string;
+  let maxPersonal: string;
 
   beforeAll(async () => {
     t = await startTestGateway();
     const a = await t.newAccount('A');
     token = a.token;
     whatsapp = await activeChannel(t, channelClient(t, token), 'whatsapp');
-    maxbot = await activeChannel(t, channelClient(t, token), 'maxbot');
+    maxPersonal = await activeChannel(t, channelClient(t, token), 'max');
     frame = await openFrame(t, token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
   });
   afterAll(() => t.close());
 
   const send = (channelId: string, chatId: string, body: Record<string, unknown>) =>
-    t.call('POST', '/bff/messages', { token: frame, body: { channel_id: channelId, recipient: { chat_type: channelId === maxbot ? 'max' : 'whatsapp', chat_id: chatId }, ...body } });
+    t.call('POST', '/bff/messages', { token: frame, body: { channel_id: channelId, recipient: { chat_type: channelId === maxPersonal ? 'max' : 'whatsapp', chat_id: chatId }, ...body } });
   /** The message a send made, once the sandbox delivered it. */
   const delivered = async (requestId: string) => {
     const { id } = await settled(t, requestId);
@@ -51,7 +51,7 @@ describe(`files with captions in the chat frame (${databaseKind()})`, () => {
     expect(api.statusCode).toBe(400);
   });
 
-  it('sends the words after the file where the messenger shows none under it: a WhatsApp voice note, any MAX file', async () => {
+  it('sends the words after the file where the messenger shows none under it: a WhatsApp voice note, any file of a MAX personal account (no live driver sends one)', async () => {
     const voice = await send(whatsapp, '79001230002', { attachment: note, text: 'listen, please' });
     expect(voice.statusCode, voice.body).toBe(201);
     const { request_id, caption_request_id } = voice.json().data as { request_id: string; caption_request_id: string };
@@ -60,7 +60,7 @@ describe(`files with captions in the chat frame (${databaseKind()})`, () => {
       [null, 'voice-1.ogg'],
       ['listen, please', null],
     ]);
-    const max = await send(maxbot, '5550001', { attachment: photo, text: 'our new sofa' });
+    const max = await send(maxPersonal, '5550001', { attachment: photo, text: 'our new sofa' });
     expect(max.statusCode, max.body).toBe(201);
     expect(max.json().data.caption_request_id).toEqual(expect.any(String));
     const long = await send(whatsapp, '79001230002', { attachment: photo, text: 'x'.repeat(1025) });

@@ -13,10 +13,11 @@ describe(`the chat frame's messages, over /bff and socket.io, through the sandbo
   let card: FrameClient;
   let global: FrameClient;
   let cardToken: string;
+  let baseUrl: string;
 
   beforeAll(async () => {
     t = await startTestGateway({ env: { PORT: '0' } });
-    const baseUrl = await t.gateway.listen();
+    baseUrl = await t.gateway.listen();
     account = await t.newAccount('A');
     channelId = await activeChannel(t, channelClient(t, account.token), 'telegram');
     cardToken = await openFrame(t, account.token, 'chats', { user: { id: 'agent-7' }, scope: 'card', chats: [{ chat_type: 'telegram', username: 'bob' }] });
@@ -58,6 +59,28 @@ describe(`the chat frame's messages, over /bff and socket.io, through the sandbo
     expect(texts(global).sort()).toEqual(['hello', 'not for the card']);
     // The statuses name only the message; the frame got them because the chat was looked up by the event's key.
     expect(card.events.filter((e) => e.name === 'message.status_update').every((e) => e.payload.request_id === requestId)).toBe(true);
+  });
+
+  it('names the file a customer’s words are the caption of, live and in a catch-up, so that the frame counts the two as one', async () => {
+    const before = global.position;
+    const photo = { url: 'https://files.example/sofa.png', name: 'sofa.png', mimetype: 'image/png' };
+    const res = await t.call('POST', `/v2/sandbox/channels/${channelId}/inbound`, { token: account.token, body: { chat_type: 'telegram', username: 'dan', name: 'dan', attachment: photo, text: 'is it blue?' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const file = res.json().data.message_id as string;
+    await inbound('dan', 'hello?');
+    const added = (c: FrameClient) => c.events.flatMap((e) => (e.name === 'message.add' && e.payload.recipient.username === 'dan' ? [[e.payload.text ?? null, e.payload.caption_of ?? null]] : []));
+    await global.until(() => added(global).length === 3, 'the file, its caption and the words after');
+    expect(added(global)).toEqual([
+      [null, null],
+      ['is it blue?', file],
+      ['hello?', null],
+    ]);
+    // A frame that reconnects from before gets the same in its catch-up.
+    const late = frameClient(baseUrl, await openFrame(t, account.token, 'chats', { user: { id: 'u2' }, scope: 'global' }));
+    late.position = before;
+    await late.connect();
+    expect(added(late)).toEqual(added(global));
+    late.close();
   });
 
   it('sends, quotes, edits and deletes as the session user within the card, and reports other chats as not found', async () => {

@@ -105,12 +105,12 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     expect(await stream.since()).toEqual([]);
   });
 
-  it('changes the words of a message with a file (`<mid>:text`) and leaves the file as it was, however MAX re-signs its address', async () => {
+  it('changes the words of a message with a file (`<mid>:caption`) and leaves the file as it was, however MAX re-signs its address', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     expect(await max.deliver(TOKEN, created(customerMessage('mid.doc', { text: 'Договор', attachments: file('a') })))).toBe(200);
     await stream.since();
     expect(await max.customerEdits(TOKEN, customerMessage('mid.doc', { text: 'Договор, подписанный', attachments: file('b') }))).toBe(200);
-    const [words] = await rowsNumbered('mid.doc:text');
+    const [words] = await rowsNumbered('mid.doc:caption');
     expect((await stream.since()).map((e) => [e.name, e.payload])).toEqual([
       ['message.edit', { message_id: words!.id, crm_user_id: null, timestamp: expect.any(Number), text: 'Договор, подписанный', old_text: 'Договор' }],
     ]);
@@ -121,7 +121,7 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     const stream = eventStream(t.gateway.database, accountId);
     expect(await max.deliver(TOKEN, created(customerMessage('mid.doc2', { text: 'Договор', attachments: file('a') })))).toBe(200);
     await stream.since();
-    const [words] = await rowsNumbered('mid.doc2:text');
+    const [words] = await rowsNumbered('mid.doc2:caption');
 
     expect(await max.customerEdits(TOKEN, customerMessage('mid.doc2', { text: '', attachments: file('b') }))).toBe(200);
     expect((await stream.since()).map((e) => [e.name, e.payload])).toEqual([
@@ -136,12 +136,12 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     expect(await rowsNumbered('mid.doc2')).toEqual([expect.objectContaining({ text: null, edited_at: null })]);
   });
 
-  it('makes words given to a message of files alone arrive as its `<mid>:text`, once; a text message given a file keeps its words where they are', async () => {
+  it('makes words given to a message of files alone arrive as its `<mid>:caption`, once; a text message given a file keeps its words where they are', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     expect(await max.deliver(TOKEN, created(customerMessage('mid.files', { attachments: file('a') })))).toBe(200);
     await stream.since();
     expect(await max.customerEdits(TOKEN, customerMessage('mid.files', { text: 'Вот договор', attachments: file('b') }))).toBe(200);
-    const [added] = await rowsNumbered('mid.files:text');
+    const [added] = await rowsNumbered('mid.files:caption');
     expect((await stream.since()).map((e) => [e.name, e.payload])).toEqual([
       ['message.add', expect.objectContaining({ message_id: added!.id, direction: 'inbound', text: 'Вот договор' })],
     ]);
@@ -151,7 +151,7 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     expect((await stream.since()).map((e) => [e.name, e.payload])).toEqual([
       ['message.edit', { message_id: added!.id, crm_user_id: null, timestamp: expect.any(Number), text: 'Вот договор №7', old_text: 'Вот договор' }],
     ]);
-    expect(await rowsNumbered('mid.files:text')).toHaveLength(1);
+    expect(await rowsNumbered('mid.files:caption')).toHaveLength(1);
 
     // A message of words that an edit shows with a file: its words change where they are, and do not arrive again.
     expect(await max.deliver(TOKEN, created(customerMessage('mid.words', { text: 'Пришлю файл' })))).toBe(200);
@@ -161,7 +161,7 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     expect((await stream.since()).map((e) => [e.name, e.payload])).toEqual([
       ['message.edit', { message_id: text!.id, crm_user_id: null, timestamp: expect.any(Number), text: 'Вот файл', old_text: 'Пришлю файл' }],
     ]);
-    expect(await rowsNumbered('mid.words:text')).toEqual([]);
+    expect(await rowsNumbered('mid.words:caption')).toEqual([]);
   });
 
   it('ignores an edit MAX sends again after a newer one (it retries an update whose answer failed)', async () => {

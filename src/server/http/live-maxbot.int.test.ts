@@ -243,6 +243,33 @@ describe(`live max bots (${databaseKind()})`, () => {
     expect(await settled(t, missing.request_id, ['sent', 'failed'])).toMatchObject({ status: 'failed', reason: 'can_not_get_content' });
   });
 
+  it('sends a file with its words from the chat frame as one MAX message, and draws a customer’s file with words as one', async () => {
+    const frame = await openFrame(t, token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
+    const pdf = max.hostFile('contract.pdf', Buffer.from('%PDF-1.7 the contract'), 'application/pdf');
+    const before = callsOf('POST /messages').length;
+    const res = await t.call('POST', '/bff/messages', {
+      token: frame,
+      body: { channel_id: channelId, recipient: { chat_type: 'max', chat_id: '4242' }, attachment: { url: pdf, name: 'contract.pdf', mimetype: 'application/pdf' }, text: 'Договор во вложении' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.caption_request_id).toBeUndefined();
+    expect(await settled(t, res.json().data.request_id, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    // One message at MAX: the words in `text`, the file in `attachments`.
+    expect(callsOf('POST /messages').slice(before).map((c) => c.body)).toEqual([
+      { text: 'Договор во вложении', attachments: [{ type: 'file', payload: { token: expect.stringMatching(/^file-token-/) } }] },
+    ]);
+
+    // A customer's file with words: the words are its caption (`<mid>:caption`), which the frame's history names.
+    const signed = created('mid.signed', { body: { text: 'Подписала', attachments: [{ type: 'file', payload: { token: 't3', url: 'https://fd.oneme.ru/getfile?sig=def&id=3' }, filename: 'signed.pdf', size: 4096 }] } });
+    expect(await max.deliver(TOKEN, signed)).toBe(200);
+    const chats = (await t.call('GET', '/bff/chats', { token: frame })).json().data.chats as { chat_id: string; chat_ref: string }[];
+    const ref = chats.find((c) => c.chat_id === '4242')!.chat_ref;
+    const shown = (await t.call('GET', `/bff/chats/${ref}/messages`, { token: frame })).json().data.messages as { message_id: string; text: string | null; caption_of?: string }[];
+    const [file, words] = shown.slice(-2);
+    expect(file).toMatchObject({ text: null, message_id: await messageIdOf('mid.signed') });
+    expect(words).toMatchObject({ text: 'Подписала', caption_of: file!.message_id });
+  });
+
   it('says why a send failed, and sends again when MAX is busy', async () => {
     const ivan = { user_id: 5555, first_name: 'Ivan', name: 'Ivan', username: null, is_bot: false, last_activity_time: 1_795_000_000_000 };
     await max.deliver(TOKEN, created('mid.ivan', { sender: ivan, body: { text: 'Stop' } }));

@@ -64,15 +64,16 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     expect(await messageCount()).toBe(before);
   });
 
-  it('records a customer’s words and photo, named as VK names them, once however often VK posts it', async () => {
+  it('records a customer’s photo and its words, named as VK names them, once however often VK posts it', async () => {
     const events = stream();
     await events.since();
     const { id, answers } = await s.vk.customerWrites(SHOP.id, { from: ANNA.id, text: 'Здравствуйте! Есть в наличии?', attachments: [PHOTO] });
     expect(answers).toEqual([{ status: 200, text: 'ok' }]);
     const recipient = { chat_type: 'vk', chat_id: String(ANNA.id), name: `${ANNA.first} ${ANNA.last}` };
+    // The photo, then its words as its caption: one VK message recorded as two, as the other drivers record a caption.
     expect(await added(events)).toEqual([
-      expect.objectContaining({ channel_id: channelId, direction: 'inbound', text: 'Здравствуйте! Есть в наличии?', recipient: expect.objectContaining(recipient) }),
-      expect.objectContaining({ direction: 'inbound', attachment: { url: 'https://sun9-1.userapi.com/impg/w.jpg', mimetype: 'image/jpeg' }, recipient: expect.objectContaining(recipient) }),
+      expect.objectContaining({ channel_id: channelId, direction: 'inbound', attachment: { url: 'https://sun9-1.userapi.com/impg/w.jpg', mimetype: 'image/jpeg' }, recipient: expect.objectContaining(recipient) }),
+      expect.objectContaining({ direction: 'inbound', text: 'Здравствуйте! Есть в наличии?', recipient: expect.objectContaining(recipient) }),
     ]);
     // VK posts a callback again when it did not get `ok`: the same message is found, not recorded twice.
     const again = { type: 'message_new', group_id: SHOP.id, secret, object: { message: { id, peer_id: ANNA.id, from_id: ANNA.id, text: 'Здравствуйте! Есть в наличии?', attachments: [PHOTO] } } };
@@ -102,6 +103,15 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     expect(await s.vk.edits(SHOP.id, ANNA.id, id, 'Во сколько открываетесь?')).toEqual([{ status: 200, text: 'ok' }]);
     const edited = (await events.since()).filter((e) => e.name === 'message.edit').map((e) => e.payload);
     expect(edited).toEqual([expect.objectContaining({ text: 'Во сколько открываетесь?' })]);
+
+    // The words of a photo are its caption's message: an edit changes them there, and the photo stays as it was.
+    const photo = await s.vk.customerWrites(SHOP.id, { from: ANNA.id, text: 'Этот?', attachments: [PHOTO] });
+    const [file, caption] = await added(events);
+    expect(await s.vk.edits(SHOP.id, ANNA.id, photo.id, 'Этот, синий?')).toEqual([{ status: 200, text: 'ok' }]);
+    expect((await events.since()).map((e) => [e.name, e.payload])).toEqual([
+      ['message.edit', expect.objectContaining({ message_id: (caption as { message_id: string }).message_id, text: 'Этот, синий?', old_text: 'Этот?' })],
+    ]);
+    expect(file).toMatchObject({ attachment: { url: 'https://sun9-1.userapi.com/impg/w.jpg' } });
   });
 
   it('takes a customer’s refusal of messages, after which sends to them fail as blocked', async () => {

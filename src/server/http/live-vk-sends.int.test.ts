@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
+import { openFrame } from '../testing/frames.ts';
 import { ManualClock } from '../testing/manual-clock.ts';
 import { settled, statusTrail } from '../testing/messaging.ts';
 import { databaseKind } from '../testing/test-database.ts';
@@ -84,6 +85,37 @@ describe(`live vk sends (${databaseKind()})`, () => {
     // Over VK's limit by the size the send declares: refused without fetching anything.
     const huge = await send({ attachment: { url: pdf, name: 'huge.pdf', size: 300 * 1024 * 1024 } });
     expect(await outcome(huge)).toBe('failed:bad_content');
+  });
+
+  it('sends a file with its words from the chat frame as one VK message, takes VK’s copy of it as that message, and draws a customer’s as one', async () => {
+    const frame = await openFrame(s.t, s.token, 'chats', { user: { id: 'agent-1' }, scope: 'global' });
+    const before = sends().length;
+    const pdf = s.vk.hostFile('offer.pdf', Buffer.alloc(1024, 3), 'application/pdf');
+    const res = await s.t.call('POST', '/bff/messages', {
+      token: frame,
+      body: { channel_id: channelId, recipient: { chat_type: 'vk', chat_id: String(ANNA.id) }, attachment: { url: pdf, name: 'offer.pdf', mimetype: 'application/pdf' }, text: 'Наше предложение' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.caption_request_id).toBeUndefined();
+    expect(await outcome(res.json().data.request_id)).toBe('sent');
+    // One messages.send: the words in `message`, the document in `attachment`.
+    expect(sends().slice(before).map((c) => [c.params.message, c.params.attachment])).toEqual([['Наше предложение', expect.stringMatching(new RegExp(`^doc-${SHOP.id}_\\d+$`))]]);
+    // VK's copy (the document, then the words) is the send itself: nothing more is recorded.
+    await s.vk.settle();
+    expect(s.vk.echoAnswers.at(-1)).toBe(200);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from messages where channel_id = ${channelId} and direction = 'outbound' and messenger_message_id like ${`${lastSent().id}%`}`.execute(s.t.gateway.database.db);
+    expect(rows[0]!.n).toBe(1);
+
+    // A customer's photo with words: the words are its caption (`<id>:caption`), which the frame's history names.
+    const photo = { type: 'photo', photo: { id: 457239020, album_id: -3, owner_id: ANNA.id, date: 1_795_000_000, has_tags: false, sizes: [{ type: 'x', url: 'https://sun9-1.userapi.com/impg/x.jpg', width: 604, height: 453 }] } };
+    const { id } = await s.vk.customerWrites(SHOP.id, { from: ANNA.id, text: 'Такой цвет есть?', attachments: [photo] });
+    const chats = (await s.t.call('GET', '/bff/chats', { token: frame })).json().data.chats as { chat_id: string; chat_ref: string }[];
+    const ref = chats.find((c) => c.chat_id === String(ANNA.id))!.chat_ref;
+    const shown = (await s.t.call('GET', `/bff/chats/${ref}/messages`, { token: frame })).json().data.messages as { message_id: string; text: string | null; caption_of?: string }[];
+    const [file, words] = shown.slice(-2);
+    const { rows: customer } = await sql<{ id: string }>`select id from messages where channel_id = ${channelId} and messenger_message_id = ${String(id)}`.execute(s.t.gateway.database.db);
+    expect(file).toMatchObject({ message_id: customer[0]!.id, text: null });
+    expect(words).toMatchObject({ text: 'Такой цвет есть?', caption_of: file!.message_id });
   });
 
   it('sends again with the same random_id when VK’s answer was lost, and VK keeps one message', async () => {

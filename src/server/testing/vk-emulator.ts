@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buffer as bodyBytes } from 'node:stream/consumers';
 import { request } from 'undici';
 import { serveFile } from './file-server.ts';
+import { sentAttachments, type SavedDoc } from './vk-emulator-attachments.ts';
 import { vkAuthority } from './vk-emulator-auth.ts';
 import { warmVk } from './schema-check/warm.ts';
 import { schemaChecks } from './schema-check/schema-checks.ts';
@@ -14,7 +15,8 @@ import { vkAnswer, vkEvent, vkFormParams, vkRequest } from './schema-check/vk-sc
  * `{response}` or `{error: {error_code, error_msg}}`), the upload servers of photos and documents, and the Callback
  * API: a server added or edited is sent `confirmation` at once (before the method answers) and is `ok` only if it
  * answers the community's code; events go to confirmed servers only, each with the server's `secret`, and are posted
- * again (up to 5 times) until answered `ok`. Each send is reported back as `message_reply`, after its answer.
+ * again (up to 5 times) until answered `ok`. Each send is reported back as `message_reply` (its words and its files), after
+ * its answer.
  */
 
 export interface VkCommunity {
@@ -65,6 +67,8 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
   const failures = new Map<string, { code: number; times: number }>();
   const files = new Map<string, { content: Buffer; contentType: string }>();
   const uploads: { kind: string; name: string; size: number }[] = [];
+  /** The documents saved for dialogs, by id: a send's echo carries them. */
+  const savedDocs = new Map<number, SavedDoc>();
   const calls: VkCall[] = [];
   const posting = new Set<Promise<unknown>>();
   const echoAnswers: number[] = [];
@@ -140,7 +144,9 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
     if (before) return response(before.id);
     const message: SentMessage = { id: next++, peer_id: peer, text: p.message ?? '', attachment: p.attachment ?? null, reply_to: p.reply_to ? Number(p.reply_to) : null, random_id: randomId };
     sent.set(groupId, [...list, message]);
-    const echo = () => emit(groupId, 'message_reply', messageObject({ id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text })).then((a) => void echoAnswers.push(...a.map((x) => x.status)));
+    // VK's copy of the send carries what it was sent with: its words and its file alike.
+    const attachments = sentAttachments(message.attachment, base, savedDocs, now());
+    const echo = () => emit(groupId, 'message_reply', messageObject({ id: message.id, peer_id: peer, from_id: -groupId, out: 1, text: message.text, attachments })).then((a) => void echoAnswers.push(...a.map((x) => x.status)));
     if (echoWhen === 'before') await echo();
     else track(echo());
     return response(message.id);
@@ -214,8 +220,11 @@ export async function startVkEmulator(app: { appId: string; appSecret: string })
         const id = Number(p.photo?.replace(/\D/g, ''));
         return p.hash === 'h' ? response([{ id, album_id: -14, owner_id: -groupId, date: now(), has_tags: false, access_key: 'ak1' }]) : error(100, 'invalid hash');
       }
-      case 'docs.save':
-        return response({ type: 'doc', doc: { id: Number(p.file?.replace(/\D/g, '')), owner_id: -groupId, title: p.title, size: uploads.at(-1)?.size ?? 0, ext: p.title?.split('.').at(-1) ?? '', date: now(), type: 8 } });
+      case 'docs.save': {
+        const doc = { id: Number(p.file?.replace(/\D/g, '')), title: p.title ?? '', size: uploads.at(-1)?.size ?? 0, ext: p.title?.split('.').at(-1) ?? '' };
+        savedDocs.set(doc.id, doc);
+        return response({ type: 'doc', doc: { ...doc, owner_id: -groupId, date: now(), type: 8 } });
+      }
       default:
         return error(3, 'Unknown method passed');
     }

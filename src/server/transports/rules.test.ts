@@ -51,6 +51,12 @@ describe('transport rules', () => {
     expect(where((c) => c.contact_by_username_or_phone)).toEqual(['max', 'tgapi']);
   });
 
+  it('puts words under a file in the same message on the messengers whose bots or accounts the gateway sends so, within their limits', () => {
+    expect(transports.filter((t) => transportRules[t].caption).sort()).toEqual(['maxbot', 'telegram', 'tgapi', 'vk', 'wapi', 'whatsapp']);
+    expect(transportRules.maxbot.caption).toEqual({ chars: 4000, sounds: true });
+    expect(transportRules.vk.caption).toEqual({ chars: 4096, sounds: true });
+  });
+
   it('closes replies 24 hours after the customer last wrote on the business API (templates aside) and on Instagram', () => {
     expect(transportRules.wapi.capabilities.reply_window_hours).toBe(24);
     expect(transportRules.instAPI.capabilities.reply_window_hours).toBe(24);

@@ -21,6 +21,7 @@ import type { ReportedTyping } from '../../core/messages/typing.ts';
 import { authenticateSession, reloadSession } from '../../core/embedding/sessions.ts';
 import { packageOnFirstUse } from '../../core/on-first-use.ts';
 import { unansweredUpdate } from '../../core/embedding/unanswered.ts';
+import { withCaptionOf } from '../../core/embedding/caption-events.ts';
 import type { EventSink } from '../../core/events/dispatch-event.ts';
 import type { Clock, EventRecord, Store } from '../../core/ports.ts';
 import { checkHandshake, guarded, hearSocketErrors, onClientEvent, type ListeningSocket } from './frame-messages.ts';
@@ -106,7 +107,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
 
   const sendCatchUp = async (socket: FrameSocket, after: number | undefined) => {
     const ruled = isRuled(socket.data) ? socket.data.rights : undefined;
-    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats }, socket.data.session, after, ruled);
+    const result = await catchUp({ eventLog: deps.store.eventLog, chats: deps.store.chats, messages: deps.store.messages }, socket.data.session, after, ruled);
     if (result.kind === 'caught_up') socket.emit('caught_up', { events: result.events, position: result.position });
     else socket.emit('resync', { reason: result.reason, position: result.position });
   };
@@ -159,8 +160,9 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   sweeping.unref();
 
   /** Pushes one event, and the unanswered count it may have changed, to the frames allowed to see it. */
-  const push = async (event: EventRecord, chats: EventChats) => {
-    if (!isStreamed(event.name)) return;
+  const push = async (recorded: EventRecord, chats: EventChats) => {
+    if (!isStreamed(recorded.name)) return;
+    const event = await withCaptionOf(deps.store.messages, recorded);
     const eventChat = await chatOfEvent(deps.store.chats, event, chats.identities);
     const audiences = eventAudiences(event, eventChat);
     if (audiences.length === 0) return;

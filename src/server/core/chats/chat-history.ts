@@ -4,17 +4,15 @@ import type { Store } from '../ports.ts';
 import { messageCursor, parseMessageCursor } from './cursor.ts';
 import type { HistoryRow } from './ports.ts';
 import { toBffMessage } from './views.ts';
-
-/** The suffix of a file's words recorded as a message of their own: `<messenger id>:caption` (the drivers' convention). */
-const CAPTION_SUFFIX = ':caption';
+import { captionedFileNumber } from '../messages/caption-number.ts';
 
 /** Which rows of a page are the captions of which file rows of the same page: caption id → file id. */
 function captionsOf(rows: HistoryRow[]): Map<string, string> {
   const byMessengerId = new Map(rows.flatMap((r) => (r.messengerMessageId && r.attachment ? [[r.messengerMessageId, r.id] as const] : [])));
   const captions = new Map<string, string>();
   for (const row of rows) {
-    if (!row.messengerMessageId?.endsWith(CAPTION_SUFFIX)) continue;
-    const file = byMessengerId.get(row.messengerMessageId.slice(0, -CAPTION_SUFFIX.length));
+    const number = captionedFileNumber(row.messengerMessageId);
+    const file = number === null ? undefined : byMessengerId.get(number);
     if (file) captions.set(row.id, file);
   }
   return captions;

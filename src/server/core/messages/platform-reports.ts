@@ -58,6 +58,19 @@ async function echoMustWait(tx: TransactionScope, channel: ChannelRecord, messag
   return tx.messages.hasSendUnderWay(chat.id);
 }
 
+/**
+ * Whether an echo is a part of one of the gateway's own sends: the platform numbers a message with a file and words
+ * as one (`<number>`), which the driver reads back as parts (`<number>:caption`, `<number>:1`); a send of the chat
+ * frame's, a file with its caption, is recorded whole under `<number>`, so its echo's other parts are that send too.
+ */
+async function echoOfOwnSend(tx: TransactionScope, channel: ChannelRecord, message: ArrivingMessage): Promise<boolean> {
+  const number = message.messengerMessageId.split(':')[0]!;
+  if (!message.echo || number === message.messengerMessageId) return false;
+  const chat = await tx.chats.findByMessengerId(channel.id, message.chatType, message.chatId);
+  const whole = chat ? await tx.messages.findByMessengerId(chat.id, number) : undefined;
+  return whole !== undefined && whole.requestId !== null;
+}
+
 /** Whether a report on an unknown number may be of the send a sender holds in its chat now. */
 async function statusMustWait(tx: TransactionScope, channel: ChannelRecord, report: ReportedStatus): Promise<boolean> {
   const chat = await tx.chats.findByMessengerId(channel.id, report.chatType, report.chatId);
@@ -83,7 +96,7 @@ export async function platformReports(
       switch (report.kind) {
         case 'message':
           if (await echoMustWait(tx, channel, report.message)) waiting = true;
-          else await recordArrival(tx, deps, channel, report.message);
+          else if (!(await echoOfOwnSend(tx, channel, report.message))) await recordArrival(tx, deps, channel, report.message);
           break;
         case 'edit':
           await recordEdit(tx, deps, channel, report.edit);

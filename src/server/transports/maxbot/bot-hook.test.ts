@@ -39,9 +39,9 @@ describe('messages of MAX updates, as the gateway records them', () => {
     expect(arrivingOf(message)).toMatchObject([
       { text: null, attachment: { url: 'https://i.oneme.ru/i?r=a' }, messengerMessageId: 'mid.9' },
       { text: null, attachment: { url: 'https://fd.oneme.ru/getfile?sig=s&id=2', name: 'offer.pdf', mimetype: 'application/pdf', size: 10 }, messengerMessageId: 'mid.9:1' },
-      { text: 'Чек и договор', attachment: null, messengerMessageId: 'mid.9:text' },
+      { text: 'Чек и договор', attachment: null, messengerMessageId: 'mid.9:caption' },
     ]);
-    expect(['mid.9', 'mid.9:1', 'mid.9:text'].map(maxMessageId)).toEqual(['mid.9', 'mid.9', 'mid.9']);
+    expect(['mid.9', 'mid.9:1', 'mid.9:caption'].map(maxMessageId)).toEqual(['mid.9', 'mid.9', 'mid.9']);
   });
 
   it('records a video, the customer’s own or forwarded, by the link `videoLink` makes of its token; without one by MAX’s address', () => {
@@ -89,37 +89,40 @@ describe('replies and forwards', () => {
     const bare = { ...inDialog(null), timestamp: 1_795_000_000_123, link: { type: 'forward', message: forwarded } };
     expect(arrivingOf(bare)).toMatchObject([
       { text: null, attachment: { url: 'https://fd.oneme.ru/getfile?sig=f', name: 'a.pdf' }, messengerMessageId: 'mid.orig:fwd1795000000123' },
-      { text: 'Пересланный текст', attachment: null, messengerMessageId: 'mid.orig:fwd1795000000123:text' },
+      { text: 'Пересланный текст', attachment: null, messengerMessageId: 'mid.orig:fwd1795000000123:caption' },
     ]);
     expect(arrivingOf(inDialog({ mid: 'mid.empty', text: '' }, { link: { type: 'forward', message: forwarded } }))).toMatchObject([
       { messengerMessageId: 'mid.empty' },
-      { text: 'Пересланный текст', messengerMessageId: 'mid.empty:text' },
+      { text: 'Пересланный текст', messengerMessageId: 'mid.empty:caption' },
     ]);
     expect(arrivingOf(inDialog({ mid: 'mid.c', text: 'Смотрите' }, { link: { type: 'forward', message: forwarded } }))).toMatchObject([
       { text: 'Смотрите', messengerMessageId: 'mid.c' },
       { attachment: { name: 'a.pdf' }, messengerMessageId: 'mid.c:fwd:0' },
-      { text: 'Пересланный текст', messengerMessageId: 'mid.c:fwd:text' },
+      { text: 'Пересланный текст', messengerMessageId: 'mid.c:fwd:caption' },
     ]);
-    expect(['mid.orig:fwd1795000000123:text', 'mid.c:fwd:0'].map(maxMessageId)).toEqual(['mid.orig', 'mid.c']);
+    expect(['mid.orig:fwd1795000000123:caption', 'mid.c:fwd:0'].map(maxMessageId)).toEqual(['mid.orig', 'mid.c']);
     // Neither a body nor a forwarded message: nothing.
     expect(arrivingOf({ ...inDialog(null), link: { type: 'forward', message: null } })).toEqual([]);
   });
 });
 
 describe('customers’ edits', () => {
-  it('changes the words where the gateway recorded them: `<mid>` without files, `<mid>:text` with them', () => {
+  it('changes the words where the gateway recorded them: `<mid>` without files, `<mid>:caption` with them (`<mid>:text` before)', () => {
     expect(editsOf(inDialog({ mid: 'mid.e', text: 'Где мой заказ №42?' }))).toEqual([
       { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.e', text: 'Где мой заказ №42?' },
+      { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.e:caption', text: 'Где мой заказ №42?' },
       { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.e:text', text: 'Где мой заказ №42?' },
     ]);
     const group = { recipient: { chat_id: -72000555, chat_type: 'chat' as const, user_id: null } };
-    expect(editsOf(inDialog({ mid: 'mid.g', text: 'Всем' }, group))).toMatchObject([{ chatType: 'maxgroup', chatId: '-72000555' }, { chatType: 'maxgroup', chatId: '-72000555' }]);
+    const inGroup = { chatType: 'maxgroup', chatId: '-72000555' };
+    expect(editsOf(inDialog({ mid: 'mid.g', text: 'Всем' }, group))).toMatchObject([inGroup, inGroup, inGroup]);
   });
 
   it('reports no file: MAX’s signed addresses change from update to update, so an unchanged file would look replaced', () => {
     const withFile = inDialog({ mid: 'mid.f', text: 'Чек', attachments: [{ type: 'file', payload: { url: 'https://fd.oneme.ru/getfile?sig=new&expires=2' }, filename: 'a.pdf', size: 1 }] });
     expect(editsOf(withFile).map((e) => [e.messengerMessageId, e.text, e.attachment])).toEqual([
       ['mid.f', 'Чек', undefined],
+      ['mid.f:caption', 'Чек', undefined],
       ['mid.f:text', 'Чек', undefined],
     ]);
   });
@@ -130,6 +133,7 @@ describe('customers’ edits', () => {
     for (const text of ['', null, undefined]) {
       expect(editsOf(inDialog({ mid: 'mid.f', text, attachments: pdf }))).toEqual([
         { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.f', text: '' },
+        { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.f:caption', text: '' },
         { chatType: 'max', chatId: '4242', messengerMessageId: 'mid.f:text', text: '' },
       ]);
     }
@@ -137,21 +141,21 @@ describe('customers’ edits', () => {
     expect(editsOf(inDialog({ mid: 'mid.s', text: '', attachments: [{ type: 'sticker', payload: { url: 'https://i.oneme.ru/s' } }] }))).toEqual([]);
   });
 
-  it('makes words given to a message of files alone arrive as its `<mid>:text`', () => {
+  it('makes words given to a message of files alone arrive as its `<mid>:caption`', () => {
     const [, words] = editsOf(inDialog({ mid: 'mid.f', text: 'Подписан', attachments: pdf }, { link: { type: 'reply', message: { mid: 'mid.asked' } } }));
     expect(words).toEqual({
       chatType: 'max',
       chatId: '4242',
-      messengerMessageId: 'mid.f:text',
+      messengerMessageId: 'mid.f:caption',
       text: 'Подписан',
-      added: { partOf: 'mid.f', arriving: expect.objectContaining({ messengerMessageId: 'mid.f:text', text: 'Подписан', direction: 'inbound', quotedMessengerId: 'mid.asked' }) },
+      added: { partOf: 'mid.f', arriving: expect.objectContaining({ messengerMessageId: 'mid.f:caption', text: 'Подписан', direction: 'inbound', quotedMessengerId: 'mid.asked' }) },
     });
     // Without files the words are the message itself: nothing arrives.
     expect(editsOf(inDialog({ mid: 'mid.t', text: 'x' })).some((e) => e.added)).toBe(false);
   });
 
   it('says when MAX made the edit (the update’s time, ms), so that an older edit sent again changes nothing', () => {
-    expect(editsOf(inDialog({ mid: 'mid.e', text: 'x' }), 1_795_000_000_123).map((e) => e.editedAt)).toEqual([new Date(1_795_000_000_123), new Date(1_795_000_000_123)]);
+    expect(editsOf(inDialog({ mid: 'mid.e', text: 'x' }), 1_795_000_000_123).map((e) => e.editedAt)).toEqual(Array(3).fill(new Date(1_795_000_000_123)));
     for (const odd of [undefined, null, '1795000000123', 1.5, -1, 0]) expect(editsOf(inDialog({ mid: 'mid.e', text: 'x' }), odd)[0]).not.toHaveProperty('editedAt');
   });
 

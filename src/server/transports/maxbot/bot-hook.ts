@@ -35,7 +35,12 @@ function chatOf(recipient: MaxMessage['recipient'] | undefined, person: MaxUser)
   return null;
 }
 
-/** MAX's number of a message (`mid`): the parts of one message recorded apart (`<mid>:text`, `<mid>:2`) are the same message there. */
+/** The suffix of the words of a message with files, recorded as a message of their own. */
+const CAPTION = ':caption';
+/** The suffix such words had before (kept in stores since): their edits still find them. */
+const EARLIER_CAPTION = ':text';
+
+/** MAX's number of a message (`mid`): the parts of one message recorded apart (`<mid>:caption`, `<mid>:2`) are the same message there. */
 export const maxMessageId = (messengerMessageId: string): string => messengerMessageId.split(':')[0]!;
 
 /** What a message body holds that the gateway records: its files (a video by the gateway's link, given `videoLink`), and its words. */
@@ -48,12 +53,16 @@ function contentOf(body: MaxMessageBody | null | undefined, videoLink?: VideoLin
   return { files, words: typeof body.text === 'string' && body.text.length > 0 ? body.text : null };
 }
 
-/** A body's files and words as messages numbered from `id`: each file (`id`, `id:1`…), then the words (`id:text`, or `id` alone). */
+/**
+ * A body's files and words as messages numbered from `id`: each file (`id`, `id:1`…), then the words (`id:caption`, or
+ * `id` alone): the caption of the file before them, as the other drivers record a caption, so that the chat frame
+ * draws a file with its words as one message.
+ */
 function partsOf(content: { files: Attachment[]; words: string | null }, id: string, first: boolean) {
   const fileId = (i: number) => (first ? (i === 0 ? id : `${id}:${i}`) : `${id}:${i}`);
   return [
     ...content.files.map((attachment, i) => ({ text: null, attachment, messengerMessageId: fileId(i) })),
-    ...(content.words !== null ? [{ text: content.words, attachment: null, messengerMessageId: first && content.files.length === 0 ? id : `${id}:text` }] : []),
+    ...(content.words !== null ? [{ text: content.words, attachment: null, messengerMessageId: first && content.files.length === 0 ? id : `${id}${CAPTION}` }] : []),
   ];
 }
 
@@ -62,9 +71,9 @@ function partsOf(content: { files: Attachment[]; words: string | null }, id: str
  * named by the customer's user id (bots send to a user by it, and it is the same in every dialog with them); a
  * group chat the bot is in is a `maxgroup` chat named by its chat id. MAX messages carry text and files together,
  * the interface's carry one of them: each file is a message of its own (`<mid>`, then `<mid>:1`, `<mid>:2`…) and
- * the words another (`<mid>:text`), in that order. A reply (`link.type` `reply`) quotes the message it answers.
+ * the words another (`<mid>:caption`), in that order. A reply (`link.type` `reply`) quotes the message it answers.
  * A forward records the forwarded message's files and words: after the message's own (numbered `<mid>:fwd:0`…,
- * `<mid>:fwd:text`), or as the message's own where it says nothing itself (its body empty, or null: then it is
+ * `<mid>:fwd:caption`), or as the message's own where it says nothing itself (its body empty, or null: then it is
  * numbered by the forwarded message's mid and the time it was forwarded). Other bots, channel posts and messages
  * with neither words nor a file (a sticker, a contact) are not recorded. A video is the gateway's link to it, made
  * by `videoLink` (MAX's own address for it is no direct link); without one, MAX's address.
@@ -89,11 +98,11 @@ export function arrivingOf(message: MaxMessage | null | undefined, videoLink?: V
 
 /**
  * A customer's edit (`message_edited`: the message as it is now, by the same mid) as a change of the words the
- * gateway recorded of it. The words are `<mid>` in a message without files and `<mid>:text` in one with them;
- * the edit names both, since files may have been added or removed, and core changes only the one recorded with
+ * gateway recorded of it. The words are `<mid>` in a message without files and `<mid>:caption` in one with them
+ * (`<mid>:text` in one recorded before captions were named so, which the edit names too); the edit names them all, since files may have been added or removed, and core changes only the one recorded with
  * words (a file's message keeps its kind). Words taken away from a message that keeps its files leave those words
  * empty (`""`), so that words given again are one more edit of them; words given to a message of files alone arrive
- * as its `<mid>:text` would have with it (`added`). Files are not compared: MAX signs their addresses with an expiry
+ * as its `<mid>:caption` would have with it (`added`). Files are not compared: MAX signs their addresses with an expiry
  * (`fd.oneme.ru/getfile?sig=…&expires=…`), so the same file comes under another address in each update and would
  * look replaced on every edit of the words. A forward's parts are not the customer's to edit. `editedAt` is when
  * MAX says the edit was made (the update's `timestamp`, ms): an edit MAX sends again after a newer one changes nothing.
@@ -107,10 +116,11 @@ export function editsOf(message: MaxMessage | null | undefined, editedAt?: unkno
   const mid = message.body.mid;
   const where = { chatType: chat.chatType, chatId: chat.chatId, ...(isId(editedAt) && editedAt > 0 ? { editedAt: new Date(editedAt) } : {}) };
   const text = words ?? '';
-  const arriving = words !== null && files.length > 0 ? arrivingOf(message).find((m) => m.messengerMessageId === `${mid}:text`) : undefined;
+  const arriving = words !== null && files.length > 0 ? arrivingOf(message).find((m) => m.messengerMessageId === `${mid}${CAPTION}`) : undefined;
   return [
     { ...where, messengerMessageId: mid, text },
-    { ...where, messengerMessageId: `${mid}:text`, text, ...(arriving ? { added: { partOf: mid, arriving } } : {}) },
+    { ...where, messengerMessageId: `${mid}${CAPTION}`, text, ...(arriving ? { added: { partOf: mid, arriving } } : {}) },
+    { ...where, messengerMessageId: `${mid}${EARLIER_CAPTION}`, text },
   ];
 }
 

@@ -4,6 +4,8 @@ import { EDIT_WINDOW_SECONDS, type TransportRules } from '../../core/channels/tr
 export const maxbotRules: TransportRules = {
   qrPlatform: null,
   creatableByApi: true,
+  // `POST /messages` takes `text` (NewMessageBody: at most 4000 characters) with `attachments` of any kind.
+  caption: { chars: 4000, sounds: true },
   capabilities: {
     transport: 'maxbot',
     connect: 'bot_token',

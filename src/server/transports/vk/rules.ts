@@ -4,6 +4,8 @@ import type { TransportRules } from '../../core/channels/transport-rules.ts';
 export const vkRules: TransportRules = {
   qrPlatform: null,
   creatableByApi: false,
+  // `messages.send` takes the `message` (at most 4096 characters) with its `attachment`, a photo or a document alike.
+  caption: { chars: 4096, sounds: true },
   capabilities: {
     transport: 'vk',
     connect: 'iframe',

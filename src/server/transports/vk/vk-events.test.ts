@@ -16,7 +16,7 @@ const photo = {
 const doc = { type: 'doc', doc: { id: 5, owner_id: 1001, title: 'price.pdf', ext: 'pdf', size: 2048, url: 'https://vk.com/doc1001_5?hash=abc' } };
 
 describe('VK’s callbacks as the gateway reads them', () => {
-  it('reads a customer’s message (API 5.103+: object.message): words, then each file, the quote, the customer', () => {
+  it('reads a customer’s message (API 5.103+: object.message): each file, then the words as the caption, the quote, the customer', () => {
     const event = eventOf({
       type: 'message_new',
       group_id: 77,
@@ -25,10 +25,12 @@ describe('VK’s callbacks as the gateway reads them', () => {
     expect(event).toMatchObject({ kind: 'reports', customer: '1001' });
     const messages = event.kind === 'reports' ? event.reports.map((r) => (r.kind === 'message' ? r.message : null)) : [];
     expect(messages).toEqual([
-      expect.objectContaining({ chatType: 'vk', chatId: '1001', direction: 'inbound', text: 'hello', attachment: null, messengerMessageId: '31', quotedMessengerId: '29' }),
-      expect.objectContaining({ text: null, attachment: { url: 'https://sun9-1.userapi.com/w.jpg', mimetype: 'image/jpeg' }, messengerMessageId: '31:1' }),
-      expect.objectContaining({ attachment: { url: 'https://vk.com/doc1001_5?hash=abc', name: 'price.pdf', mimetype: 'application/pdf', size: 2048 }, messengerMessageId: '31:2' }),
+      expect.objectContaining({ chatType: 'vk', chatId: '1001', direction: 'inbound', text: null, attachment: { url: 'https://sun9-1.userapi.com/w.jpg', mimetype: 'image/jpeg' }, messengerMessageId: '31', quotedMessengerId: '29' }),
+      expect.objectContaining({ attachment: { url: 'https://vk.com/doc1001_5?hash=abc', name: 'price.pdf', mimetype: 'application/pdf', size: 2048 }, messengerMessageId: '31:1' }),
+      expect.objectContaining({ text: 'hello', attachment: null, messengerMessageId: '31:caption', quotedMessengerId: '29' }),
     ]);
+    const words = eventOf({ type: 'message_new', object: { message: { id: 33, peer_id: 1001, text: 'only words' } } });
+    expect(words.kind === 'reports' && words.reports.map((r) => r.kind === 'message' && r.message.messengerMessageId)).toEqual(['33']);
   });
 
   it('numbers a file without words as the message itself', () => {
@@ -36,11 +38,15 @@ describe('VK’s callbacks as the gateway reads them', () => {
     expect(event.kind === 'reports' && event.reports.map((r) => r.kind === 'message' && r.message.messengerMessageId)).toEqual(['32']);
   });
 
-  it('reads the community’s own message as an echo, outbound, and an edit as the message’s new words', () => {
+  it('reads the community’s own message as an echo, outbound, and an edit as the new words of the message or of its file', () => {
     const reply = eventOf({ type: 'message_reply', object: { id: 40, peer_id: 1001, from_id: -77, text: 'answered in VK', out: 1 } });
     expect(reply).toMatchObject({ kind: 'reports', customer: null, reports: [{ kind: 'message', message: { direction: 'outbound', echo: true, messengerMessageId: '40', text: 'answered in VK' } }] });
     const edit = eventOf({ type: 'message_edit', object: { id: 31, peer_id: 1001, text: 'hello again' } });
-    expect(edit).toEqual({ kind: 'reports', customer: null, reports: [{ kind: 'edit', edit: { chatType: 'vk', chatId: '1001', messengerMessageId: '31', text: 'hello again' } }] });
+    expect(edit).toEqual({
+      kind: 'reports',
+      customer: null,
+      reports: ['31', '31:caption'].map((messengerMessageId) => ({ kind: 'edit', edit: { chatType: 'vk', chatId: '1001', messengerMessageId, text: 'hello again' } })),
+    });
   });
 
   it('leaves group chats, other communities, allow and deny, unknown events and broken objects unread', () => {

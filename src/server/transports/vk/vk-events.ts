@@ -31,6 +31,9 @@ function userPeerOf(message: Record<string, unknown>): string | null {
   return typeof peer === 'number' && Number.isSafeInteger(peer) && peer > 0 && peer < GROUP_CHATS_FROM ? String(peer) : null;
 }
 
+/** The number of a message's words recorded after its files. */
+const captionOf = (id: string): string => `${id}:caption`;
+
 const messageIdOf = (message: Record<string, unknown>): string | null =>
   typeof message.id === 'number' && Number.isSafeInteger(message.id) && message.id > 0 ? String(message.id) : null;
 
@@ -75,9 +78,11 @@ export function attachmentOf(item: unknown): Attachment | null {
 }
 
 /**
- * A message of a user's dialog as the gateway records it: its words as the message `<id>`, each file a message of
- * its own (`<id>:<n>`, from 1), or, without words, the first file as `<id>`. `direction` outbound for the
- * community's own (an echo: it may be a send of the gateway's whose answer is not recorded yet).
+ * A message of a user's dialog as the gateway records it: each file a message of its own (the first `<id>`, then
+ * `<id>:<n>` from 1), then its words, `<id>:caption` after files (the caption of the file before them, as the other
+ * drivers record one, so that the chat frame draws the two as one message), else the message `<id>` itself.
+ * `direction` outbound for the community's own (an echo: it may be a send of the gateway's whose answer is not
+ * recorded yet, or the rest of one, a file with its caption, recorded whole).
  */
 export function arrivalsOf(message: Record<string, unknown>, direction: 'inbound' | 'outbound'): ArrivingMessage[] {
   const chatId = userPeerOf(message);
@@ -96,12 +101,8 @@ export function arrivalsOf(message: Record<string, unknown>, direction: 'inbound
   };
   const text = typeof message.text === 'string' && message.text.length > 0 ? message.text : null;
   const files = (Array.isArray(message.attachments) ? message.attachments : []).map(attachmentOf).filter((a): a is Attachment => a !== null);
-  const found: ArrivingMessage[] = [];
-  if (text !== null) found.push({ ...common, text, attachment: null, messengerMessageId: id });
-  files.forEach((attachment, i) => {
-    const number = text === null && i === 0 ? id : `${id}:${i + (text === null ? 0 : 1)}`;
-    found.push({ ...common, text: null, attachment, messengerMessageId: number });
-  });
+  const found: ArrivingMessage[] = files.map((attachment, i) => ({ ...common, text: null, attachment, messengerMessageId: i === 0 ? id : `${id}:${i}` }));
+  if (text !== null) found.push({ ...common, text, attachment: null, messengerMessageId: files.length > 0 ? captionOf(id) : id });
   return found;
 }
 
@@ -125,7 +126,9 @@ export function eventOf(body: Record<string, unknown>): VkEvent {
       const chatId = object ? userPeerOf(object) : null;
       const id = object ? messageIdOf(object) : null;
       if (!object || chatId === null || id === null || typeof object.text !== 'string') return { kind: 'none' };
-      return { kind: 'reports', reports: [{ kind: 'edit', edit: { chatType: 'vk', chatId, messengerMessageId: id, text: object.text } }], customer: null };
+      // The words are the message's own, or its file's caption: the one recorded with words changes (a file keeps its kind).
+      const edits = [id, captionOf(id)].map((number): PlatformReport => ({ kind: 'edit', edit: { chatType: 'vk', chatId, messengerMessageId: number, text: object.text as string } }));
+      return { kind: 'reports', reports: edits, customer: null };
     }
     default:
       // message_allow and message_deny: VK itself refuses sends to a user who forbade them (901), which the send

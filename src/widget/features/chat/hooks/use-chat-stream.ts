@@ -62,7 +62,8 @@ export function useChatStream(): void {
             if (!data) return data;
             const quoted = p.quoted_message_id ? findMessage(data, [`m:${p.quoted_message_id}`]) : undefined;
             const added = pendingPatches(queryClient).apply(fromAddEvent(p, quoted));
-            captioned = mayBeCaption(added, data.pages[0]?.messages.at(-1));
+            // The gateway names the file a customer's caption belongs to; other words after a file may still be one.
+            captioned = !added.caption_of && mayBeCaption(added, data.pages[0]?.messages.at(-1));
             return appendMessage(data, added);
           });
           // Words right after a file may be its caption: the page, which names the caption's file, is read again.

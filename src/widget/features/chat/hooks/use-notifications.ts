@@ -4,7 +4,7 @@ import { useEmbed } from '@/lib/embed-context.tsx';
 import { useCurrentLang } from '@/lib/i18n.ts';
 import { notifyWords } from '../notify-words.ts';
 import { useNotifySettings } from '../store/notify-settings.ts';
-import { titleWithCount, unreadKey, unreadTotals, useUnread } from '../store/unread.ts';
+import { titleWithCount, unreadChatOf, unreadKey, unreadTotals, useUnread } from '../store/unread.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 
 type Added = Extract<StreamEvent, { name: 'message.add' }>;
@@ -64,8 +64,9 @@ export function useNotifications(baseTitle: string): void {
   useEffect(
     () =>
       ctx.onEvent((event) => {
-        if (event.name !== 'message.add' || event.payload.direction !== 'inbound') return;
-        const key = unreadKey({ ...event.payload.recipient, channel_id: event.payload.channel_id });
+        if (event.name !== 'message.add') return;
+        // A file's caption was counted (and told) with its file.
+        const key = unreadChatOf(event.payload);
         if (!key || looking(key)) return;
         useUnread.getState().add(key);
         const { sound, desktop } = useNotifySettings.getState();

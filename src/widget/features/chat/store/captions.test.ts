@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { historyOf, type HistoryData } from '../api/history-cache.ts';
-import { fromBff, type ChatMessage } from './message.ts';
+import { fromAddEvent, fromBff, type ChatMessage } from './message.ts';
 import { foldCaptions, mayBeCaption } from './captions.ts';
 
 const at = '2026-11-29T08:00:00.000Z';
@@ -28,6 +28,13 @@ const message = (id: string, content: Partial<ChatMessage>): ChatMessage =>
 const photo = { url: 'https://x/sofa.png', name: 'sofa.png', mimetype: 'image/png' };
 
 describe('a file and its caption, drawn as one message', () => {
+  it('folds words a live event names as the file’s caption at once, without reading the page again', () => {
+    const recipient = { chat_type: 'telegram' as const, chat_id: '5' };
+    const live = (id: string, fields: Record<string, unknown>) => fromAddEvent({ message_id: id, channel_id: 'ch', direction: 'inbound', timestamp: 1, status: 'sent', recipient, ...fields }, undefined);
+    const shown = foldCaptions([live('f', { attachment: photo }), live('w', { text: 'is it blue?', caption_of: 'f' })]);
+    expect(shown.map((m) => [m.message_id, m.text, m.attachment?.name, m.caption_id])).toEqual([['f', 'is it blue?', 'sofa.png', 'w']]);
+  });
+
   it('puts the words under the file they are the caption of, named by the words’ id too', () => {
     const shown = foldCaptions([
       message('f1', { attachment: photo }),

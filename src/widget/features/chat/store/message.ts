@@ -88,6 +88,8 @@ export function fromAddEvent(p: Added, quoted: ChatMessage | undefined): ChatMes
     edited_at: null,
     deleted_at: null,
     deleted: false,
+    // The words of the file before them: drawn with it at once (store/captions.ts).
+    ...(p.caption_of ? { caption_of: p.caption_of } : {}),
   };
 }
 

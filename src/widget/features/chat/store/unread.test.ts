@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { titleWithCount, unreadKey, unreadTotals, useUnread } from './unread.ts';
+import { titleWithCount, unreadChatOf, unreadKey, unreadTotals, useUnread } from './unread.ts';
 
 describe('unread messages', () => {
   beforeEach(() => useUnread.getState().attach(null));
@@ -14,6 +14,15 @@ describe('unread messages', () => {
     expect(unreadTotals(useUnread.getState().counts)).toEqual({ total: 3, chats: 2 });
     read(a);
     expect(useUnread.getState().counts).toEqual({ [b]: 1 });
+  });
+
+  it('counts a customer’s file and its caption as one message, and the agent’s own messages not at all', () => {
+    const recipient = { chat_type: 'telegram' as const, chat_id: '5' };
+    const added = (fields: Record<string, unknown>) => ({ message_id: 'm', channel_id: 'ch', direction: 'inbound' as const, timestamp: 1, status: 'sent', recipient, ...fields });
+    const key = unreadKey({ ...recipient, channel_id: 'ch' });
+    const arrived = [added({ attachment: { url: 'https://files.example/a.png' } }), added({ text: 'is it blue?', caption_of: 'm' }), added({ text: 'hello?' }), added({ direction: 'outbound', text: 'yes' })];
+    for (const chat of arrived.map(unreadChatOf)) if (chat) useUnread.getState().add(chat);
+    expect(useUnread.getState().counts).toEqual({ [key!]: 2 });
   });
 
   it('names no chat without both its channel and its messenger id', () => {

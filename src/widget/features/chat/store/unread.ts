@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { StreamEventPayloads } from '../../../../contract/realtime.ts';
 
 /**
  * Unread messages, apart from unanswered ones. Unanswered is the gateway's (inbound messages since the last answer,
@@ -18,6 +19,14 @@ export interface Unread {
 /** A chat as events and list rows both name it: the channel, and the messenger's chat. */
 export const unreadKey = (chat: { channel_id?: string | null | undefined; chat_type: string; chat_id?: string | null | undefined }): string | null =>
   chat.channel_id && chat.chat_id ? `${chat.channel_id}|${chat.chat_type}|${chat.chat_id}` : null;
+
+/**
+ * The chat a message come in makes unread: a customer's message, once. The words of a file (its caption, which the
+ * gateway records after it as a message of its own and names `caption_of`) are the same message at the messenger,
+ * counted with the file.
+ */
+export const unreadChatOf = (added: StreamEventPayloads['message.add']): string | null =>
+  added.direction !== 'inbound' || added.caption_of ? null : unreadKey({ ...added.recipient, channel_id: added.channel_id });
 
 /** At most this many chats are remembered (the oldest counted first go). */
 const KEPT_CHATS = 300;
