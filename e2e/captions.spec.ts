@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, whatsappChannel, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, frameOnlyCrmForFile, whatsappChannel } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -10,8 +9,8 @@ import { expect, test } from './fixtures.ts';
  * it), and the agent's file with a caption goes as one message where WhatsApp shows a caption (a document), and as
  * the file then the words where it shows none (a sound). English dark 960 px, Russian 320 px, Spanish light.
  */
-let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+const crm = frameOnlyCrmForFile(SHOTS);
 
 type Look = { lang: 'en' | 'ru' | 'es'; theme: 'light' | 'dark'; width: number };
 const names = {
@@ -20,16 +19,6 @@ const names = {
   es: { list: 'Lista de chats', messages: 'Mensajes', caption: 'Leyenda', send: 'Enviar' },
 } as const;
 
-test.beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  crm = await startCrmPage(
-    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
-       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
-  );
-});
-test.afterAll(async () => {
-  await crm.close();
-});
 
 async function openChat(page: Page, request: APIRequestContext, token: string, look: Look, contact: string): Promise<FrameLocator> {
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });

@@ -1,7 +1,8 @@
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 
 /** A call to the gateway's API with the account's token; fails the test unless it succeeds. Returns `data`. */
 export async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, data?: unknown): Promise<T> {
@@ -63,3 +64,33 @@ export async function whatsappChannel(request: APIRequestContext, token: string)
 /** A sandbox WhatsApp customer (by number) writes to the channel. */
 export const whatsappCustomerWrites = (request: APIRequestContext, token: string, channelId: string, chatId: string, name: string, text: string) =>
   api<{ message_id: string }>(request, token, 'POST', `/v2/sandbox/channels/${channelId}/inbound`, { chat_type: 'whatsapp', chat_id: chatId, name, text });
+
+/** A CRM page that is the frame alone, filling the window. */
+export const frameOnlyPage = (frameUrl: string): string => `<!doctype html><html lang="en"><title>CRM</title>
+       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`;
+
+/**
+ * The CRM page of a spec file (the frame alone, filling the window), started before its tests and closed after them,
+ * with the directory its screenshots go to made.
+ */
+export function frameOnlyCrmForFile(shots: string): CrmPage {
+  let started: CrmPage | null = null;
+  const page = (): CrmPage => {
+    if (!started) throw new Error('the CRM page is started before the tests');
+    return started;
+  };
+  test.beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    started = await startCrmPage(frameOnlyPage);
+  });
+  test.afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get origin() {
+      return page().origin;
+    },
+    embed: (url) => page().embed(url),
+    close: () => page().close(),
+  };
+}

@@ -1,23 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, whatsappChannel, whatsappCustomerWrites as customerWrites, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, frameOnlyCrmForFile, whatsappChannel, whatsappCustomerWrites as customerWrites } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
 /** Forwarding a customer's message from one chat to another, from the message's menu, keyboard-only where it counts. */
-let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+const crm = frameOnlyCrmForFile(SHOTS);
 
-test.beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  crm = await startCrmPage(
-    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
-       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
-  );
-});
-test.afterAll(async () => {
-  await crm.close();
-});
 
 async function openFrame(page: Page, request: APIRequestContext, token: string): Promise<FrameLocator> {
   await api(request, token, 'PUT', '/v2/embedding/origins', { origins: [crm.origin] });

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { api, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, frameOnlyCrmForFile } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test, type RunningGateway } from './fixtures.ts';
 
@@ -10,20 +9,10 @@ import { expect, test, type RunningGateway } from './fixtures.ts';
  */
 test.use({ gatewayEntry: 'src/server/testing/personal-accounts-gateway.ts' });
 
-let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/personal-reactions-shots';
+const crm = frameOnlyCrmForFile(SHOTS);
 const ANNA = { id: 700300, firstName: 'Anna', lastName: 'Kravets', username: 'anna_k', phone: '79991112233' };
 
-test.beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  crm = await startCrmPage(
-    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
-       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
-  );
-});
-test.afterAll(async () => {
-  await crm.close();
-});
 
 /** The fakes' control server, whose address the gateway printed first. */
 function phoneOf(gateway: RunningGateway) {

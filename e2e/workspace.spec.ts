@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
-import { api, whatsappChannel, startCrmPage, type CrmPage } from './crm-page.ts';
+import { api, frameOnlyCrmForFile, whatsappChannel } from './crm-page.ts';
 import { axe, paintedScreenshot } from './frame-checks.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -9,22 +8,12 @@ import { expect, test } from './fixtures.ts';
  * the customer's message, sending a pasted picture with a caption, writing first to a card's contact, and how
  * every screen looks and reads (axe-core, screenshots) in English and Russian, light and dark, down to 320 px.
  */
-let crm: CrmPage;
 const SHOTS = process.env.E2E_SCREENSHOT_DIR ?? '/tmp/workspace-shots';
+const crm = frameOnlyCrmForFile(SHOTS);
 const TELEGRAM_TOKEN = `123456789:${'A'.repeat(20)}${'b_-'.repeat(5)}`;
 /** A 2×2 PNG, as a screenshot pasted from the clipboard would be. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
 
-test.beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  crm = await startCrmPage(
-    (frameUrl) => `<!doctype html><html lang="en"><title>CRM</title>
-       <body style="margin:0"><main><iframe id="widget" title="Chats" src="${frameUrl}" style="display:block;width:100vw;height:100vh;border:0"></iframe></main></body></html>`,
-  );
-});
-test.afterAll(async () => {
-  await crm.close();
-});
 
 async function telegramChannel(request: APIRequestContext, token: string): Promise<string> {
   const [created] = await api<{ channel_id: string }[]>(request, token, 'POST', '/v2/channels', { transport: 'telegram', credentials: { telegram_token: TELEGRAM_TOKEN } });
