@@ -28,7 +28,7 @@ import { seededRandom } from '../src/server/testing/webhook-receiver.ts';
 import { startFaultServer } from '../src/server/testing/whatsapp-fault-server.ts';
 import { channelHealth, seedLinkedWhatsAppChannel } from '../src/server/testing/whatsapp-linked-channel.ts';
 import { whatsappMessageId } from '../src/server/transports/whatsapp/messaging.ts';
-import { DEAD_ACTIVE_BOUND_MS } from '../src/server/transports/whatsapp/session.ts';
+import { DEAD_ACTIVE_BOUND_MS } from '../src/server/transports/whatsapp/liveness.ts';
 import { drawFault, type Fault } from './lib/whatsapp-faults.ts';
 import { reportRows } from './lib/report.ts';
 

@@ -14,7 +14,7 @@ import type { WindowCounter } from './http/rate-limit/window-counter.ts';
 import type { Database, DatabaseTarget } from './storage/database.ts';
 import type { CallLimits } from './transports/call-pacer.ts';
 import type { TgapiClientFactory } from './transports/tgapi/mtcute-client.ts';
-import type { Backoff, Liveness } from './transports/whatsapp/session.ts';
+import type { Backoff, Liveness } from './transports/whatsapp/liveness.ts';
 import type { Timers } from './transports/whatsapp/timers.ts';
 import type { WaLibrary } from './transports/whatsapp/wa-socket.ts';
 

@@ -8,7 +8,7 @@ import { databaseKind } from '../testing/test-database.ts';
 import { closedWith, customerMessage, FakeWaLibrary, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 import { ACK_WAIT_MS } from '../transports/whatsapp/acks.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
-import { defaultBackoff, defaultLiveness } from '../transports/whatsapp/session.ts';
+import { defaultBackoff, defaultLiveness } from '../transports/whatsapp/liveness.ts';
 
 const METRICS_TOKEN = 'metrics-token-of-the-whatsapp-liveness-test';
 

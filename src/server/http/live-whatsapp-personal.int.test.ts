@@ -7,7 +7,7 @@ import { databaseKind } from '../testing/test-database.ts';
 import { closedWith, customerText, FakeWaLibrary, refusedWith, type FakeWaSocket } from '../testing/whatsapp-personal-fake.ts';
 import { whatsappMessageId } from '../transports/whatsapp/messaging.ts';
 import { REFUSALS_BEFORE_DISABLE } from '../transports/whatsapp/endings.ts';
-import { reconnectDelayMs } from '../transports/whatsapp/session.ts';
+import { reconnectDelayMs } from '../transports/whatsapp/liveness.ts';
 
 /** A seeded draw for the reconnects' jitter (mulberry32). */
 function seeded(seed: number): () => number {

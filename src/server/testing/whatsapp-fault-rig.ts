@@ -4,7 +4,7 @@ import { startLiveGateway, type TestGateway } from './harness.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { startFaultServer, type FaultServer } from './whatsapp-fault-server.ts';
 import { seedLinkedWhatsAppChannel } from './whatsapp-linked-channel.ts';
-import type { Liveness } from '../transports/whatsapp/session.ts';
+import type { Liveness } from '../transports/whatsapp/liveness.ts';
 
 /** The customer of the rig's channel: they wrote first, so the gateway sends to them without asking WhatsApp. */
 export const RIG_CUSTOMER = '15551234567';

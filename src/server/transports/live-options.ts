@@ -6,7 +6,7 @@ import type { CallLimits } from './call-pacer.ts';
 import type { AvitoApplication } from './avito/avito-api.ts';
 import type { TgapiClientFactory } from './tgapi/mtcute-client.ts';
 import type { VkApplication } from './vk/vk-api.ts';
-import type { Backoff, Liveness } from './whatsapp/session.ts';
+import type { Backoff, Liveness } from './whatsapp/liveness.ts';
 import type { Timers } from './whatsapp/timers.ts';
 import type { WaLibrary } from './whatsapp/wa-socket.ts';
 

@@ -12,37 +12,7 @@ import { SendAcks } from './acks.ts';
 import { CloseJudge } from './endings.ts';
 import { WaSessionStats } from './session-stats.ts';
 import { realTimers, type TimerHandle, type Timers } from './timers.ts';
-
-/** How a lost connection is tried again: from `baseMs`, doubling, at most `maxMs`, each wait drawn in its upper half. */
-export interface Backoff {
-  baseMs: number;
-  maxMs: number;
-}
-
-export const defaultBackoff: Backoff = { baseMs: 1_000, maxMs: 60_000 };
-
-/**
- * The session's watchdog. `openMs`: a connection attempt that neither opened nor showed a QR by then is given up
- * (a WebSocket upgrade answered with an error status leaves the library waiting for good). `silenceMs`: an open
- * connection whose writes WhatsApp answered nothing for that long (the library's keepalive goes every 10 s) is
- * dead. `unreachableMs`: a session not heard from for that long while it is not open shows on its channel (`init`,
- * no reason) until it opens again. The threshold runs from the last time the connection was heard from, not from its
- * close: a connection given up for its silence (by the watchdog or the library's own keepalive) shows at once, so a dead session shows `active`
- * for `max(silenceMs, unreachableMs)` at most, while a reset reconnected within `unreachableMs` never shows.
- */
-export interface Liveness {
-  openMs: number;
-  silenceMs: number;
-  unreachableMs: number;
-}
-
-export const defaultLiveness: Liveness = { openMs: 30_000, silenceMs: 20_000, unreachableMs: 15_000 };
-
-/**
- * How long a dead session may show `active` at most: the watchdog's 20 s of silence, and the rest for saving the
- * channel's new status on a loaded database (0.5 s was measured on a busy two-core machine).
- */
-export const DEAD_ACTIVE_BOUND_MS = 25_000;
+import { defaultBackoff, defaultLiveness, reconnectDelayMs, type Backoff, type Liveness } from './liveness.ts';
 
 export interface WhatsAppSessionDeps {
   library: WaLibrary;
@@ -82,12 +52,6 @@ const recentFilesOnly =
   (keep: KeepFile, now: Date): KeepFile =>
   (message, chat, media) =>
     (numberOf(message.messageTimestamp) ?? 0) * 1000 >= now.getTime() - HISTORY_FILES_MS ? keep(message, chat, media) : Promise.resolve(null);
-
-/** The wait before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in its upper half. */
-export const reconnectDelayMs = (backoff: Backoff, attempt: number, random: () => number): number => {
-  const ceiling = Math.min(backoff.maxMs, backoff.baseMs * 2 ** attempt);
-  return Math.round(ceiling / 2 + (ceiling / 2) * random());
-};
 
 /**
  * One WhatsApp session: its socket, opened with the sealed state, and kept up. Short losses are reconnected with
