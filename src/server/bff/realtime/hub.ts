@@ -162,10 +162,11 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   /** Pushes one event, and the unanswered count it may have changed, to the frames allowed to see it. */
   const push = async (recorded: EventRecord, chats: EventChats) => {
     if (!isStreamed(recorded.name)) return;
-    const event = await withCaptionOf(deps.store.messages, recorded);
-    const eventChat = await chatOfEvent(deps.store.chats, event, chats.identities);
-    const audiences = eventAudiences(event, eventChat);
+    const eventChat = await chatOfEvent(deps.store.chats, recorded, chats.identities);
+    const audiences = eventAudiences(recorded, eventChat);
     if (audiences.length === 0) return;
+    // Looked up only for an event some frame here will get: the words of a file name it (`caption_of`).
+    const event = await withCaptionOf(deps.store.messages, recorded);
     // Dispatched events come from the table, with their stream position. Every process follows the stream
     // itself, so each pushes to the frames connected to it, not through Redis to everyone's.
     io.local.to(audiences).emit('event', toStreamEvent(event));
