@@ -98,12 +98,29 @@ test.describe('a file and its caption in one message', () => {
 
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 420, height: 900 });
-    await phone.goto(`${baseURL}/sandbox/phone/?customer=79001230598#token=${token}`);
+    // The channel and the customer are chosen while the phone's first read of another chat is still under way, and
+    // before its news feed is open (which would read the page again anyway): the phone reads again after that first
+    // read, by itself, as it must when the feed tells of a change during a read.
+    const release = { read: () => {}, feed: () => {} };
+    const readHeld = new Promise<void>((resolve) => (release.read = resolve));
+    const feedHeld = new Promise<void>((resolve) => (release.feed = resolve));
+    let reads = 0;
+    await phone.route('**/v2/sandbox/feed', async (route) => (await feedHeld, route.continue()));
+    await phone.route('**/v2/sandbox/channels/*/chats/**', async (route) => {
+      if (reads++ === 0) await readHeld;
+      await route.continue();
+    });
+    await phone.goto(`${baseURL}/sandbox/phone/?customer=79001230000#token=${token}`);
+    await expect.poll(() => reads).toBeGreaterThan(0);
     await phone.getByLabel('The channel this phone talks to').selectOption(channelId);
+    await phone.getByLabel('Customer (number or chat id)').fill('79001230598');
+    await phone.getByLabel('Customer (number or chat id)').dispatchEvent('change');
+    release.read();
     const onPhone = phone.getByRole('list', { name: 'Messages' }).getByRole('listitem');
     // The agent's document went as one message with its caption.
     const offer = onPhone.filter({ hasText: 'offer-43.pdf' });
     await expect(offer).toContainText('The offer, as promised.');
+    release.feed();
     // The customer's picture and its words, recorded as two messages, are drawn as one.
     await expect(onPhone.filter({ hasText: 'sofa.png' })).toContainText('Which one?');
     await expect(onPhone).toHaveCount(2);

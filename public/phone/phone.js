@@ -289,25 +289,42 @@ async function showTemplates() {
   );
 }
 
-let refreshing = false;
-async function refresh() {
-  if (refreshing) return;
-  refreshing = true;
-  try {
-    channels = await call('GET', '/channels');
-    options(
-      $('#channel'),
-      channels.map((c) => c.channel_id),
-    );
-    for (const option of $('#channel').options) {
-      const c = channels.find((x) => x.channel_id === option.value);
-      option.textContent = `${c.name ?? c.transport} (${c.transport}, ${c.status})`;
-    }
-    showChannel();
-    await Promise.all([showMessages(), showTemplates()]);
-  } finally {
-    refreshing = false;
+/**
+ * Reads the page again. A call while a read is under way is not dropped: that read may have taken the channel or the
+ * customer before they changed, so one more read follows it.
+ */
+let refreshing = null;
+let again = false;
+function refresh() {
+  if (refreshing) {
+    again = true;
+    return refreshing;
   }
+  refreshing = (async () => {
+    try {
+      do {
+        again = false;
+        await readPage();
+      } while (again);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function readPage() {
+  channels = await call('GET', '/channels');
+  options(
+    $('#channel'),
+    channels.map((c) => c.channel_id),
+  );
+  for (const option of $('#channel').options) {
+    const c = channels.find((x) => x.channel_id === option.value);
+    option.textContent = `${c.name ?? c.transport} (${c.transport}, ${c.status})`;
+  }
+  showChannel();
+  await Promise.all([showMessages(), showTemplates()]);
 }
 
 const channelPath = (rest) => `/sandbox/channels/${channel()?.channel_id}${rest}`;
