@@ -34,9 +34,18 @@ const ChatView = lazy(() =>
 /**
  * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
  */
+/**
+ * What the screen tells the host and the agent without drawing (the badges' totals, the unread counts, the title):
+ * a leaf of its own, so that a count changing draws nothing else.
+ */
+function Watchers({ title }: { title: string }) {
+  useUnansweredBadge();
+  useNotifications(title);
+  return null;
+}
+
 export function ChatScreen() {
   useChatStream();
-  useUnansweredBadge();
   const search = useChatUi((s) => s.search);
   const list = useChatList(search);
   const { openChat } = useChatOpening(list.data);
@@ -49,10 +58,10 @@ export function ChatScreen() {
   // The host may change them while the frame is open (`set_options`).
   const { theme, lang } = useFrameOptions();
   const w = useWords(words).screen;
-  useNotifications(w.title);
 
   return (
     <div className="gw-theme gw-screen flex h-full min-h-0 flex-col" data-theme={theme} lang={lang}>
+      <Watchers title={w.title} />
       <ConnectionBanner />
       <div className="grid min-h-0 flex-1 grid-cols-[minmax(240px,320px)_1fr] max-sm:grid-cols-1">
         <h1 className="sr-only">{w.title}</h1>

@@ -3,7 +3,7 @@ import type { StreamEvent } from '../../../../contract/realtime.ts';
 import { useEmbed } from '@/lib/embed-context.tsx';
 import { useCurrentLang } from '@/lib/i18n.ts';
 import { notifyWords } from '../notify-words.ts';
-import { useNotifySettings } from '../store/notify-settings.ts';
+import { notifySettings } from '../store/notify-settings.ts';
 import { titleWithCount, unreadChatOf, unreadKey, unreadTotals, useUnread } from '../store/unread.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 
@@ -69,7 +69,7 @@ export function useNotifications(baseTitle: string): void {
         const key = unreadChatOf(event.payload);
         if (!key || looking(key)) return;
         useUnread.getState().add(key);
-        const { sound, desktop } = useNotifySettings.getState();
+        const { sound, desktop } = notifySettings().getState();
         // The chime's code is fetched the first time it plays.
         if (sound) void import('./chime.ts').then((m) => m.playChime());
         if (desktop) notify(event, currentLang());
@@ -88,8 +88,9 @@ export function useNotifications(baseTitle: string): void {
     return () => document.removeEventListener('visibilitychange', read);
   }, [opened]);
 
-  const counts = useUnread((s) => s.counts);
-  const { total, chats } = unreadTotals(counts);
+  // Two numbers, not the counts: a chat counted again, or read, draws nothing here unless a total changes.
+  const total = useUnread((s) => unreadTotals(s.counts).total);
+  const chats = useUnread((s) => unreadTotals(s.counts).chats);
   useEffect(() => {
     document.title = titleWithCount(baseTitle, total);
   }, [baseTitle, total]);

@@ -1,4 +1,4 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
 
 /**
  * The agent's choices for new messages: a sound, and the browser's notifications (which the browser asks the
@@ -30,14 +30,26 @@ function save(state: Pick<NotifySettings, 'sound' | 'desktop'>) {
   }
 }
 
-export const useNotifySettings = create<NotifySettings>((set, get) => ({
-  ...(typeof localStorage === 'undefined' ? { sound: false, desktop: false } : load()),
-  setSound: (sound) => {
-    set({ sound });
-    save({ sound, desktop: get().desktop });
-  },
-  setDesktop: (desktop) => {
-    set({ desktop });
-    save({ sound: get().sound, desktop });
-  },
-}));
+const createSettings = () =>
+  create<NotifySettings>((set, get) => ({
+    ...(typeof localStorage === 'undefined' ? { sound: false, desktop: false } : load()),
+    setSound: (sound) => {
+      set({ sound });
+      save({ sound, desktop: get().desktop });
+    },
+    setDesktop: (desktop) => {
+      set({ desktop });
+      save({ sound: get().sound, desktop });
+    },
+  }));
+
+/**
+ * Read from the browser's storage the first time they are wanted (the bell's panel opened, a message come in),
+ * not as the frame starts: a frame's first touch of its storage waits on the browser, and the first screen needs
+ * none of this.
+ */
+let settings: UseBoundStore<StoreApi<NotifySettings>> | null = null;
+export const notifySettings = (): UseBoundStore<StoreApi<NotifySettings>> => (settings ??= createSettings());
+
+/** The settings in a component, which draws again when they change. */
+export const useNotifySettings = (): NotifySettings => notifySettings()();

@@ -54,7 +54,12 @@ function save(storageKey: string | null, counts: Record<string, number>) {
 export const useUnread = create<Unread>((set, get) => ({
   counts: {},
   storageKey: null,
-  attach: (storageKey) => set({ storageKey, counts: load(storageKey) }),
+  attach: (storageKey) => {
+    const counts = load(storageKey);
+    // Nothing kept and nothing counted (a frame's start, most often): the same empty counts, so no row draws again.
+    const same = Object.keys(counts).length === 0 && Object.keys(get().counts).length === 0;
+    set(same ? { storageKey } : { storageKey, counts });
+  },
   add: (chat) => {
     const { counts, storageKey } = get();
     const next: Record<string, number> = { ...counts };
