@@ -3,7 +3,6 @@ import { catalog } from '@/lib/i18n.ts';
 /** Starting a chat from the inbox: the list's button, and the dialog's channel, contact and refusals. */
 export const newChatWords = catalog(
   {
-    open: 'New chat',
     title: 'New chat',
     channel: 'Channel',
     chooseChannel: 'Choose a channel',
@@ -27,7 +26,6 @@ export const newChatWords = catalog(
   },
   {
     ru: {
-      open: 'Новый чат',
       title: 'Новый чат',
       channel: 'Канал',
       chooseChannel: 'Выберите канал',
@@ -50,7 +48,6 @@ export const newChatWords = catalog(
       cancel: 'Отмена',
     },
     es: {
-      open: 'Chat nuevo',
       title: 'Chat nuevo',
       channel: 'Canal',
       chooseChannel: 'Elija un canal',
@@ -73,7 +70,6 @@ export const newChatWords = catalog(
       cancel: 'Cancelar',
     },
     pt: {
-      open: 'Novo chat',
       title: 'Novo chat',
       channel: 'Canal',
       chooseChannel: 'Escolha um canal',

@@ -8,6 +8,7 @@ import { whenIdle } from '@/lib/when-idle.ts';
 import type { useChatList } from '../api/get-chats.ts';
 import { useUnanswered } from '../api/get-unanswered.ts';
 import { useChatUi } from '../store/ui.ts';
+import { unreadKey, useUnread } from '../store/unread.ts';
 import { words } from '../words.ts';
 import { ChatListItem } from './ChatListItem.tsx';
 import { prepareDateFormats } from './format.ts';
@@ -64,6 +65,7 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
   // The server's count over all chats, not only the loaded rows; a search shows its own rows' count.
   const waitingAll = useUnanswered().data?.chats;
   const waiting = search ? (chats ?? []).filter((c) => c.unanswered_count > 0).length : (waitingAll ?? 0);
+  const unread = useUnread((s) => s.counts);
   const failedMore = list.isFetchNextPageError ? refusalOf(list.error, {}, lang).message : null;
   return (
     <section className={`gw-list flex min-h-0 flex-col border-r border-line bg-panel max-sm:border-r-0 ${hidden ? 'max-sm:hidden' : ''}`} aria-label={w.label}>
@@ -87,7 +89,7 @@ export function ChatList({ list, openRef, onOpen, hidden }: Props) {
       {/* One scroll for the chats and, while searching, the messages found under them. */}
       <div className="min-h-0 flex-1 overflow-y-auto" onKeyDown={moveFocus}>
         <ul ref={items} className="m-0 list-none p-0" aria-label={w.items}>
-          {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} onOpen={onOpen} />)}
+          {chats?.map((chat) => <ChatListItem key={chat.chat_ref} chat={chat} selected={chat.chat_ref === openRef} unread={unread[unreadKey(chat) ?? ''] ?? 0} onOpen={onOpen} />)}
           {list.hasNextPage && (
             <li className="p-2 text-center">
               <Button variant="quiet" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>

@@ -3,7 +3,6 @@ import type { BffChat } from '../../../../contract/bff-chats.ts';
 import { Badge } from '@/components/ui/Badge.tsx';
 import { useLang } from '@/lib/i18n.ts';
 import { notifyWords } from '../notify-words.ts';
-import { unreadKey, useUnread } from '../store/unread.ts';
 import { words } from '../words.ts';
 import { ChatRowMenu } from './ChatRowMenu.tsx';
 import { chatTitle, previewParts } from './format.ts';
@@ -15,6 +14,8 @@ import { RowHeading } from './RowHeading.tsx';
 interface Props {
   chat: BffChat;
   selected: boolean;
+  /** Messages come in since the agent last looked at the chat (the list reads the counts once for all its rows). */
+  unread: number;
   onOpen(chat: BffChat): void;
 }
 
@@ -38,7 +39,7 @@ function Initials({ name }: { name: string }) {
  * One row of the chat list: who, through which messenger and channel, the last message, when, and how many wait;
  * a waiting chat's row also has its "⋯" menu, beside the row's button (a button holds no other).
  */
-export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen }: Props) {
+export const ChatListItem = memo(function ChatListItem({ chat, selected, unread, onOpen }: Props) {
   const lang = useLang();
   const w = words[lang].row;
   const last = chat.last_message;
@@ -47,8 +48,6 @@ export const ChatListItem = memo(function ChatListItem({ chat, selected, onOpen 
   const title = chatTitle(chat, lang);
   const button = useRef<HTMLButtonElement>(null);
   const menu = unanswered > 0;
-  const key = unreadKey(chat);
-  const unread = useUnread((s) => (key ? (s.counts[key] ?? 0) : 0));
   return (
     <li className="gw-chat-row relative">
       <button

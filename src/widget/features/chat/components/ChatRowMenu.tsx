@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import { useState, type RefObject } from 'react';
 import { IconButton } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
 import { refusalOf } from '@/lib/refusal.ts';
@@ -21,12 +21,10 @@ interface Props {
  * opens downwards: under the last row the list scrolls to show it.
  */
 export function ChatRowMenu({ chatRef, title, row }: Props) {
-  const lang = useLang();
   const w = useWords(searchWords).menu;
-  const notMarked = useWords(toolWords).answered.notMarked;
-  const mark = useMarkAnswered(chatRef);
   const { open, setOpen, toggle, wrapper } = usePopover();
-
+  // Every waiting row has the button; the mark's state is kept from the first time its menu opens.
+  const [used, setUsed] = useState(false);
   return (
     <div
       className="absolute right-2 bottom-1.5"
@@ -38,10 +36,26 @@ export function ChatRowMenu({ chatRef, title, row }: Props) {
         aria-label={w.open(title)}
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          setUsed(true);
+          setOpen(!open);
+        }}
       >
         <span aria-hidden="true">⋯</span>
       </IconButton>
+      {used && <RowMenuBody chatRef={chatRef} row={row} open={open} close={() => setOpen(false)} />}
+    </div>
+  );
+}
+
+/** The menu itself, and what marking the chat answered said when it could not. */
+function RowMenuBody({ chatRef, row, open, close }: Pick<Props, 'chatRef' | 'row'> & { open: boolean; close(): void }) {
+  const lang = useLang();
+  const w = useWords(searchWords).menu;
+  const notMarked = useWords(toolWords).answered.notMarked;
+  const mark = useMarkAnswered(chatRef);
+  return (
+    <>
       {open && (
         <div
           role="menu"
@@ -55,7 +69,7 @@ export function ChatRowMenu({ chatRef, title, row }: Props) {
             className="block w-full cursor-pointer rounded-md px-2.5 py-1.5 text-left text-sm whitespace-nowrap text-text hover:bg-selected focus-visible:bg-selected"
             disabled={mark.isPending}
             onClick={() => {
-              setOpen(false);
+              close();
               // The row loses its "⋯" once marked: the focus waits on the row, not on a button about to go.
               row.current?.focus();
               mark.mutate();
@@ -71,6 +85,6 @@ export function ChatRowMenu({ chatRef, title, row }: Props) {
           <strong>{notMarked}</strong> {refusalOf(mark.error, {}, lang).message}
         </p>
       )}
-    </div>
+    </>
   );
 }

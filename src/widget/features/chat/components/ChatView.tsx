@@ -23,6 +23,7 @@ import { newChatNames } from '../store/scope.ts';
 import { useForward } from '../store/forward.ts';
 import { useChatUi, type Opened } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
+import { viewWords } from '../view-words.ts';
 import { words } from '../words.ts';
 import { ChatContactName } from './Byline.tsx';
 import { ChatTools } from './ChatTools.tsx';
@@ -65,7 +66,7 @@ const targetOf = (opened: Opened): SendTarget =>
 export function ChatView({ opened, listed, caps, onBack }: Props) {
   const lang = useLang();
   const { session } = useEmbed();
-  const w = words[lang];
+  const w = viewWords[lang];
   const via = useSendChannel(opened.kind === 'new' ? opened.chat : null);
   const target: SendTarget = { ...targetOf(opened), ...(via.open ? { channel_id: via.chosen } : {}) };
   const history = useHistory(target);
@@ -92,7 +93,7 @@ export function ChatView({ opened, listed, caps, onBack }: Props) {
   const chat = listed ?? (opened.kind === 'chat' ? opened.chat : null);
   const named = chat ?? newChatNames(opened.chat, session);
   const storedName = useContactName(chat || named.name ? null : opened.chat);
-  const title = chat ? chatTitle(chat, lang) : (named.name ?? storedName ?? opened.chat.chat_id ?? w.chat.unknownContact);
+  const title = chat ? chatTitle(chat, lang) : (named.name ?? storedName ?? opened.chat.chat_id ?? words[lang].chat.unknownContact);
   // A new chat shown by the CRM's name says whom it reaches: its handle, else the messenger's id (a WhatsApp number).
   const handle = named.username ? `@${named.username}` : named.phone ? `+${named.phone}` : !chat && (named.name ?? storedName) ? (opened.chat.chat_id ?? null) : null;
 

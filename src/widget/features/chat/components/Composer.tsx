@@ -10,7 +10,7 @@ import type { ComposerButtons } from '../store/keyboard-draft.ts';
 import { useQuickReplySearch } from '../hooks/use-quick-reply-search.ts';
 import { useChatUi } from '../store/ui.ts';
 import { templateWords } from '../template-words.ts';
-import { words } from '../words.ts';
+import { viewWords } from '../view-words.ts';
 import { EmojiButton } from './EmojiButton.tsx';
 import { FilePreview } from './FilePreview.tsx';
 import { ButtonsIcon, PaperclipIcon, SendIcon, TemplateIcon } from './icons.tsx';
@@ -61,7 +61,7 @@ export function fit(box: HTMLTextAreaElement | null) {
  * for the message wait above the box too, and go with the next message sent.
  */
 export function Composer({ onSend, onEdit, limit, disabledReason, onOpenTemplates, notice, keyboardKind = null, onTyping }: Props) {
-  const all = useWords(words);
+  const all = useWords(viewWords);
   const w = all.composer;
   const t = useWords(templateWords).templates;
   const k = useWords(keyboardOpenWords);

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { LinkButton } from '@/components/ui/Button.tsx';
 import { useLang, useWords } from '@/lib/i18n.ts';
-import { words } from '../words.ts';
+import { viewWords } from '../view-words.ts';
 import { fileSize, mediaKind } from './Attachment.tsx';
 import { PaperclipIcon } from './icons.tsx';
 
 /** A file waiting to be sent: a picture shown small, any file by name and size, and a way to take it back. */
 export function FilePreview({ file, onCancel }: { file: File; onCancel(): void }) {
   const lang = useLang();
-  const w = useWords(words).composer;
+  const w = useWords(viewWords).composer;
   const [url, setUrl] = useState<string | null>(null);
   const image = mediaKind({ mimetype: file.type, name: file.name }) === 'image';
   useEffect(() => {

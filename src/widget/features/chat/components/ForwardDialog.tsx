@@ -11,7 +11,7 @@ import { newSendKey, useSendMessage } from '../api/send-message.ts';
 import { forwardWords } from '../forward-words.ts';
 import { forwardTargets, useForward, type Forwarded } from '../store/forward.ts';
 import { useChatUi } from '../store/ui.ts';
-import { words } from '../words.ts';
+import { viewWords } from '../view-words.ts';
 import { chatTitle } from './format.ts';
 import { MessengerMark } from './MessengerMark.tsx';
 
@@ -24,7 +24,7 @@ const SEARCH_DELAY_MS = 300;
 function SendTo({ chat, content, onSent }: { chat: BffChat; content: Forwarded; onSent(): void }) {
   const lang = useLang();
   const w = useWords(forwardWords);
-  const all = useWords(words);
+  const all = useWords(viewWords);
   const send = useSendMessage(chat);
   const [error, setError] = useState<string | null>(null);
   const forward = async () => {

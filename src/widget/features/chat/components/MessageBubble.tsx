@@ -5,7 +5,8 @@ import { useLang, useWords } from '@/lib/i18n.ts';
 import type { MessageActions } from '../store/actions.ts';
 import { shownKeyboard } from '../store/keyboard.ts';
 import type { ChatMessage } from '../store/message.ts';
-import { reasonText, words } from '../words.ts';
+import { reasonText, viewWords } from '../view-words.ts';
+import { words } from '../words.ts';
 import { fullWhen, messageWhen } from './format.ts';
 import { CopyIcon, PaperclipIcon, PencilIcon, ReplyIcon, TrashIcon } from './icons.tsx';
 import { MessageKeyboard } from './MessageKeyboard.tsx';
@@ -17,7 +18,7 @@ import { ReactButton, ReactionChips } from './ReactionBar.tsx';
 import { StatusTicks } from './StatusTicks.tsx';
 
 function Quote({ quoted, onJump }: { quoted: NonNullable<ChatMessage['quoted_message']>; onJump(messageId: string): void }) {
-  const w = useWords(words).message;
+  const w = useWords(viewWords).message;
   const file = quoted.text === null && Boolean(quoted.attachment_name);
   const text = quoted.text ?? (file ? quoted.attachment_name : w.earlier);
   return (
@@ -57,7 +58,7 @@ const retryable = (m: ChatMessage) => m.direction === 'outbound' && m.status ===
  * where the messenger allows). Deleting asks once more, in place; Escape keeps the message.
  */
 function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps & { actions: MessageActions }) {
-  const w = useWords(words).message;
+  const w = useWords(viewWords).message;
   const [confirming, setConfirming] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
   const trash = useRef<HTMLButtonElement>(null);
@@ -123,7 +124,7 @@ function Actions({ message, actions, onEdit, onDelete, onReply }: BubbleProps & 
 export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
   const { message: m } = props;
   const lang = useLang();
-  const w = words[lang].message;
+  const w = viewWords[lang].message;
   const text = m.text ?? m.template?.text ?? null;
   const keyboard = shownKeyboard(m.keyboard);
   const tone = m.direction === 'outbound' ? 'bg-out' : 'bg-in';
@@ -164,7 +165,7 @@ export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
       )}
       {m.status === 'failed' && (
         <span className="flex flex-wrap items-baseline gap-x-2 text-xs text-danger">
-          {w.failed(m.reason ? reasonText(words[lang], m.reason) : null)}
+          {w.failed(m.reason ? reasonText(viewWords[lang], m.reason) : null)}
           {retryable(m) && <LinkButton onClick={() => props.onRetry(m)}>{w.retry}</LinkButton>}
         </span>
       )}

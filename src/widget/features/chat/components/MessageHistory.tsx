@@ -7,7 +7,7 @@ import { useScheduledFlag, whenIdle } from '@/lib/when-idle.ts';
 import type { useHistory } from '../api/get-messages.ts';
 import type { MessageActions } from '../store/actions.ts';
 import type { ChatMessage } from '../store/message.ts';
-import { words } from '../words.ts';
+import { viewWords } from '../view-words.ts';
 import { dayLabel, dayOf } from './format.ts';
 import { estimateHeight } from './history-estimate.ts';
 import { useJump } from '../store/jump.ts';
@@ -38,7 +38,7 @@ const EMPTY: ChatMessage[] = [];
 /** The history's scroller while its first page is read, or failed to be. */
 function HistoryPending({ history }: { history: Props['history'] }) {
   const lang = useLang();
-  const w = useWords(words).history;
+  const w = useWords(viewWords).history;
   return (
     <div className="relative flex min-h-0 flex-1">
       <div className="gw-history flex flex-1 flex-col overflow-y-auto [contain:strict]" tabIndex={0} role="region" aria-label={w.label}>
@@ -67,7 +67,7 @@ export function MessageHistory(props: Props) {
 
 function LoadedHistory({ history, actionsOf, onEdit, onDelete, onReply, onRetry }: Props) {
   const lang = useLang();
-  const w = useWords(words).history;
+  const w = useWords(viewWords).history;
   const messages = history.data?.messages ?? EMPTY;
   const olderCursor = history.data?.olderCursor ?? null;
   const loadingOlder = history.isFetchingNextPage;

@@ -11,7 +11,7 @@ const tickColours: Partial<Record<ShownStatus, string>> = { read: 'text-read', f
  * named for screen readers. A file of its own: the chat list's rows show it without loading the bubble's code.
  */
 export function StatusTicks({ status }: { status: ShownStatus }) {
-  const label = useWords(words).message.status[status];
+  const label = useWords(words).status[status];
   return (
     <span className={`text-[11px] tracking-[-2px] ${tickColours[status] ?? ''}`} role="img" aria-label={label} title={label}>
       {ticks[status] ?? <ClockIcon />}

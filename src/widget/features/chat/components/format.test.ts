@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessagePreview } from '../../../../contract/bff-chats.ts';
-import { reasonText, words } from '../words.ts';
+import { reasonText, viewWords } from '../view-words.ts';
+import { words } from '../words.ts';
 import { chatTitle, dateLocale, fullWhen, messageWhen, previewParts, shortWhen, transportName } from './format.ts';
 
 // Dates are made in the machine's time zone and formatted in it, so the hours read the same wherever this runs.
@@ -93,6 +94,7 @@ describe('the chat screen’s words', () => {
   });
 
   it('say a text is too long with the numbers written the language’s way', () => {
+    const { en, ru } = viewWords;
     expect(en.composer.tooLong(4097, 4096)).toBe('4,097 characters: this messenger takes at most 4,096.');
     expect(ru.composer.tooLong(4097, 4096)).toBe('4\u00a0097 символов: этот мессенджер принимает не больше 4\u00a0096.');
     expect(ru.composer.tooLong(4091, 4090)).toBe('4\u00a0091 символ: этот мессенджер принимает не больше 4\u00a0090.');
@@ -104,6 +106,7 @@ describe('the chat screen’s words', () => {
   });
 
   it('say why a message was not delivered, by the gateway’s code where there are no words for it', () => {
+    const { en, ru } = viewWords;
     expect(en.message.failed(reasonText(en, 'chat_is_blocked'))).toBe('Not delivered: chat is blocked');
     expect(ru.message.failed(reasonText(ru, 'chat_is_blocked'))).toBe('Не доставлено: клиент заблокировал канал');
     expect(ru.message.failed(reasonText(ru, 'something_new'))).toBe('Не доставлено: something new');

@@ -80,9 +80,9 @@ export const dayOf = (iso: string): string => {
 /** A separator's words: today, yesterday, or the date (with the year when it is not this one). */
 export function dayLabel(iso: string, lang: Lang, now = new Date()): string {
   const d = new Date(iso);
-  if (sameDay(d, now)) return words[lang].history.today;
+  if (sameDay(d, now)) return words[lang].days.today;
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  if (sameDay(d, yesterday)) return words[lang].history.yesterday;
+  if (sameDay(d, yesterday)) return words[lang].days.yesterday;
   return formatOf(lang, 'separator').format(d);
 }
 
