@@ -78,4 +78,23 @@ describe(`files with captions in the chat frame (${databaseKind()})`, () => {
       ['hello?', null, null],
     ]);
   });
+
+  it('names the file of words that open a page when the file is the last of the page before', async () => {
+    const res = await t.call('POST', `/v2/sandbox/channels/${whatsapp}/inbound`, { token, body: { chat_type: 'whatsapp', chat_id: '79001230004', attachment: photo, text: 'this one?' } });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.call('POST', `/v2/sandbox/channels/${whatsapp}/inbound`, { token, body: { chat_type: 'whatsapp', chat_id: '79001230004', text: 'or the red?' } });
+    const chats = (await t.call('GET', '/bff/chats', { token: frame })).json().data.chats as { chat_id: string; chat_ref: string }[];
+    const ref = chats.find((c) => c.chat_id === '79001230004')!.chat_ref;
+    const page = async (query: string) => (await t.call('GET', `/bff/chats/${ref}/messages?${query}`, { token: frame })).json().data as MessagePage;
+    const newest = await page('limit=2');
+    expect(newest.messages.map((m) => [m.text, m.caption_of ?? null])).toEqual([
+      ['this one?', res.json().data.message_id],
+      ['or the red?', null],
+    ]);
+    const older = await page(`limit=2&before=${encodeURIComponent(newest.older_cursor!)}`);
+    expect(older.messages.map((m) => [m.message_id, m.attachment?.name ?? null])).toEqual([[res.json().data.message_id, 'sofa.png']]);
+    // Around the words with nothing before them read (a page of one): they name no file, as nothing shows it.
+    const around = await page(`limit=1&around=${newest.messages[0]!.message_id}`);
+    expect(around.messages.map((m) => [m.text, m.caption_of ?? null])).toEqual([['this one?', null]]);
+  });
 });

@@ -6,9 +6,13 @@ import type { HistoryRow } from './ports.ts';
 import { toBffMessage } from './views.ts';
 import { captionedFileNumber } from '../messages/caption-number.ts';
 
-/** Which rows of a page are the captions of which file rows of the same page: caption id → file id. */
-function captionsOf(rows: HistoryRow[]): Map<string, string> {
-  const byMessengerId = new Map(rows.flatMap((r) => (r.messengerMessageId && r.attachment ? [[r.messengerMessageId, r.id] as const] : [])));
+/**
+ * Which rows of a page are the captions of which file rows: caption id → file id. The file is on the page, or is
+ * the row just before it (`before`), so that words opening a page still name their file on the page before.
+ */
+function captionsOf(rows: HistoryRow[], before: HistoryRow | undefined): Map<string, string> {
+  const files = before ? [before, ...rows] : rows;
+  const byMessengerId = new Map(files.flatMap((r) => (r.messengerMessageId && r.attachment ? [[r.messengerMessageId, r.id] as const] : [])));
   const captions = new Map<string, string>();
   for (const row of rows) {
     const number = captionedFileNumber(row.messengerMessageId);
@@ -21,6 +25,8 @@ function captionsOf(rows: HistoryRow[]): Map<string, string> {
 interface Window {
   /** Oldest first. */
   rows: HistoryRow[];
+  /** The row just before the first, when it was read along (to say whether there is an older page). */
+  before?: HistoryRow | undefined;
   hasOlder: boolean;
   hasNewer: boolean;
 }
@@ -50,6 +56,7 @@ export async function chatHistory({ store }: { store: Store }, accountId: string
     const rows = [...older.slice(0, olderWanted).reverse(), ...newer.slice(0, newerWanted)];
     window = {
       rows,
+      before: older[olderWanted],
       hasOlder: olderWanted > 0 ? older.length > olderWanted : await has('<', rows[0]),
       hasNewer: newer.length > newerWanted,
     };
@@ -62,13 +69,13 @@ export async function chatHistory({ store }: { store: Store }, accountId: string
     const seq = query.before === undefined ? undefined : parseMessageCursor(query.before, 'before');
     const rows = await store.messages.historyPage({ ...base, bound: seq === undefined ? undefined : { op: '<', seq }, order: 'desc', limit: limit + 1 });
     const page = rows.slice(0, limit).reverse();
-    window = { rows: page, hasOlder: rows.length > limit, hasNewer: seq === undefined ? false : await has('>', page.at(-1)) };
+    window = { rows: page, before: rows[limit], hasOlder: rows.length > limit, hasNewer: seq === undefined ? false : await has('>', page.at(-1)) };
   }
 
   const first = window.rows[0];
   const last = window.rows.at(-1);
   const reactions = await store.reactions.ofMessages(window.rows.map((r) => r.id));
-  const captions = captionsOf(window.rows);
+  const captions = captionsOf(window.rows, window.before);
   return {
     messages: window.rows.map((row) => {
       const shown = toBffMessage(row);

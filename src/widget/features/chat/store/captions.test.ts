@@ -58,6 +58,17 @@ describe('a file and its caption, drawn as one message', () => {
     expect(historyOf(data).messages.map((m) => [m.message_id, m.text])).toEqual([['f1', 'blue?']]);
   });
 
+  it('joins words that open a page to their file once the page before is read', () => {
+    const newest = { messages: [message('w1', { text: 'blue?', caption_of: 'f1' }), message('t1', { text: 'hello?' })], older_cursor: 'c1' };
+    const alone: HistoryData = { pages: [newest], pageParams: [null] };
+    expect(historyOf(alone).messages.map((m) => [m.message_id, m.text])).toEqual([['w1', 'blue?'], ['t1', 'hello?']]);
+    const both: HistoryData = { pages: [newest, { messages: [message('f1', { attachment: photo })], older_cursor: null }], pageParams: [null, 'c1'] };
+    expect(historyOf(both).messages.map((m) => [m.message_id, m.text, m.caption_id ?? null])).toEqual([
+      ['f1', 'blue?', 'w1'],
+      ['t1', 'hello?', null],
+    ]);
+  });
+
   it('tells live words right after a file of the same side as maybe its caption', () => {
     const file = message('f1', { attachment: photo });
     expect(mayBeCaption(message('w1', { text: 'blue?' }), file)).toBe(true);

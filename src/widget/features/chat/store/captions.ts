@@ -3,9 +3,10 @@ import type { ChatMessage } from './message.ts';
 /**
  * A file and its caption drawn as one message, as WhatsApp Web and Telegram Web draw them. The gateway records a
  * customer's file with words as two messages (the interface's messages carry text or an attachment); the history
- * names the words' file (`caption_of`, within one page). The two become the file's bubble with the words under it:
- * the file keeps its id (replies and reactions are the file's, as at the messenger), and `caption_id` names the
- * words, so that a jump to them finds the bubble.
+ * names the words' file (`caption_of`, on the same page or the one before: words opening a page join their file
+ * once that page is read). The two become the file's bubble with the words under it: the file keeps its id
+ * (replies and reactions are the file's, as at the messenger), and `caption_id` names the words, so that a jump to
+ * them finds the bubble.
  */
 export function foldCaptions(messages: ChatMessage[]): ChatMessage[] {
   if (!messages.some((m) => m.caption_of)) return messages;
