@@ -32,9 +32,6 @@ const ChatView = lazy(() =>
 );
 
 /**
- * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
- */
-/**
  * What the screen tells the host and the agent without drawing (the badges' totals, the unread counts, the title):
  * a leaf of its own, so that a count changing draws nothing else.
  */
@@ -44,6 +41,9 @@ function Watchers({ title }: { title: string }) {
   return null;
 }
 
+/**
+ * The agent's chat screen: the list on one side, the open chat on the other; in a narrow frame one at a time.
+ */
 export function ChatScreen() {
   useChatStream();
   const search = useChatUi((s) => s.search);
