@@ -164,6 +164,17 @@ describe(`live max bots: customers’ edits and button presses (${databaseKind()
     expect(await rowsNumbered('mid.words:caption')).toEqual([]);
   });
 
+  it('records nothing twice of a message MAX posts again after its words were numbered `<mid>:text`, as before captions were', async () => {
+    const stream = eventStream(t.gateway.database, accountId);
+    const update = created(customerMessage('mid.old', { text: 'Счёт', attachments: file('a') }));
+    expect(await max.deliver(TOKEN, update)).toBe(200);
+    await stream.since();
+    await sql`update messages set messenger_message_id = 'mid.old:text' where channel_id = ${channelId} and messenger_message_id = 'mid.old:caption'`.execute(t.gateway.database.db);
+    expect(await max.deliver(TOKEN, update)).toBe(200);
+    expect(await stream.since()).toEqual([]);
+    expect([(await rowsNumbered('mid.old')).length, (await rowsNumbered('mid.old:text')).length, (await rowsNumbered('mid.old:caption')).length]).toEqual([1, 1, 0]);
+  });
+
   it('ignores an edit MAX sends again after a newer one (it retries an update whose answer failed)', async () => {
     const stream = eventStream(t.gateway.database, accountId);
     expect(await max.deliver(TOKEN, created(customerMessage('mid.order', { text: 'Два пирога' })))).toBe(200);

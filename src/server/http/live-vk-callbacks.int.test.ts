@@ -79,6 +79,15 @@ describe(`live vk: VK's callbacks (${databaseKind()})`, () => {
     const again = { type: 'message_new', group_id: SHOP.id, secret, object: { message: { id, peer_id: ANNA.id, from_id: ANNA.id, text: 'Здравствуйте! Есть в наличии?', attachments: [PHOTO] } } };
     expect(await s.vk.post(hook, again)).toEqual({ status: 200, text: 'ok' });
     expect(await added(events)).toEqual([]);
+    // Recorded before the words were numbered as the photo's caption (the words `<id>`, the photo `<id>:1`), then
+    // posted again by VK after an upgrade: nothing recorded twice.
+    const renumber = (from: string, to: string) => sql`update messages set messenger_message_id = ${to} where channel_id = ${channelId} and messenger_message_id = ${from}`.execute(s.t.gateway.database.db);
+    await renumber(String(id), `${id}:1`);
+    await renumber(`${id}:caption`, String(id));
+    const before = await messageCount();
+    expect(await s.vk.post(hook, again)).toEqual({ status: 200, text: 'ok' });
+    expect(await added(events)).toEqual([]);
+    expect(await messageCount()).toBe(before);
     // A document by VK's own address, under its title.
     const doc = { type: 'doc', doc: { id: 7, owner_id: ANNA.id, title: 'заказ.pdf', ext: 'pdf', size: 1024, date: 1_795_000_000, type: 1, url: 'https://vk.com/doc1001_7?hash=h1&dl=1' } };
     await s.vk.customerWrites(SHOP.id, { from: ANNA.id, attachments: [doc] });

@@ -30,6 +30,23 @@ export interface ArrivingMessage {
   echo?: boolean;
   /** Who wrote, when it is not the chat's customer: the member of a group chat. */
   sender?: MessageSender;
+  /**
+   * Words the gateway numbered otherwise before (MAX's `<mid>:text`, VK's `<id>` beside files, now `:caption`): the
+   * platform may post a message again across an upgrade, and words recorded under such a number are these.
+   */
+  earlierNumbers?: string[];
+}
+
+/** The message a report repeats: one recorded under its number, or words recorded under an earlier numbering. */
+async function reportedBefore(tx: TransactionScope, chatRef: string, arriving: ArrivingMessage): Promise<MessageRecord | undefined> {
+  const same = await tx.messages.findByMessengerId(chatRef, arriving.messengerMessageId);
+  if (same) return same;
+  for (const number of arriving.earlierNumbers ?? []) {
+    const earlier = await tx.messages.findByMessengerId(chatRef, number);
+    // Only words stand for words: under an earlier number may now be a file of the same message.
+    if (earlier && earlier.attachment === null && earlier.text !== null) return earlier;
+  }
+  return undefined;
 }
 
 /**
@@ -95,7 +112,7 @@ export async function recordArrival(tx: TransactionScope, deps: MessageDeps, cha
   const byId = await tx.chats.findByMessengerId(channelId, arriving.chatType, arriving.chatId);
   // The messenger may report a message again when its answer was lost: the first report's message stands. Only a
   // chat known by the messenger's id can hold it (one waiting for a username or phone has heard nothing yet).
-  const again = byId ? await tx.messages.findByMessengerId(byId.id, arriving.messengerMessageId) : undefined;
+  const again = byId ? await reportedBefore(tx, byId.id, arriving) : undefined;
   if (again) return { message_id: again.id, chat_id: arriving.chatId };
   const known = byId ?? (by ? await tx.chats.findPending(channelId, arriving.chatType, by) : undefined);
   const base =

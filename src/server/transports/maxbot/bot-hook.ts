@@ -37,7 +37,7 @@ function chatOf(recipient: MaxMessage['recipient'] | undefined, person: MaxUser)
 
 /** The suffix of the words of a message with files, recorded as a message of their own. */
 const CAPTION = ':caption';
-/** The suffix such words had before (kept in stores since): their edits still find them. */
+/** The suffix such words had before (kept in stores since): their edits, and the same message posted again, still find them. */
 const EARLIER_CAPTION = ':text';
 
 /** MAX's number of a message (`mid`): the parts of one message recorded apart (`<mid>:caption`, `<mid>:2`) are the same message there. */
@@ -62,7 +62,11 @@ function partsOf(content: { files: Attachment[]; words: string | null }, id: str
   const fileId = (i: number) => (first ? (i === 0 ? id : `${id}:${i}`) : `${id}:${i}`);
   return [
     ...content.files.map((attachment, i) => ({ text: null, attachment, messengerMessageId: fileId(i) })),
-    ...(content.words !== null ? [{ text: content.words, attachment: null, messengerMessageId: first && content.files.length === 0 ? id : `${id}${CAPTION}` }] : []),
+    ...(content.words === null
+      ? []
+      : first && content.files.length === 0
+        ? [{ text: content.words, attachment: null, messengerMessageId: id }]
+        : [{ text: content.words, attachment: null, messengerMessageId: `${id}${CAPTION}`, earlierNumbers: [`${id}${EARLIER_CAPTION}`] }]),
   ];
 }
 

@@ -102,7 +102,8 @@ export function arrivalsOf(message: Record<string, unknown>, direction: 'inbound
   const text = typeof message.text === 'string' && message.text.length > 0 ? message.text : null;
   const files = (Array.isArray(message.attachments) ? message.attachments : []).map(attachmentOf).filter((a): a is Attachment => a !== null);
   const found: ArrivingMessage[] = files.map((attachment, i) => ({ ...common, text: null, attachment, messengerMessageId: i === 0 ? id : `${id}:${i}` }));
-  if (text !== null) found.push({ ...common, text, attachment: null, messengerMessageId: files.length > 0 ? captionOf(id) : id });
+  // Words beside files were the message `<id>` itself before they were numbered as its caption.
+  if (text !== null) found.push({ ...common, text, attachment: null, ...(files.length > 0 ? { messengerMessageId: captionOf(id), earlierNumbers: [id] } : { messengerMessageId: id }) });
   return found;
 }
 
