@@ -64,6 +64,24 @@ export interface FetchedSource {
   length: number | null;
 }
 
+/**
+ * A fetched file read whole into memory, for a platform that takes bytes rather than a stream (or a voice note that
+ * is remuxed first). Stops at `limitBytes` whatever the server said of its length.
+ */
+export async function readWhole(source: FetchedSource, limitBytes: number, platform: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of source.body) {
+    length += (chunk as Buffer).length;
+    if (length > limitBytes) {
+      discard(source.body);
+      throw new FileTooLarge(`the file is over ${limitBytes} bytes, which ${platform} does not take`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Closes a body not read to its end (its error for that is not one of the gateway's). */
 export function discard(body: Readable): void {
   body.on('error', () => {});

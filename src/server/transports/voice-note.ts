@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FetchedSource } from './file-source.ts';
-import { FileTooLarge } from './file-source.ts';
+import { readWhole, type FetchedSource } from './file-source.ts';
 
 /**
  * Voice notes recorded as WebM. Chromium's MediaRecorder (the chat frame's microphone, and most browsers an API user
@@ -50,17 +49,7 @@ export const oggNameOf = (name: string): string => `${name.replace(/\.(webm|weba
  */
 export async function voiceNoteSource(source: FetchedSource, type: string | null, limitBytes: number, platform: string): Promise<{ source: FetchedSource; voice: boolean }> {
   if (!isWebmSound(type)) return { source, voice: false };
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of source.body) {
-    length += (chunk as Buffer).length;
-    if (length > limitBytes) {
-      source.body.destroy();
-      throw new FileTooLarge(`the file is over ${limitBytes} bytes, which ${platform} does not take`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const bytes = Buffer.concat(chunks);
+  const bytes = await readWhole(source, limitBytes, platform);
   const ogg = await oggOpusOf(bytes);
   if (!ogg) return { source: { body: Readable.from([bytes]), contentType: source.contentType, length: bytes.length }, voice: false };
   return { source: { body: Readable.from([Buffer.from(ogg)]), contentType: OGG_OPUS, length: ogg.length }, voice: true };

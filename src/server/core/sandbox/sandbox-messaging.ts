@@ -11,6 +11,7 @@ import type { MessageDeps } from '../messages/ports.ts';
 import { messageNotFound, messageStatusReported } from '../messages/receipts.ts';
 import { sandboxChatIdFor } from './ports.ts';
 import { quotedOnPhone } from './sandbox-phone.ts';
+import { captionNumberOf } from '../messages/caption-number.ts';
 
 /** The customer side of the sandbox network: writing to a channel, blocking it, not existing, reading. */
 
@@ -56,7 +57,7 @@ export async function sandboxInbound(
   if (!body.attachment) return messageArrived(deps, accountId, channelId, { ...arriving, text: body.text ?? null, attachment: null, messengerMessageId });
   const file = await messageArrived(deps, accountId, channelId, { ...arriving, text: null, attachment: body.attachment, messengerMessageId });
   // A file's caption is a message of its own, as the live drivers record it: `<id>:caption`.
-  if (body.text !== undefined) await messageArrived(deps, accountId, channelId, { ...arriving, text: body.text, attachment: null, messengerMessageId: `${messengerMessageId}:caption` });
+  if (body.text !== undefined) await messageArrived(deps, accountId, channelId, { ...arriving, text: body.text, attachment: null, messengerMessageId: captionNumberOf(messengerMessageId) });
   return file;
 }
 

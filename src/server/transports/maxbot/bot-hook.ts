@@ -6,6 +6,7 @@ import { pressedText, sameSecret } from '../bot-common.ts';
 import type { MaxCallback, MaxMessage, MaxMessageBody, MaxUpdate, MaxUser } from './bot-api.ts';
 import type { PressAnswerer } from './bot-answers.ts';
 import { attachmentOf, type VideoLink } from './bot-files.ts';
+import { captionNumberOf } from '../../core/messages/caption-number.ts';
 
 const SECRET_HEADER = 'x-max-bot-api-secret';
 
@@ -35,8 +36,6 @@ function chatOf(recipient: MaxMessage['recipient'] | undefined, person: MaxUser)
   return null;
 }
 
-/** The suffix of the words of a message with files, recorded as a message of their own. */
-const CAPTION = ':caption';
 /** The suffix such words had before (kept in stores since): their edits, and the same message posted again, still find them. */
 const EARLIER_CAPTION = ':text';
 
@@ -66,7 +65,7 @@ function partsOf(content: { files: Attachment[]; words: string | null }, id: str
       ? []
       : first && content.files.length === 0
         ? [{ text: content.words, attachment: null, messengerMessageId: id }]
-        : [{ text: content.words, attachment: null, messengerMessageId: `${id}${CAPTION}`, earlierNumbers: [`${id}${EARLIER_CAPTION}`] }]),
+        : [{ text: content.words, attachment: null, messengerMessageId: captionNumberOf(id), earlierNumbers: [`${id}${EARLIER_CAPTION}`] }]),
   ];
 }
 
@@ -120,10 +119,10 @@ export function editsOf(message: MaxMessage | null | undefined, editedAt?: unkno
   const mid = message.body.mid;
   const where = { chatType: chat.chatType, chatId: chat.chatId, ...(isId(editedAt) && editedAt > 0 ? { editedAt: new Date(editedAt) } : {}) };
   const text = words ?? '';
-  const arriving = words !== null && files.length > 0 ? arrivingOf(message).find((m) => m.messengerMessageId === `${mid}${CAPTION}`) : undefined;
+  const arriving = words !== null && files.length > 0 ? arrivingOf(message).find((m) => m.messengerMessageId === captionNumberOf(mid)) : undefined;
   return [
     { ...where, messengerMessageId: mid, text },
-    { ...where, messengerMessageId: `${mid}${CAPTION}`, text, ...(arriving ? { added: { partOf: mid, arriving } } : {}) },
+    { ...where, messengerMessageId: captionNumberOf(mid), text, ...(arriving ? { added: { partOf: mid, arriving } } : {}) },
     { ...where, messengerMessageId: `${mid}${EARLIER_CAPTION}`, text },
   ];
 }

@@ -2,6 +2,7 @@ import type { Attachment } from '../../../contract/messages.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { ChatMove, ReportedEdit } from '../../core/messages/platform-changes.ts';
 import { pressedText } from '../bot-common.ts';
+import { captionNumberOf } from '../../core/messages/caption-number.ts';
 import type { BotCallbackQuery, BotChat, BotMessage, BotUser } from './bot-api.ts';
 import { fileOf, fileUniqueIdOfLink } from './bot-files.ts';
 
@@ -35,7 +36,7 @@ function partsOf(message: BotMessage, attachmentOf: AttachmentOf | undefined) {
   const words = message.text ?? message.caption;
   return {
     file: found && attachmentOf ? { messengerMessageId: id, attachment: attachmentOf(found) } : null,
-    words: typeof words === 'string' ? { messengerMessageId: found ? `${id}:caption` : id, text: words } : null,
+    words: typeof words === 'string' ? { messengerMessageId: found ? captionNumberOf(id) : id, text: words } : null,
   };
 }
 
@@ -93,7 +94,7 @@ export function editsOf(message: BotMessage | undefined, attachmentOf?: Attachme
     edits.push({ ...where, ...words, ...(added ? { added: { partOf: id, arriving: added } } : {}) });
   } else if (fileOf(read)) {
     // A file without words now: its caption was taken away.
-    edits.push({ ...where, messengerMessageId: file ? `${id}:caption` : id, text: '' });
+    edits.push({ ...where, messengerMessageId: file ? captionNumberOf(id) : id, text: '' });
   }
   return edits;
 }

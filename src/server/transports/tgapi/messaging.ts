@@ -6,7 +6,7 @@ import type { Attachment } from '../../../contract/messages.ts';
 import { AppError, validationError } from '../../core/errors.ts';
 import { TransientSendError, type MessagingDriver, type OutboundMessage, type SendOutcome, type SentMessageRef } from '../../core/messages/ports.ts';
 import type { CallLimits, CallPacer } from '../call-pacer.ts';
-import { FileTooLarge, fetchSource, SourceRefused, sourceTypeOf, TransferFailed, uploadNameOf } from '../file-source.ts';
+import { FileTooLarge, fetchSource, readWhole, SourceRefused, sourceTypeOf, TransferFailed, uploadNameOf } from '../file-source.ts';
 import type { AccountSession } from './account-session.ts';
 import { errorText, floodWaitSeconds, refusalOf, SESSION_ENDED } from './refusals.ts';
 import { phoneLookups, type PhoneLookups } from '../../core/pacing/lookups.ts';
@@ -98,9 +98,8 @@ async function showTyping(client: TelegramClient, peer: tl.TypeInputPeer, ms: nu
 /** The file a send names, fetched through the guarded agent and held for the upload. */
 async function fileOf(deps: TgapiMessagingDeps, attachment: Attachment) {
   const source = await fetchSource(attachment.url, { agent: deps.filesAgent, allowLoopback: deps.allowLoopbackFiles, timeoutMs: FETCH_TIMEOUT_MS }, FILE_LIMIT_BYTES, 'Telegram');
-  const chunks: Buffer[] = [];
-  for await (const chunk of source.body) chunks.push(chunk as Buffer);
-  return { bytes: new Uint8Array(Buffer.concat(chunks)), type: sourceTypeOf(attachment, source) ?? 'application/octet-stream', name: uploadNameOf(attachment) };
+  const bytes = await readWhole(source, FILE_LIMIT_BYTES, 'Telegram');
+  return { bytes: new Uint8Array(bytes), type: sourceTypeOf(attachment, source) ?? 'application/octet-stream', name: uploadNameOf(attachment) };
 }
 
 /** The file as the kind of message Telegram shows it as: a photo, a video, a voice note (Opus in Ogg), a song, or a document. */

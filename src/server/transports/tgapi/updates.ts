@@ -5,6 +5,7 @@ import type { Attachment } from '../../../contract/messages.ts';
 import type { GroupMember } from '../../core/groups/ports.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { PlatformReport } from '../../core/messages/platform-reports.ts';
+import { captionNumberOf } from '../../core/messages/caption-number.ts';
 import { privateReactionReport } from './heard-reactions.ts';
 
 /** Where what a session hears goes: the channel's chats (messages, edits, deletes, reads, reactions) and its groups' members. */
@@ -38,7 +39,6 @@ function attachmentOf(message: Message, sink: InboundSink): Attachment | null {
 }
 
 /** The number of a file's caption, recorded as a message of its own (the interface's messages carry text or a file). */
-export const captionIdOf = (messageId: number | string): string => `${messageId}:caption`;
 
 /**
  * A message as the chat records it: its words, or its file and the file's caption as a second message
@@ -66,7 +66,7 @@ export function arrivingOf(message: Message, sink: InboundSink): ArrivingMessage
   if (!attachment) return [{ ...common, text, attachment: null, messengerMessageId: id }];
   return [
     { ...common, text: null, attachment, messengerMessageId: id },
-    ...(text ? [{ ...common, text, attachment: null, messengerMessageId: captionIdOf(id) }] : []),
+    ...(text ? [{ ...common, text, attachment: null, messengerMessageId: captionNumberOf(id) }] : []),
   ];
 }
 
@@ -122,7 +122,7 @@ export function listenForUpdates(client: TelegramClient, sink: InboundSink, trac
       const reports: PlatformReport[] = first.attachment
         ? [
             { kind: 'edit', edit: { ...where, attachment: first.attachment } },
-            { kind: 'edit', edit: { ...where, messengerMessageId: captionIdOf(message.id), text: caption?.text ?? '', ...(caption ? { added: { partOf: where.messengerMessageId, arriving: caption } } : {}) } },
+            { kind: 'edit', edit: { ...where, messengerMessageId: captionNumberOf(message.id), text: caption?.text ?? '', ...(caption ? { added: { partOf: where.messengerMessageId, arriving: caption } } : {}) } },
           ]
         : [{ kind: 'edit', edit: { ...where, text: first.text ?? '' } }];
       // In a private chat Telegram tells a reaction as the message edited without a mark (`edit_hide`), carrying its

@@ -1,6 +1,7 @@
 import type { Attachment } from '../../../contract/messages.ts';
 import type { ArrivingMessage } from '../../core/messages/inbound.ts';
 import type { PlatformReport } from '../../core/messages/platform-reports.ts';
+import { captionNumberOf } from '../../core/messages/caption-number.ts';
 import { typeByName } from '../bot-common.ts';
 
 /**
@@ -30,9 +31,6 @@ function userPeerOf(message: Record<string, unknown>): string | null {
   const peer = message.peer_id;
   return typeof peer === 'number' && Number.isSafeInteger(peer) && peer > 0 && peer < GROUP_CHATS_FROM ? String(peer) : null;
 }
-
-/** The number of a message's words recorded after its files. */
-const captionOf = (id: string): string => `${id}:caption`;
 
 const messageIdOf = (message: Record<string, unknown>): string | null =>
   typeof message.id === 'number' && Number.isSafeInteger(message.id) && message.id > 0 ? String(message.id) : null;
@@ -103,7 +101,7 @@ export function arrivalsOf(message: Record<string, unknown>, direction: 'inbound
   const files = (Array.isArray(message.attachments) ? message.attachments : []).map(attachmentOf).filter((a): a is Attachment => a !== null);
   const found: ArrivingMessage[] = files.map((attachment, i) => ({ ...common, text: null, attachment, messengerMessageId: i === 0 ? id : `${id}:${i}` }));
   // Words beside files were the message `<id>` itself before they were numbered as its caption.
-  if (text !== null) found.push({ ...common, text, attachment: null, ...(files.length > 0 ? { messengerMessageId: captionOf(id), earlierNumbers: [id] } : { messengerMessageId: id }) });
+  if (text !== null) found.push({ ...common, text, attachment: null, ...(files.length > 0 ? { messengerMessageId: captionNumberOf(id), earlierNumbers: [id] } : { messengerMessageId: id }) });
   return found;
 }
 
@@ -128,7 +126,7 @@ export function eventOf(body: Record<string, unknown>): VkEvent {
       const id = object ? messageIdOf(object) : null;
       if (!object || chatId === null || id === null || typeof object.text !== 'string') return { kind: 'none' };
       // The words are the message's own, or its file's caption: the one recorded with words changes (a file keeps its kind).
-      const edits = [id, captionOf(id)].map((number): PlatformReport => ({ kind: 'edit', edit: { chatType: 'vk', chatId, messengerMessageId: number, text: object.text as string } }));
+      const edits = [id, captionNumberOf(id)].map((number): PlatformReport => ({ kind: 'edit', edit: { chatType: 'vk', chatId, messengerMessageId: number, text: object.text as string } }));
       return { kind: 'reports', reports: edits, customer: null };
     }
     default:

@@ -1,7 +1,7 @@
 import type { Attachment } from '../../../contract/messages.ts';
 import type { GraphApi } from '../meta/graph-api.ts';
-import { fetchSource, uploadNameOf } from '../file-source.ts';
-import { isWebmSound, OGG_OPUS, oggNameOf, voiceNoteSource } from '../voice-note.ts';
+import { fetchSource, readWhole, uploadNameOf } from '../file-source.ts';
+import { isWebmSound, OGG_OPUS, oggNameOf, oggOpusOf } from '../voice-note.ts';
 import { isMetaId, type WhatsAppDeps } from './account.ts';
 
 /** Meta takes audio of up to 16 MB (documented, "Supported media types"). */
@@ -18,12 +18,10 @@ const FETCH_TIMEOUT_MS = 12_500;
 export async function voiceNoteMediaId(deps: Pick<WhatsAppDeps, 'sendFiles'>, api: GraphApi, phoneNumberId: string, attachment: Attachment, signal: AbortSignal): Promise<string | null> {
   if (!deps.sendFiles || !isWebmSound(attachment.mimetype)) return null;
   const fetched = await fetchSource(attachment.url, { agent: deps.sendFiles.agent, allowLoopback: deps.sendFiles.allowLoopback, timeoutMs: FETCH_TIMEOUT_MS, signal }, AUDIO_LIMIT_BYTES, 'WhatsApp');
-  const { source, voice } = await voiceNoteSource(fetched, attachment.mimetype ?? null, AUDIO_LIMIT_BYTES, 'WhatsApp');
-  const chunks: Buffer[] = [];
-  for await (const chunk of source.body) chunks.push(chunk as Buffer);
+  const voice = await oggOpusOf(await readWhole(fetched, AUDIO_LIMIT_BYTES, 'WhatsApp'));
   // Not Opus alone: the file goes by its link, as any other.
   if (!voice) return null;
-  const file = { field: 'file', name: oggNameOf(uploadNameOf(attachment)), contentType: OGG_OPUS, bytes: Buffer.concat(chunks) };
+  const file = { field: 'file', name: oggNameOf(uploadNameOf(attachment)), contentType: OGG_OPUS, bytes: Buffer.from(voice) };
   const uploaded = await api.call<{ id?: unknown }>('POST', `/${phoneNumberId}/media`, { form: { fields: { messaging_product: 'whatsapp', type: OGG_OPUS }, file } });
   return isMetaId(uploaded.id) ? uploaded.id : null;
 }

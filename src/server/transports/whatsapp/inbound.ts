@@ -8,6 +8,7 @@ import type { PlatformReport } from '../../core/messages/platform-reports.ts';
 import { AGENT_REACTOR } from '../../core/messages/reactions.ts';
 import { chatOf, userOf } from './addresses.ts';
 import { ackRefusal } from './refusals.ts';
+import { captionNumberOf } from '../../core/messages/caption-number.ts';
 import type { WaEvents } from './wa-socket.ts';
 
 /** proto.Message.ProtocolMessage.Type's values the driver reads (a message taken back, a message edited). */
@@ -94,7 +95,7 @@ function editOf(chat: { chatType: ChatType; chatId: string }, target: string, ed
   const text = textOf(edited);
   if (text !== null) return { kind: 'edit', edit: { ...chat, messengerMessageId: target, text } };
   const file = mediaOf(edited);
-  if (file) return { kind: 'edit', edit: { ...chat, messengerMessageId: `${target}:caption`, text: file.caption ?? '' } };
+  if (file) return { kind: 'edit', edit: { ...chat, messengerMessageId: captionNumberOf(target), text: file.caption ?? '' } };
   return null;
 }
 
@@ -179,7 +180,7 @@ export async function reportsOfMessages(messages: readonly WAMessage[], keep: Ke
     const attachment = keep ? await keep(m, chat, file) : null;
     if (attachment === 'recorded') continue;
     if (attachment) reports.push({ kind: 'message', message: { ...base, text: null, attachment, messengerMessageId: key.id } });
-    if (file.caption) reports.push({ kind: 'message', message: { ...base, text: file.caption, attachment: null, messengerMessageId: attachment ? `${key.id}:caption` : key.id } });
+    if (file.caption) reports.push({ kind: 'message', message: { ...base, text: file.caption, attachment: null, messengerMessageId: attachment ? captionNumberOf(key.id) : key.id } });
   }
   return reports;
 }

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { Attachment } from '../../../contract/messages.ts';
 import type { Store } from '../../core/ports.ts';
 import { keepReceivedFile, type UploadDeps } from '../../core/uploads/uploads.ts';
-import { fetchSource, FileTooLarge, sourceTypeOf, uploadNameOf } from '../file-source.ts';
+import { fetchSource, readWhole, sourceTypeOf, uploadNameOf } from '../file-source.ts';
 import type { KeepFile } from './inbound.ts';
 import { isWebmSound, oggOpusOf } from '../voice-note.ts';
 import type { WaSocket } from './wa-socket.ts';
@@ -69,17 +69,8 @@ export interface OutboundFileDeps {
 /** The file a send names, fetched through the guarded agent, read up to the limit. */
 async function fetched(deps: OutboundFileDeps, attachment: Attachment) {
   const source = await fetchSource(attachment.url, { agent: deps.filesAgent, allowLoopback: deps.allowLoopbackFiles, timeoutMs: FETCH_TIMEOUT_MS }, WHATSAPP_FILE_LIMIT_BYTES, 'WhatsApp');
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of source.body) {
-    length += (chunk as Buffer).length;
-    if (length > WHATSAPP_FILE_LIMIT_BYTES) {
-      source.body.destroy();
-      throw new FileTooLarge(`the file is over ${WHATSAPP_FILE_LIMIT_BYTES} bytes, which WhatsApp is not sent`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return { bytes: Buffer.concat(chunks), type: sourceTypeOf(attachment, source) ?? 'application/octet-stream', name: uploadNameOf(attachment) };
+  const bytes = await readWhole(source, WHATSAPP_FILE_LIMIT_BYTES, 'WhatsApp');
+  return { bytes, type: sourceTypeOf(attachment, source) ?? 'application/octet-stream', name: uploadNameOf(attachment) };
 }
 
 /**
