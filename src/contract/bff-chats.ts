@@ -132,7 +132,7 @@ export const BffMessage = Type.Object({
   caption_of: Type.Optional(
     Type.String({
       format: 'uuid',
-      description: 'The file message (in the same page) these words are the caption of: the same message at the messenger, recorded as two (`<id>` and `<id>:caption`). The frame draws them as one.',
+      description: 'The file message (on the same page or the one before) these words are the caption of: the same message at the messenger, recorded as two (`<id>` and `<id>:caption`). The frame draws them as one.',
     }),
   ),
   reactions: Type.Optional(Type.Array(MessageReaction, { description: 'Emoji reactions, one per reactor; absent when there are none.' })),

@@ -28,15 +28,16 @@ const event = (position: number, atSeconds: number, name = 'message.add'): Event
 });
 
 const noChats = { get: async () => undefined };
+const noMessages = { get: async () => undefined, findByMessengerId: async () => undefined };
 
 describe('catch-up', () => {
   it('tells a first connection only the current position', async () => {
-    expect(await catchUp({ chats: noChats, eventLog: log([event(3, 100)]) }, session, undefined)).toEqual({ kind: 'caught_up', events: [], position: 3 });
+    expect(await catchUp({ chats: noChats, messages: noMessages, eventLog: log([event(3, 100)]) }, session, undefined)).toEqual({ kind: 'caught_up', events: [], position: 3 });
   });
 
   it('replays what came after the position, and what may have committed late within the overlap window', async () => {
     const events = [event(1, 10), event(2, 100), event(4, 125), event(5, 131), event(7, 140), event(8, 141, 'messages_dump.status_update')];
-    const result = await catchUp({ chats: noChats, eventLog: log(events) }, session, 5);
+    const result = await catchUp({ chats: noChats, messages: noMessages, eventLog: log(events) }, session, 5);
     // 4 was recorded 6 s before 5, so it is resent; 2 is outside the 30 s window; 8 is not a stream event.
     expect(result).toMatchObject({ kind: 'caught_up', position: 8 });
     expect(result.kind === 'caught_up' && result.events.map((e) => e.position)).toEqual([4, 5, 7]);
@@ -44,15 +45,15 @@ describe('catch-up', () => {
 
   it('signals a resync beyond the replay limit', async () => {
     const many = Array.from({ length: embeddingPolicy.replayLimit + 2 }, (_, i) => event(i + 1, 1000 + i));
-    expect(await catchUp({ chats: noChats, eventLog: log(many) }, session, 1)).toEqual({ kind: 'resync', reason: 'too_far_behind', position: many.length });
-    const within = await catchUp({ chats: noChats, eventLog: log(many.slice(0, embeddingPolicy.replayLimit)) }, session, 0);
+    expect(await catchUp({ chats: noChats, messages: noMessages, eventLog: log(many) }, session, 1)).toEqual({ kind: 'resync', reason: 'too_far_behind', position: many.length });
+    const within = await catchUp({ chats: noChats, messages: noMessages, eventLog: log(many.slice(0, embeddingPolicy.replayLimit)) }, session, 0);
     expect(within.kind).toBe('caught_up');
   });
 
   it('signals a resync for a position the stream does not have', async () => {
     const events = [event(1, 10), event(3, 20)];
     for (const after of [2, 4, -1, Number.NaN]) {
-      expect(await catchUp({ chats: noChats, eventLog: log(events) }, session, after)).toEqual({ kind: 'resync', reason: 'unknown_position', position: 3 });
+      expect(await catchUp({ chats: noChats, messages: noMessages, eventLog: log(events) }, session, after)).toEqual({ kind: 'resync', reason: 'unknown_position', position: 3 });
     }
   });
 });

@@ -50,7 +50,7 @@ async function withUnansweredUpdates(chats: Pick<ChatRepository, 'get'>, visible
  * `after` (a first connection) it only tells the current position.
  */
 export async function catchUp(
-  deps: { eventLog: EventLogRepository; chats: Pick<ChatRepository, 'get'>; messages?: Pick<MessageRepository, 'get' | 'findByMessengerId'> },
+  deps: { eventLog: EventLogRepository; chats: Pick<ChatRepository, 'get'>; messages: Pick<MessageRepository, 'get' | 'findByMessengerId'> },
   session: EmbedSessionRecord,
   after: number | undefined,
   rights?: FrameRights,
@@ -73,7 +73,7 @@ export async function catchUp(
   for (const e of missed) {
     if (!isStreamed(e.name) || !visibleTo(session, e, await chatOfEvent(deps.chats, e, chats))) continue;
     const shown = rights ? await eventForRights(deps.chats, rights, e, records) : e;
-    if (shown) visible.push(deps.messages ? await withCaptionOf(deps.messages, shown) : shown);
+    if (shown) visible.push(await withCaptionOf(deps.messages, shown));
   }
   const all = await withUnansweredUpdates(deps.chats, visible);
   // The counter updates are made here from the stored chats: under rights they are judged (and masked) again.

@@ -9,7 +9,6 @@ import { chatListKeys, type ChatListData } from '../api/get-chats.ts';
 import { getMessages, historyKeys, historyPage, historyPageSizes, type HistoryMeta } from '../api/get-messages.ts';
 import { unansweredKeys } from '../api/get-unanswered.ts';
 import { appendMessage, findMessage, keepUnsent, mergeNewest, patchMessage, pendingPatches, type HistoryData } from '../api/history-cache.ts';
-import { mayBeCaption } from '../store/captions.ts';
 import { fromAddEvent, patchOfEvent } from '../store/message.ts';
 import { sameChat } from '../store/scope.ts';
 
@@ -57,18 +56,12 @@ export function useChatStream(): void {
         for (const query of histories(queryClient)) {
           const chat = (query.meta as HistoryMeta | undefined)?.chat;
           if (!chat || !sameChat(chat, { ...p.recipient, channel_id: p.channel_id })) continue;
-          let captioned = false;
           queryClient.setQueryData<HistoryData>(query.queryKey, (data) => {
             if (!data) return data;
             const quoted = p.quoted_message_id ? findMessage(data, [`m:${p.quoted_message_id}`]) : undefined;
-            const added = pendingPatches(queryClient).apply(fromAddEvent(p, quoted));
-            // The gateway names the file a customer's caption belongs to; other words after a file may still be one.
-            captioned = !added.caption_of && mayBeCaption(added, data.pages[0]?.messages.at(-1));
-            return appendMessage(data, added);
+            // A customer's caption comes naming its file (`caption_of`), and is drawn with it at once (store/captions.ts).
+            return appendMessage(data, pendingPatches(queryClient).apply(fromAddEvent(p, quoted)));
           });
-          // Words right after a file may be its caption: the page, which names the caption's file, is read again.
-          const chatRef = query.queryKey[1];
-          if (captioned && typeof chatRef === 'string' && !chatRef.startsWith('new:')) void readNewest(ctx, queryClient, chatRef, 'merge').catch(() => {});
         }
         return;
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { historyOf, type HistoryData } from '../api/history-cache.ts';
 import { fromAddEvent, fromBff, type ChatMessage } from './message.ts';
-import { foldCaptions, mayBeCaption } from './captions.ts';
+import { foldCaptions } from './captions.ts';
 
 const at = '2026-11-29T08:00:00.000Z';
 const message = (id: string, content: Partial<ChatMessage>): ChatMessage =>
@@ -67,13 +67,5 @@ describe('a file and its caption, drawn as one message', () => {
       ['f1', 'blue?', 'w1'],
       ['t1', 'hello?', null],
     ]);
-  });
-
-  it('tells live words right after a file of the same side as maybe its caption', () => {
-    const file = message('f1', { attachment: photo });
-    expect(mayBeCaption(message('w1', { text: 'blue?' }), file)).toBe(true);
-    expect(mayBeCaption(message('w1', { text: 'blue?', direction: 'outbound' }), file)).toBe(false);
-    expect(mayBeCaption(message('w1', { text: 'later', created_at: '2026-11-29T08:05:00.000Z' }), file)).toBe(false);
-    expect(mayBeCaption(message('w1', { text: 'blue?' }), message('t0', { text: 'hi' }))).toBe(false);
   });
 });

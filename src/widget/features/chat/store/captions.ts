@@ -21,15 +21,3 @@ export function foldCaptions(messages: ChatMessage[]): ChatMessage[] {
   }
   return shown;
 }
-
-/** Whether a message just added (live) may be the words of the file before it, which only a read of the page tells. */
-export const mayBeCaption = (m: ChatMessage, before: ChatMessage | undefined): boolean =>
-  Boolean(
-    before &&
-      m.text !== null &&
-      m.attachment === null &&
-      before.attachment !== null &&
-      before.text === null &&
-      before.direction === m.direction &&
-      Math.abs(Date.parse(m.created_at) - Date.parse(before.created_at)) < 10_000,
-  );
